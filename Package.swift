@@ -1,0 +1,46 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+  name: "hlspack",
+  products: [
+    .executable(name: "hlspack", targets: ["hlspack"])
+  ],
+  dependencies: [
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+  ],
+  targets: [
+    // C libraries from Debian's packages (see scripts/bootstrap). Each module map
+    // links every library the code calls: pkg-config alone gives only -lavformat.
+    .systemLibrary(
+      name: "CFFmpeg", pkgConfig: "libavformat",
+      providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev", "libswresample-dev"])]),
+    .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+
+    // Pure Swift: profile, segmenting, playlists, reporting, publishing. Sees no C type.
+    .target(name: "HLSPackCore"),
+    // The only importer of FFmpeg: demux, decode, scale, resample, encode, mux.
+    .target(name: "HLSPackMedia", dependencies: ["HLSPackCore", "CFFmpeg"]),
+    // The only importer of OpenSSL: AES-128-CBC, CSPRNG, SHA-256, HMAC.
+    .target(name: "HLSPackCrypto", dependencies: ["COpenSSL"]),
+    // Wires the stages into the `encode` job.
+    .target(
+      name: "HLSPack",
+      dependencies: [
+        "HLSPackCore", "HLSPackMedia", "HLSPackCrypto",
+        .product(name: "Logging", package: "swift-log"),
+      ]),
+    .executableTarget(
+      name: "hlspack",
+      dependencies: [
+        "HLSPack", "HLSPackCore",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "Logging", package: "swift-log"),
+      ]),
+
+    .testTarget(name: "HLSPackCoreTests", dependencies: ["HLSPackCore"]),
+    .testTarget(name: "HLSPackCryptoTests", dependencies: ["HLSPackCrypto"]),
+    .testTarget(name: "HLSPackEndToEndTests", dependencies: ["HLSPack", "HLSPackCore", "HLSPackCrypto"]),
+  ]
+)

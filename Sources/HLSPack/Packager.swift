@@ -1,0 +1,63 @@
+import Foundation
+import HLSPackCore
+import HLSPackMedia
+import Logging
+
+/// The `encode` job over every input of a profile. A failing input does not
+/// stop the others; each outcome says what happened.
+public struct Packager {
+  public struct Outcome: Sendable {
+    public var input: URL
+    public var destination: URL
+    public var report: AssetReport?
+    public var error: PackError?
+  }
+
+  public let profile: Profile
+  public let output: URL
+  public let replace: Bool
+  public let progress: ProgressReporter
+  public let logger: Logger
+
+  public init(profile: Profile, output: URL, replace: Bool, progress: ProgressReporter, logger: Logger) {
+    self.profile = profile
+    self.output = output
+    self.replace = replace
+    self.progress = progress
+    self.logger = logger
+  }
+
+  /// Each input's asset folder: OUTPUT/<input file stem>. Two inputs that would
+  /// share a folder are refused before any work starts.
+  public static func destinations(for inputs: [URL], output: URL) throws -> [URL] {
+    var seen: [String: URL] = [:]
+    return try inputs.map { input in
+      let stem = input.deletingPathExtension().lastPathComponent
+      guard !stem.isEmpty, !stem.hasPrefix(".") else {
+        throw PackError.input(path: input.path, reason: "cannot name an asset after this file")
+      }
+      if let other = seen[stem] {
+        throw PackError.input(path: input.path, reason: "would write the same asset folder \"\(stem)\" as \(other.path)")
+      }
+      seen[stem] = input
+      return output.appendingPathComponent(stem)
+    }
+  }
+
+  public func run(inputs: [URL]) throws -> [Outcome] {
+    let destinations = try Self.destinations(for: inputs, output: output)
+    return zip(inputs, destinations).map { input, destination in
+      let encoder = AssetEncoder(
+        profile: profile, input: input, destination: destination, replace: replace, progress: progress, logger: logger)
+      do {
+        let report = try encoder.encode()
+        logger.info("\(input.path) → \(destination.path)")
+        return Outcome(input: input, destination: destination, report: report, error: nil)
+      } catch {
+        let packError = (error as? PackError) ?? .media(path: input.path, reason: "\(error)")
+        progress.report(ProgressEvent(event: .failed, asset: destination.lastPathComponent, input: input.path, message: packError.description))
+        return Outcome(input: input, destination: destination, report: nil, error: packError)
+      }
+    }
+  }
+}

@@ -1,0 +1,40 @@
+/// One EXT-X-KEY (or EXT-X-SESSION-KEY) as written. Equality decides when a
+/// new tag must be written before a segment.
+public struct KeyTag: Sendable, Equatable, Codable {
+  public enum Method: String, Sendable, Codable {
+    case none = "NONE"
+    case aes128 = "AES-128"
+  }
+
+  public var method: Method
+  public var uri: String?
+  /// Explicit 16-byte IV, or nil when clients derive it from the media sequence number.
+  public var iv: [UInt8]?
+
+  public init(method: Method, uri: String?, iv: [UInt8]?) {
+    self.method = method
+    self.uri = uri
+    self.iv = iv
+  }
+
+  public static let none = KeyTag(method: .none, uri: nil, iv: nil)
+
+  /// The minimum EXT-X-VERSION this tag requires (conformance A4).
+  var requiredVersion: Int { iv == nil ? 1 : 2 }
+
+  var attributes: String {
+    guard method != .none else { return "METHOD=NONE" }
+    var parts = ["METHOD=\(method.rawValue)"]
+    if let uri { parts.append("URI=\"\(uri)\"") }
+    if let iv { parts.append("IV=\(Self.formatIV(iv))") }
+    return parts.joined(separator: ",")
+  }
+
+  /// `0x` + 32 upper-case hex digits (conformance G5).
+  public static func formatIV(_ iv: [UInt8]) -> String {
+    "0x" + iv.map { byte in
+      let digits = Array("0123456789ABCDEF")
+      return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
+    }.joined()
+  }
+}

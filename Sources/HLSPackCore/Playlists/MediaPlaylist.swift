@@ -1,0 +1,66 @@
+/// A VOD media playlist, rendered from segment records alone.
+public struct MediaPlaylist: Sendable {
+  public struct Entry: Sendable, Equatable {
+    public var uri: String
+    public var durationTicks: Int64
+    /// The key that encrypts this segment (`.none` for clear segments).
+    public var key: KeyTag
+
+    public init(uri: String, durationTicks: Int64, key: KeyTag) {
+      self.uri = uri
+      self.durationTicks = durationTicks
+      self.key = key
+    }
+  }
+
+  public var entries: [Entry]
+  /// EXT-X-TARGETDURATION; the same for every playlist of a presentation (conformance B3).
+  public var targetDuration: Int64
+  public var mediaSequence: Int
+
+  public init(entries: [Entry], targetDuration: Int64, mediaSequence: Int = 0) {
+    self.entries = entries
+    self.targetDuration = targetDuration
+    self.mediaSequence = mediaSequence
+  }
+
+  /// ceil of the longest segment: valid under both the pre-v6 and v6+ rules (conformance B1).
+  public static func targetDuration(forLongest ticks: Int64) -> Int64 {
+    max(1, MediaClock.ceilSeconds(ticks))
+  }
+
+  /// The lowest version the content needs: 3 for decimal EXTINF, which every
+  /// playlist here uses, and whatever the key tags ask for (conformance A4/A5).
+  public var version: Int {
+    entries.map(\.key.requiredVersion).reduce(3, max)
+  }
+
+  public func render() -> String {
+    var lines = [
+      "#EXTM3U",
+      "#EXT-X-VERSION:\(version)",
+      "#EXT-X-TARGETDURATION:\(targetDuration)",
+      "#EXT-X-MEDIA-SEQUENCE:\(mediaSequence)",
+      "#EXT-X-PLAYLIST-TYPE:VOD",
+    ]
+    var current = KeyTag.none
+    for entry in entries {
+      if entry.key != current {
+        lines.append("#EXT-X-KEY:\(entry.key.attributes)")
+        current = entry.key
+      }
+      lines.append("#EXTINF:\(Self.formatDuration(entry.durationTicks)),")
+      lines.append(entry.uri)
+    }
+    lines.append("#EXT-X-ENDLIST")
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// Six decimals from exact 90 kHz ticks, so prefix sums stay within a microsecond.
+  public static func formatDuration(_ ticks: Int64) -> String {
+    let micros = (ticks * 1_000_000 + MediaClock.ticksPerSecond / 2) / MediaClock.ticksPerSecond
+    let whole = micros / 1_000_000
+    let fraction = String(micros % 1_000_000)
+    return "\(whole)." + String(repeating: "0", count: 6 - fraction.count) + fraction
+  }
+}

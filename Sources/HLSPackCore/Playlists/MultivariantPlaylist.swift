@@ -1,0 +1,58 @@
+/// The master (multivariant) playlist: one EXT-X-STREAM-INF per variant, every
+/// attribute measured from what was written.
+public struct MultivariantPlaylist: Sendable {
+  public struct Variant: Sendable, Equatable {
+    public var uri: String
+    public var bandwidth: Int
+    public var averageBandwidth: Int
+    public var codecs: [String]
+    public var width: Int
+    public var height: Int
+    public var frameRate: Double
+
+    public init(uri: String, bandwidth: Int, averageBandwidth: Int, codecs: [String], width: Int, height: Int, frameRate: Double) {
+      self.uri = uri
+      self.bandwidth = bandwidth
+      self.averageBandwidth = averageBandwidth
+      self.codecs = codecs
+      self.width = width
+      self.height = height
+      self.frameRate = frameRate
+    }
+  }
+
+  public var variants: [Variant]
+  /// True when every video segment starts with an IDR (conformance B11).
+  public var independentSegments: Bool
+
+  public init(variants: [Variant], independentSegments: Bool) {
+    self.variants = variants
+    self.independentSegments = independentSegments
+  }
+
+  public func render() -> String {
+    var lines = ["#EXTM3U"]
+    if independentSegments { lines.append("#EXT-X-INDEPENDENT-SEGMENTS") }
+    // Lowest bandwidth first; ties keep the profile's order.
+    let ordered = variants.enumerated().sorted { ($0.element.bandwidth, $0.offset) < ($1.element.bandwidth, $1.offset) }
+    for (_, v) in ordered {
+      var attributes = [
+        "BANDWIDTH=\(v.bandwidth)",
+        "AVERAGE-BANDWIDTH=\(v.averageBandwidth)",
+        "CODECS=\"\(v.codecs.joined(separator: ","))\"",
+        "RESOLUTION=\(v.width)x\(v.height)",
+      ]
+      if v.frameRate > 0 { attributes.append("FRAME-RATE=\(Self.formatFrameRate(v.frameRate))") }
+      lines.append("#EXT-X-STREAM-INF:" + attributes.joined(separator: ","))
+      lines.append(v.uri)
+    }
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// Three decimals, rounded (conformance D7): 29.97002997 → "29.970".
+  public static func formatFrameRate(_ fps: Double) -> String {
+    let millis = Int((fps * 1000).rounded())
+    let fraction = String(millis % 1000)
+    return "\(millis / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
+  }
+}

@@ -1,0 +1,91 @@
+/// Reads one JSON object field by field. Every accessor records the key as used;
+/// `finish()` rejects whatever was not used, so unknown or misspelt fields
+/// never pass silently.
+struct FieldReader {
+  let file: String
+  let path: String
+  private let fields: [String: JSONValue]
+  private var used: Set<String> = []
+
+  init(_ value: JSONValue, file: String, path: String) throws {
+    guard case .object(let fields) = value else {
+      throw ProfileError(file: file, path: path, message: "expected an object, found \(value.typeName)")
+    }
+    self.file = file
+    self.path = path
+    self.fields = fields
+  }
+
+  func error(_ key: String, _ message: String) -> ProfileError {
+    ProfileError(file: file, path: childPath(key), message: message)
+  }
+
+  func childPath(_ key: String) -> String { "\(path).\(key)" }
+
+  mutating func value(_ key: String) -> JSONValue? {
+    used.insert(key)
+    if case .null? = fields[key] { return nil }
+    return fields[key]
+  }
+
+  mutating func string(_ key: String) throws -> String? {
+    guard let v = value(key) else { return nil }
+    guard case .string(let s) = v else { throw error(key, "expected a string, found \(v.typeName)") }
+    return s
+  }
+
+  mutating func bool(_ key: String) throws -> Bool? {
+    guard let v = value(key) else { return nil }
+    guard case .bool(let b) = v else { throw error(key, "expected true or false, found \(v.typeName)") }
+    return b
+  }
+
+  mutating func number(_ key: String) throws -> Double? {
+    guard let v = value(key) else { return nil }
+    guard case .number(let n) = v, n.isFinite else { throw error(key, "expected a number, found \(v.typeName)") }
+    return n
+  }
+
+  /// A whole number in `range`.
+  mutating func integer(_ key: String, in range: ClosedRange<Int>) throws -> Int? {
+    guard let n = try number(key) else { return nil }
+    guard n.rounded() == n, n >= Double(range.lowerBound), n <= Double(range.upperBound) else {
+      throw error(key, "expected a whole number from \(range.lowerBound) to \(range.upperBound), found \(formatNumber(n))")
+    }
+    return Int(n)
+  }
+
+  mutating func required<T>(_ key: String, _ read: (inout FieldReader, String) throws -> T?) throws -> T {
+    guard let v = try read(&self, key) else { throw error(key, "is required") }
+    return v
+  }
+
+  mutating func oneOf(_ key: String, _ allowed: [String]) throws -> String? {
+    guard let s = try string(key) else { return nil }
+    guard allowed.contains(s) else {
+      throw error(key, "must be one of \(allowed.map { "\"\($0)\"" }.joined(separator: ", ")), found \"\(s)\"")
+    }
+    return s
+  }
+
+  mutating func array(_ key: String) throws -> [JSONValue]? {
+    guard let v = value(key) else { return nil }
+    guard case .array(let a) = v else { throw error(key, "expected an array, found \(v.typeName)") }
+    return a
+  }
+
+  mutating func object(_ key: String) throws -> FieldReader? {
+    guard let v = value(key) else { return nil }
+    return try FieldReader(v, file: file, path: childPath(key))
+  }
+
+  func finish() throws {
+    if let unknown = fields.keys.filter({ !used.contains($0) }).sorted().first {
+      throw error(unknown, "unknown field")
+    }
+  }
+}
+
+func formatNumber(_ n: Double) -> String {
+  n.rounded() == n && abs(n) < 1e15 ? String(Int(n)) : String(n)
+}

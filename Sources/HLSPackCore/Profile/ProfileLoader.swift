@@ -1,0 +1,201 @@
+import Foundation
+
+/// Reads and validates a profile file. Every rejection names the file and the
+/// JSON path of the field, before any media work starts.
+public enum ProfileLoader {
+  public static let supportedVersion = 1
+  static let x264Presets = [
+    "ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow", "placebo",
+  ]
+  static let h264Profiles = ["baseline", "main", "high"]
+  static let h264Levels = ["1.0", "1b", "1.1", "1.2", "1.3", "2.0", "2.1", "2.2", "3.0", "3.1", "3.2", "4.0", "4.1", "4.2", "5.0", "5.1", "5.2", "6.0", "6.1", "6.2"]
+  static let aacSampleRates = [8000, 11025, 12000, 16000, 22050, 24000, 32000, 44100, 48000, 64000, 88200, 96000]
+  /// Rung names become folder names; "keys" holds the key files.
+  static let reservedNames: Set<String> = ["keys"]
+
+  public static func load(contentsOf url: URL) throws -> Profile {
+    let file = url.path
+    let data: Data
+    do {
+      data = try Data(contentsOf: url)
+    } catch {
+      throw ProfileError(file: file, path: "$", message: "cannot read the file (\(error.localizedDescription))")
+    }
+    return try load(data: data, file: file, baseDirectory: url.deletingLastPathComponent())
+  }
+
+  public static func load(data: Data, file: String, baseDirectory: URL) throws -> Profile {
+    let root: JSONValue
+    do {
+      root = try JSONValue.parse(data)
+    } catch {
+      throw ProfileError(file: file, path: "$", message: "not valid JSON (\(error.localizedDescription))")
+    }
+    var r = try FieldReader(root, file: file, path: "$")
+    // Editors use "$schema" to find Profiles/profile.schema.json.
+    _ = try r.string("$schema")
+
+    let version = try r.required("version") { try $0.integer($1, in: 0...Int(Int32.max)) }
+    guard version == supportedVersion else {
+      throw r.error("version", "unsupported version \(version); this hlspack reads version \(supportedVersion)")
+    }
+
+    var inputs: [URL] = []
+    if let list = try r.array("inputs") {
+      for (i, item) in list.enumerated() {
+        guard case .string(let p) = item, !p.isEmpty else {
+          throw ProfileError(file: file, path: "$.inputs[\(i)]", message: "expected a non-empty path string")
+        }
+        inputs.append(resolve(p, against: baseDirectory))
+      }
+    }
+    let output = try r.string("output").map { p -> URL in
+      guard !p.isEmpty else { throw r.error("output", "must not be empty") }
+      return resolve(p, against: baseDirectory)
+    }
+
+    let segment = try readSegment(try r.required("segment") { try $0.object($1) })
+    guard let videoList = try r.array("video"), !videoList.isEmpty else {
+      throw r.error("video", "is required: a list of one or more rungs")
+    }
+    var rungs: [VideoRung] = []
+    for (i, item) in videoList.enumerated() {
+      let rung = try readRung(try FieldReader(item, file: file, path: "$.video[\(i)]"))
+      if rungs.contains(where: { $0.name == rung.name }) {
+        throw ProfileError(file: file, path: "$.video[\(i)].name", message: "duplicate rung name \"\(rung.name)\"")
+      }
+      rungs.append(rung)
+    }
+    let audio = try r.object("audio").map(readAudio)
+    let encryption = try r.object("encryption").map(readEncryption) ?? .none
+    try r.finish()
+
+    return Profile(inputs: inputs, output: output, segment: segment, video: rungs, audio: audio, encryption: encryption)
+  }
+
+  /// Resolves a relative path against a folder; `~` is expanded.
+  public static func resolve(_ path: String, against base: URL) -> URL {
+    let expanded = (path as NSString).expandingTildeInPath
+    if expanded.hasPrefix("/") { return URL(fileURLWithPath: expanded).standardizedFileURL }
+    return base.appendingPathComponent(expanded).standardizedFileURL
+  }
+
+  static func readSegment(_ reader: FieldReader) throws -> SegmentSettings {
+    var r = reader
+    let duration = try r.required("duration") { try $0.number($1) }
+    guard duration >= 1, duration <= 60 else {
+      throw r.error("duration", "must be from 1 to 60 seconds, found \(formatNumber(duration))")
+    }
+    let container = try r.oneOf("container", Container.allCases.map(\.rawValue)).flatMap(Container.init) ?? .ts
+    try r.finish()
+    return SegmentSettings(duration: duration, container: container)
+  }
+
+  static func readRung(_ reader: FieldReader) throws -> VideoRung {
+    var r = reader
+    let name = try r.required("name") { try $0.string($1) }
+    guard isSafePathComponent(name) else {
+      throw r.error("name", "\"\(name)\" is not a safe folder name: use letters, digits, '.', '_' and '-', not starting with '.' or '-'")
+    }
+    guard !reservedNames.contains(name) else { throw r.error("name", "\"\(name)\" is reserved for the key folder") }
+    let width = try r.required("width") { try $0.integer($1, in: 16...8192) }
+    let height = try r.required("height") { try $0.integer($1, in: 16...8192) }
+    guard width % 2 == 0 else { throw r.error("width", "must be even for 4:2:0 video, found \(width)") }
+    guard height % 2 == 0 else { throw r.error("height", "must be even for 4:2:0 video, found \(height)") }
+    let bitrate = try r.required("bitrate") { try $0.integer($1, in: 1...2_000_000_000) }
+    guard bitrate >= 10_000 else { throw r.error("bitrate", "must be at least 10000 bit/s, found \(bitrate)") }
+    let maxrate = try r.integer("maxrate", in: 1...2_000_000_000)
+    if let maxrate, maxrate < bitrate {
+      throw r.error("maxrate", "must be at least the bitrate (\(bitrate)), found \(maxrate)")
+    }
+    let bufsize = try r.integer("bufsize", in: 1000...4_000_000_000)
+    let codec = try r.oneOf("codec", VideoCodec.allCases.map(\.rawValue)).flatMap(VideoCodec.init) ?? .h264
+    let profile = try r.oneOf("profile", h264Profiles)
+    let level = try readLevel(&r)
+    let preset = try r.oneOf("preset", x264Presets) ?? "veryfast"
+    let fps = try readFrameRate(&r, "fps")
+    try r.finish()
+    return VideoRung(
+      name: name, width: width, height: height, bitrate: bitrate, maxrate: maxrate, bufsize: bufsize,
+      codec: codec, profile: profile, level: level, preset: preset, fps: fps)
+  }
+
+  static func readLevel(_ r: inout FieldReader) throws -> String? {
+    guard let v = r.value("level") else { return nil }
+    let text: String
+    switch v {
+    case .string(let s): text = s
+    case .number(let n): text = String(format: "%.1f", n)
+    default: throw r.error("level", "expected a level such as \"4.1\", found \(v.typeName)")
+    }
+    guard h264Levels.contains(text) else {
+      throw r.error("level", "\"\(text)\" is not an H.264 level (\(h264Levels.joined(separator: ", ")))")
+    }
+    return text
+  }
+
+  /// Accepts 25, 29.97, "30000/1001". The NTSC decimals map to their exact /1001 fractions.
+  static func readFrameRate(_ r: inout FieldReader, _ key: String) throws -> FrameRate? {
+    guard let v = r.value(key) else { return nil }
+    let bad = r.error(key, "expected a frame rate from 1 to 120 such as 25, 29.97 or \"30000/1001\"")
+    let rate: FrameRate
+    switch v {
+    case .number(let n):
+      let ntsc: [Double: Int] = [23.976: 24000, 29.97: 30000, 47.952: 48000, 59.94: 60000, 119.88: 120000]
+      if let num = ntsc[(n * 1000).rounded() / 1000] {
+        rate = FrameRate(numerator: num, denominator: 1001)
+      } else if n.rounded() == n, n >= 1, n <= 120 {
+        rate = FrameRate(numerator: Int(n), denominator: 1)
+      } else {
+        throw bad
+      }
+    case .string(let s):
+      let parts = s.split(separator: "/").map { Int($0) }
+      guard parts.count == 2, let num = parts[0], let den = parts[1], num > 0, den > 0 else { throw bad }
+      rate = FrameRate(numerator: num, denominator: den)
+    default:
+      throw bad
+    }
+    guard rate.value >= 1, rate.value <= 120 else { throw bad }
+    return rate
+  }
+
+  static func readAudio(_ reader: FieldReader) throws -> AudioSettings {
+    var r = reader
+    let codec = try r.oneOf("codec", AudioCodec.allCases.map(\.rawValue)).flatMap(AudioCodec.init) ?? .aac
+    let bitrate = try r.integer("bitrate", in: 8_000...512_000) ?? 128_000
+    let channels = try r.integer("channels", in: 1...8) ?? 2
+    let sampleRate = try r.integer("sample_rate", in: 8_000...96_000) ?? 48_000
+    guard aacSampleRates.contains(sampleRate) else {
+      throw r.error("sample_rate", "\(sampleRate) is not an AAC sample rate (\(aacSampleRates.map(String.init).joined(separator: ", ")))")
+    }
+    try r.finish()
+    return AudioSettings(codec: codec, bitrate: bitrate, channels: channels, sampleRate: sampleRate)
+  }
+
+  static func readEncryption(_ reader: FieldReader) throws -> EncryptionSettings {
+    var r = reader
+    let method = try r.oneOf("method", EncryptionMethod.allCases.map(\.rawValue)).flatMap(EncryptionMethod.init) ?? .none
+    let keyURI = try r.string("key_uri")
+    if let keyURI {
+      guard !keyURI.isEmpty, !keyURI.contains(where: { $0 == "\"" || $0 == "\r" || $0 == "\n" }) else {
+        throw r.error("key_uri", "must be a non-empty URI without quotes or line breaks")
+      }
+    }
+    let iv = try r.oneOf("iv", IVMode.allCases.map(\.rawValue)).flatMap(IVMode.init) ?? .random
+    try r.finish()
+    if method == .none, keyURI != nil {
+      throw r.error("key_uri", "is set but method is \"none\": nothing would be encrypted")
+    }
+    return EncryptionSettings(method: method, keyURI: keyURI, iv: iv)
+  }
+
+  /// Letters, digits, '.', '_' and '-', not starting with '.' or '-', at most 64 characters.
+  public static func isSafePathComponent(_ s: String) -> Bool {
+    guard let first = s.unicodeScalars.first, s.unicodeScalars.count <= 64 else { return false }
+    func allowed(_ c: Unicode.Scalar) -> Bool {
+      ("a"..."z").contains(c) || ("A"..."Z").contains(c) || ("0"..."9").contains(c) || c == "." || c == "_" || c == "-"
+    }
+    return first != "." && first != "-" && s.unicodeScalars.allSatisfy(allowed)
+  }
+}

@@ -1,0 +1,12 @@
+/// MPEG-TS time: every timestamp hlspack records is in 90 kHz ticks, so segment
+/// durations and playlist EXTINF values come from exact integers.
+public enum MediaClock {
+  public static let ticksPerSecond: Int64 = 90_000
+
+  public static func seconds(_ ticks: Int64) -> Double { Double(ticks) / Double(ticksPerSecond) }
+
+  /// The smallest whole number of seconds that is >= `ticks`.
+  public static func ceilSeconds(_ ticks: Int64) -> Int64 {
+    (ticks + ticksPerSecond - 1) / ticksPerSecond
+  }
+}

@@ -1,0 +1,96 @@
+import HLSPackCore
+internal import CFFmpeg
+
+/// Resamples decoded audio to the encoder's format, rate and channel count
+/// (5.1 is downmixed by libswresample) and cuts it into encoder-sized frames.
+final class AudioConverter {
+  private var resampler: OpaquePointer?
+  private let fifo: OpaquePointer
+  private let converted: Frame
+  private let settings: AudioSettings
+  private let frameSize: Int32
+  private var outputLayout = AVChannelLayout()
+  /// Samples still to drop from the start (audio that begins before the video).
+  private var samplesToSkip: Int64
+  /// Samples handed out so far, for the next frame's pts.
+  private var samplesOut: Int64 = 0
+  let startSample: Int64
+
+  /// `startSeconds`: where the first decoded sample sits on the output timeline.
+  init(settings: AudioSettings, frameSize: Int32, startSeconds: Double) throws {
+    self.settings = settings
+    self.frameSize = frameSize > 0 ? frameSize : 1024
+    let start = Int64((startSeconds * Double(settings.sampleRate)).rounded())
+    samplesToSkip = max(0, -start)
+    startSample = max(0, start)
+    av_channel_layout_default(&outputLayout, Int32(settings.channels))
+    guard let fifo = av_audio_fifo_alloc(AV_SAMPLE_FMT_FLTP, Int32(settings.channels), 4096) else {
+      throw FFmpegError(call: "av_audio_fifo_alloc", code: hlspack_averror(ENOMEM))
+    }
+    self.fifo = fifo
+    converted = try Frame()
+  }
+
+  deinit {
+    swr_free(&resampler)
+    av_audio_fifo_free(fifo)
+    av_channel_layout_uninit(&outputLayout)
+  }
+
+  /// Adds a decoded frame (nil flushes the resampler's delay).
+  func push(_ input: UnsafeMutablePointer<AVFrame>?) throws {
+    if let input, resampler == nil { try makeResampler(for: input) }
+    guard let resampler else { return }
+    let out = converted.pointer
+    av_frame_unref(out)
+    out.pointee.format = AV_SAMPLE_FMT_FLTP.rawValue
+    out.pointee.sample_rate = Int32(settings.sampleRate)
+    try check(av_channel_layout_copy(&out.pointee.ch_layout, &outputLayout), "av_channel_layout_copy")
+    try check(swr_convert_frame(resampler, out, input), "swr_convert_frame")
+    guard out.pointee.nb_samples > 0 else { return }
+    _ = try out.pointee.extended_data.withMemoryRebound(to: UnsafeMutableRawPointer?.self, capacity: Int(settings.channels)) {
+      try check(av_audio_fifo_write(fifo, $0, out.pointee.nb_samples), "av_audio_fifo_write")
+    }
+    if samplesToSkip > 0 {
+      let drop = min(samplesToSkip, Int64(av_audio_fifo_size(fifo)))
+      av_audio_fifo_drain(fifo, Int32(drop))
+      samplesToSkip -= drop
+    }
+  }
+
+  /// The next encoder frame; when `final`, the remainder as a short frame.
+  func pop(final: Bool) throws -> Frame? {
+    let available = av_audio_fifo_size(fifo)
+    guard available >= frameSize || (final && available > 0) else { return nil }
+    let count = min(frameSize, available)
+    let frame = try Frame()
+    let f = frame.pointer
+    f.pointee.nb_samples = count
+    f.pointee.format = AV_SAMPLE_FMT_FLTP.rawValue
+    f.pointee.sample_rate = Int32(settings.sampleRate)
+    try check(av_channel_layout_copy(&f.pointee.ch_layout, &outputLayout), "av_channel_layout_copy")
+    try check(av_frame_get_buffer(f, 0), "av_frame_get_buffer(audio)")
+    _ = try f.pointee.extended_data.withMemoryRebound(to: UnsafeMutableRawPointer?.self, capacity: Int(settings.channels)) {
+      try check(av_audio_fifo_read(fifo, $0, count), "av_audio_fifo_read")
+    }
+    f.pointee.pts = startSample + samplesOut
+    samplesOut += Int64(count)
+    return frame
+  }
+
+  private func makeResampler(for input: UnsafeMutablePointer<AVFrame>) throws {
+    var inputLayout = AVChannelLayout()
+    defer { av_channel_layout_uninit(&inputLayout) }
+    if input.pointee.ch_layout.order == AV_CHANNEL_ORDER_UNSPEC || input.pointee.ch_layout.nb_channels == 0 {
+      av_channel_layout_default(&inputLayout, max(1, input.pointee.ch_layout.nb_channels))
+    } else {
+      try check(av_channel_layout_copy(&inputLayout, &input.pointee.ch_layout), "av_channel_layout_copy")
+    }
+    try check(
+      swr_alloc_set_opts2(
+        &resampler, &outputLayout, AV_SAMPLE_FMT_FLTP, Int32(settings.sampleRate),
+        &inputLayout, AVSampleFormat(rawValue: input.pointee.format), input.pointee.sample_rate, 0, nil),
+      "swr_alloc_set_opts2")
+    try check(swr_init(resampler), "swr_init")
+  }
+}

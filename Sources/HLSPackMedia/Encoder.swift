@@ -1,0 +1,87 @@
+import HLSPackCore
+internal import CFFmpeg
+
+/// An opened encoder. Frames in, packets out.
+final class Encoder {
+  private var context: UnsafeMutablePointer<AVCodecContext>?
+
+  private init(context: UnsafeMutablePointer<AVCodecContext>) {
+    self.context = context
+  }
+
+  deinit { avcodec_free_context(&context) }
+
+  var ctx: UnsafeMutablePointer<AVCodecContext> { context.unsafelyUnwrapped }
+  var timeBase: AVRational { ctx.pointee.time_base }
+
+  /// libx264 for one rung, with IDR frames only where the caller forces them
+  /// (and at the GOP limit), closed GOPs and no scene-cut keyframes, so that
+  /// every rung cuts at the same presentation times.
+  static func h264(rung: VideoRung, rate: FrameRate, gopFrames: Int) throws -> Encoder {
+    guard let codec = avcodec_find_encoder_by_name("libx264") else {
+      throw FFmpegError(call: "this FFmpeg has no libx264 encoder", code: hlspack_averror(ENOSYS))
+    }
+    let encoder = try allocate(codec)
+    let ctx = encoder.ctx
+    ctx.pointee.width = Int32(rung.width)
+    ctx.pointee.height = Int32(rung.height)
+    ctx.pointee.pix_fmt = AV_PIX_FMT_YUV420P
+    ctx.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
+    ctx.pointee.time_base = AVRational(num: Int32(rate.denominator), den: Int32(rate.numerator))
+    ctx.pointee.framerate = AVRational(num: Int32(rate.numerator), den: Int32(rate.denominator))
+    ctx.pointee.bit_rate = Int64(rung.bitrate)
+    if let maxrate = rung.maxrate {
+      ctx.pointee.rc_max_rate = Int64(maxrate)
+      ctx.pointee.rc_buffer_size = Int32(clamping: rung.bufsize ?? 2 * maxrate)
+    } else if let bufsize = rung.bufsize {
+      ctx.pointee.rc_buffer_size = Int32(clamping: bufsize)
+    }
+    ctx.pointee.gop_size = Int32(gopFrames)
+    ctx.pointee.keyint_min = Int32(gopFrames)
+    ctx.pointee.thread_count = 0
+    let priv = ctx.pointee.priv_data
+    try setOption(priv, "preset", rung.preset)
+    if let profile = rung.profile { try setOption(priv, "profile", profile) }
+    if let level = rung.level { try setOption(priv, "level", level) }
+    try setOption(priv, "forced-idr", 1)
+    try setOption(priv, "x264-params", "scenecut=0:open-gop=0")
+    try check(avcodec_open2(ctx, codec, nil), "avcodec_open2(libx264 for \(rung.name))")
+    return encoder
+  }
+
+  /// FFmpeg's native AAC-LC encoder.
+  static func aac(_ settings: AudioSettings) throws -> Encoder {
+    guard let codec = avcodec_find_encoder(AV_CODEC_ID_AAC) else {
+      throw FFmpegError(call: "this FFmpeg has no AAC encoder", code: hlspack_averror(ENOSYS))
+    }
+    let encoder = try allocate(codec)
+    let ctx = encoder.ctx
+    ctx.pointee.sample_fmt = AV_SAMPLE_FMT_FLTP
+    ctx.pointee.sample_rate = Int32(settings.sampleRate)
+    av_channel_layout_default(&ctx.pointee.ch_layout, Int32(settings.channels))
+    ctx.pointee.bit_rate = Int64(settings.bitrate)
+    ctx.pointee.time_base = AVRational(num: 1, den: Int32(settings.sampleRate))
+    try check(avcodec_open2(ctx, codec, nil), "avcodec_open2(aac)")
+    return encoder
+  }
+
+  private static func allocate(_ codec: UnsafePointer<AVCodec>) throws -> Encoder {
+    guard let ctx = avcodec_alloc_context3(codec) else {
+      throw FFmpegError(call: "avcodec_alloc_context3", code: hlspack_averror(ENOMEM))
+    }
+    return Encoder(context: ctx)
+  }
+
+  /// Sends a frame, or nil to drain.
+  func send(_ frame: UnsafeMutablePointer<AVFrame>?) throws {
+    try check(avcodec_send_frame(ctx, frame), "avcodec_send_frame")
+  }
+
+  /// Receives the next packet; false when the encoder needs more input or is drained.
+  func receive(into packet: Packet) throws -> Bool {
+    let rc = avcodec_receive_packet(ctx, packet.pointer)
+    if rc == FFmpegError.tryAgain || rc == FFmpegError.endOfFile { return false }
+    try check(rc, "avcodec_receive_packet")
+    return true
+  }
+}

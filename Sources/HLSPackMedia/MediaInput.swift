@@ -1,0 +1,73 @@
+import Foundation
+import HLSPackCore
+internal import CFFmpeg
+
+/// An opened source file: the demuxer and the streams hlspack takes from it.
+final class MediaInput {
+  let path: String
+  private var context: UnsafeMutablePointer<AVFormatContext>?
+  let videoStreamIndex: Int32
+  let audioStreamIndex: Int32?
+
+  init(path: String) throws {
+    self.path = path
+    guard FileManager.default.isReadableFile(atPath: path) else {
+      let exists = FileManager.default.fileExists(atPath: path)
+      throw PackError.input(path: path, reason: exists ? "cannot be read (permission denied)" : "no such file")
+    }
+    var ctx: UnsafeMutablePointer<AVFormatContext>?
+    let opened = avformat_open_input(&ctx, path, nil, nil)
+    guard opened >= 0, let ctx else {
+      throw PackError.input(path: path, reason: "not a media file FFmpeg can read (\(FFmpegError.message(for: opened)))")
+    }
+    context = ctx
+    let info = avformat_find_stream_info(ctx, nil)
+    if info < 0 {
+      avformat_close_input(&context)
+      throw PackError.input(path: path, reason: "cannot read the stream information (\(FFmpegError.message(for: info)))")
+    }
+    let video = av_find_best_stream(ctx, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0)
+    guard video >= 0 else {
+      avformat_close_input(&context)
+      throw PackError.input(path: path, reason: "has no video stream")
+    }
+    videoStreamIndex = video
+    let audio = av_find_best_stream(ctx, AVMEDIA_TYPE_AUDIO, -1, video, nil, 0)
+    audioStreamIndex = audio >= 0 ? audio : nil
+  }
+
+  deinit { avformat_close_input(&context) }
+
+  private var ctx: UnsafeMutablePointer<AVFormatContext> {
+    // Set in init and cleared only in deinit.
+    context.unsafelyUnwrapped
+  }
+
+  func stream(_ index: Int32) -> UnsafeMutablePointer<AVStream> {
+    ctx.pointee.streams[Int(index)].unsafelyUnwrapped
+  }
+
+  /// The container's duration in seconds, when it declares one.
+  var duration: Double? {
+    let d = ctx.pointee.duration
+    return d > 0 && d != hlspack_nopts_value() ? Double(d) / Double(AV_TIME_BASE) : nil
+  }
+
+  /// The source frame rate (r_frame_rate, else avg_frame_rate), as a fraction.
+  var videoFrameRate: FrameRate? {
+    let s = stream(videoStreamIndex).pointee
+    for rate in [s.r_frame_rate, s.avg_frame_rate] where rate.num > 0 && rate.den > 0 {
+      let value = rate.seconds
+      if value >= 1 && value <= 240 { return FrameRate(numerator: Int(rate.num), denominator: Int(rate.den)) }
+    }
+    return nil
+  }
+
+  /// Reads the next packet; false at the end of the file.
+  func read(into packet: Packet) throws -> Bool {
+    let rc = av_read_frame(ctx, packet.pointer)
+    if rc == FFmpegError.endOfFile { return false }
+    if rc < 0 { throw PackError.media(path: path, reason: "reading failed: \(FFmpegError.message(for: rc))") }
+    return true
+  }
+}

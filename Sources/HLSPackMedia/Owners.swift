@@ -1,0 +1,80 @@
+internal import CFFmpeg
+
+// Owner classes: each wraps one libav* object, frees it in deinit and is the
+// only thing that does. They are handed between threads only as whole objects
+// that one thread owns at a time (the work queue's invariant), hence
+// @unchecked Sendable.
+
+final class Packet: @unchecked Sendable {
+  let pointer: UnsafeMutablePointer<AVPacket>
+
+  init() throws {
+    guard let p = av_packet_alloc() else { throw FFmpegError(call: "av_packet_alloc", code: hlspack_averror(ENOMEM)) }
+    pointer = p
+  }
+
+  /// A new reference to the same data (no copy of the payload).
+  init(referencing other: UnsafeMutablePointer<AVPacket>) throws {
+    guard let p = av_packet_clone(other) else { throw FFmpegError(call: "av_packet_clone", code: hlspack_averror(ENOMEM)) }
+    pointer = p
+  }
+
+  deinit {
+    var p: UnsafeMutablePointer<AVPacket>? = pointer
+    av_packet_free(&p)
+  }
+
+  var bytes: [UInt8] {
+    guard let data = pointer.pointee.data, pointer.pointee.size > 0 else { return [] }
+    return Array(UnsafeBufferPointer(start: data, count: Int(pointer.pointee.size)))
+  }
+
+  var isKeyframe: Bool { pointer.pointee.flags & AV_PKT_FLAG_KEY != 0 }
+}
+
+final class Frame: @unchecked Sendable {
+  let pointer: UnsafeMutablePointer<AVFrame>
+
+  init() throws {
+    guard let f = av_frame_alloc() else { throw FFmpegError(call: "av_frame_alloc", code: hlspack_averror(ENOMEM)) }
+    pointer = f
+  }
+
+  /// A new reference to the same picture or samples (no copy of the data).
+  init(referencing other: UnsafeMutablePointer<AVFrame>) throws {
+    guard let f = av_frame_clone(other) else { throw FFmpegError(call: "av_frame_clone", code: hlspack_averror(ENOMEM)) }
+    pointer = f
+  }
+
+  deinit {
+    var f: UnsafeMutablePointer<AVFrame>? = pointer
+    av_frame_free(&f)
+  }
+}
+
+/// A copy of a stream's codec parameters that outlives the codec context it came from.
+final class CodecParameters: @unchecked Sendable {
+  let pointer: UnsafeMutablePointer<AVCodecParameters>
+
+  init(from context: UnsafeMutablePointer<AVCodecContext>) throws {
+    guard let p = avcodec_parameters_alloc() else {
+      throw FFmpegError(call: "avcodec_parameters_alloc", code: hlspack_averror(ENOMEM))
+    }
+    pointer = p
+    try check(avcodec_parameters_from_context(p, context), "avcodec_parameters_from_context")
+  }
+
+  deinit {
+    var p: UnsafeMutablePointer<AVCodecParameters>? = pointer
+    avcodec_parameters_free(&p)
+  }
+
+  var extradata: [UInt8] {
+    guard let data = pointer.pointee.extradata, pointer.pointee.extradata_size > 0 else { return [] }
+    return Array(UnsafeBufferPointer(start: data, count: Int(pointer.pointee.extradata_size)))
+  }
+}
+
+extension AVRational {
+  var seconds: Double { den == 0 ? 0 : Double(num) / Double(den) }
+}

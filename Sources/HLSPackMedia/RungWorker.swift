@@ -1,0 +1,105 @@
+import Foundation
+import HLSPackCore
+internal import CFFmpeg
+
+/// Everything one rung does on its own thread: frame-rate conversion, scaling,
+/// H.264 encoding with forced IDRs, and TS muxing into segments.
+final class RungWorker: @unchecked Sendable {
+  enum Item {
+    case video(Frame, seconds: Double)
+    case audio(Packet)
+  }
+
+  let rung: VideoRung
+  let queue = WorkQueue<Item>(capacity: 32)
+  private let schedule: KeyframeSchedule
+  private var converter: FrameRateConverter
+  private let scaler: VideoScaler
+  private let encoder: Encoder
+  private let muxer: TSSegmentMuxer
+  private let audioCodec: String?
+  private let packet: Packet
+  private var held: Frame?
+  private var nextFrameIndex: Int64 = 0
+  private let finished = DispatchSemaphore(value: 0)
+  private(set) var failure: Error?
+  private(set) var facts: WrittenStreamFacts?
+
+  init(
+    rung: VideoRung, rate: FrameRate, segmentDuration: Double,
+    audio: (parameters: CodecParameters, timeBase: AVRational, codec: String)?, sink: SegmentSink
+  ) throws {
+    self.rung = rung
+    schedule = KeyframeSchedule(segmentDuration: segmentDuration, rate: rate)
+    converter = FrameRateConverter(rate: rate)
+    scaler = try VideoScaler(width: rung.width, height: rung.height)
+    // IDRs at every segment start, and at least every 2 s within long segments.
+    let gop = min(schedule.framesPerSegment, Int((2 * rate.value).rounded(.up)))
+    encoder = try Encoder.h264(rung: rung, rate: rate, gopFrames: max(1, gop))
+    muxer = try TSSegmentMuxer(
+      video: CodecParameters(from: encoder.ctx), videoTimeBase: encoder.timeBase,
+      audio: audio?.parameters, audioTimeBase: audio?.timeBase, sink: sink)
+    audioCodec = audio?.codec
+    packet = try Packet()
+  }
+
+  func start() {
+    let thread = Thread { [self] in
+      run()
+      finished.signal()
+    }
+    thread.name = "hlspack-\(rung.name)"
+    thread.start()
+  }
+
+  func join() { finished.wait() }
+
+  private func run() {
+    do {
+      while let item = queue.take() {
+        switch item {
+        case .video(let frame, let seconds):
+          for _ in 0..<converter.push(seconds: seconds) { try encode(held ?? frame) }
+          held = frame
+        case .audio(let packet):
+          try muxer.writeAudio(packet)
+        }
+      }
+      try finish()
+    } catch {
+      failure = error
+      queue.abort()
+    }
+  }
+
+  private func finish() throws {
+    if let held {
+      for _ in 0..<converter.finish() { try encode(held) }
+    }
+    held = nil
+    try encoder.send(nil)
+    try drain()
+    try muxer.finish()
+    let video = CodecString.avc1(annexB: muxer.firstKeyframe)
+    facts = WrittenStreamFacts(
+      codecs: [video, audioCodec].compactMap { $0 },
+      width: rung.width, height: rung.height, frameRate: muxer.frameRate, videoFrames: muxer.videoFrames)
+  }
+
+  private func encode(_ frame: Frame) throws {
+    let picture = try scaler.scale(frame.pointer)
+    picture.pointee.pts = nextFrameIndex
+    picture.pointee.pict_type = schedule.isBoundary(frameIndex: nextFrameIndex) ? AV_PICTURE_TYPE_I : AV_PICTURE_TYPE_NONE
+    nextFrameIndex += 1
+    try encoder.send(picture)
+    try drain()
+  }
+
+  private func drain() throws {
+    while try encoder.receive(into: packet) {
+      defer { av_packet_unref(packet.pointer) }
+      let opens = packet.isKeyframe && schedule.isBoundary(frameIndex: packet.pointer.pointee.pts)
+      try muxer.writeVideo(packet, opensSegment: opens)
+    }
+  }
+}

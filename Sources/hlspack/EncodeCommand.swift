@@ -1,0 +1,107 @@
+import ArgumentParser
+import Foundation
+import HLSPack
+import HLSPackCore
+import HLSPackMedia
+import Logging
+
+struct EncodeCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "encode",
+    abstract: "Encode each input into an HLS asset as the profile describes.",
+    discussion: """
+      Each input becomes OUTPUT/<input file stem>/ with master.m3u8, one folder per \
+      rung (index.m3u8 and its segments), keys/ and report.json. The asset is built \
+      in a hidden staging folder and moved into place only when complete.
+
+      Exit status: 0 all assets published; 1 at least one input failed (the others \
+      were published); 2 the profile or arguments are invalid (nothing was done); \
+      130 interrupted.
+      """)
+
+  enum ProgressMode: String, ExpressibleByArgument, CaseIterable {
+    case auto, bar, json, none
+  }
+
+  @Option(name: .long, help: ArgumentHelp("The profile (JSON) to encode with.", valueName: "file"))
+  var profile: String
+
+  @Option(name: .long, help: ArgumentHelp("Output folder; overrides the profile's \"output\" (default: ./out).", valueName: "dir"))
+  var output: String?
+
+  @Flag(name: .long, help: "Replace assets that already exist in the output folder.")
+  var force = false
+
+  @Option(
+    name: .long,
+    help: ArgumentHelp(
+      "Progress display: auto (a bar when stderr is a terminal, else nothing), bar, json (one JSON object per line on stdout), none.",
+      valueName: "mode"))
+  var progress: ProgressMode = .auto
+
+  @Flag(name: .long, help: "Let FFmpeg's own warnings through to stderr.")
+  var verbose = false
+
+  @Argument(help: ArgumentHelp("Source files; they replace the profile's \"inputs\".", valueName: "input"))
+  var inputs: [String] = []
+
+  func run() throws {
+    LoggingSystem.bootstrap { label in
+      var handler = StreamLogHandler.standardError(label: label)
+      handler.logLevel = .warning
+      return handler
+    }
+    let logger = Logger(label: "hlspack")
+    FFmpegLogging.configure(verbose: verbose)
+
+    let loaded: Profile
+    do {
+      loaded = try ProfileLoader.load(contentsOf: URL(fileURLWithPath: profile))
+    } catch let error as ProfileError {
+      printError("invalid profile: \(error)")
+      throw ExitStatus.invalidProfile
+    }
+    let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+    let sources = inputs.isEmpty ? loaded.inputs : inputs.map { ProfileLoader.resolve($0, against: cwd) }
+    guard !sources.isEmpty else {
+      printError("no input: name files on the command line or in the profile's \"inputs\"")
+      throw ExitStatus.invalidProfile
+    }
+    let outputFolder = output.map { ProfileLoader.resolve($0, against: cwd) }
+      ?? loaded.output ?? cwd.appendingPathComponent("out")
+
+    InterruptCleanup.install()
+    let packager = Packager(
+      profile: loaded, output: outputFolder, replace: force, progress: reporter(), logger: logger)
+    let outcomes: [Packager.Outcome]
+    do {
+      outcomes = try packager.run(inputs: sources)
+    } catch let error as PackError {
+      printError(error.description)
+      throw ExitStatus.invalidProfile
+    }
+    var failed = 0
+    for outcome in outcomes {
+      if let error = outcome.error {
+        failed += 1
+        printError(error.description)
+      } else if progress != .json {
+        print("\(outcome.destination.path)/master.m3u8")
+      }
+    }
+    if failed > 0 { throw ExitStatus.assetFailed }
+  }
+
+  private func reporter() -> ProgressReporter {
+    switch progress {
+    case .json: JSONLinesProgress()
+    case .bar: TerminalProgress()
+    case .none: SilentProgress()
+    case .auto: isatty(STDERR_FILENO) == 1 ? TerminalProgress() : SilentProgress()
+    }
+  }
+
+  private func printError(_ message: String) {
+    FileHandle.standardError.write(Data("hlspack: error: \(message)\n".utf8))
+  }
+}
