@@ -41,6 +41,10 @@ let package = Package(
 
     .testTarget(name: "HLSPackCoreTests", dependencies: ["HLSPackCore"]),
     .testTarget(name: "HLSPackCryptoTests", dependencies: ["HLSPackCrypto"]),
-    .testTarget(name: "HLSPackEndToEndTests", dependencies: ["HLSPack", "HLSPackCore", "HLSPackCrypto"]),
+    // Runs the real pipeline and checks it with ffmpeg, ffprobe and openssl;
+    // depends on the executable so that `swift test` builds it for the CLI tests.
+    .testTarget(
+      name: "HLSPackEndToEndTests",
+      dependencies: ["hlspack", "HLSPack", "HLSPackCore", .product(name: "Logging", package: "swift-log")]),
   ]
 )

@@ -1,0 +1,141 @@
+import Foundation
+import Testing
+
+/// The `hlspack` executable as users and pipelines run it: exit codes, error
+/// messages that name the file, nothing published on failure.
+@Suite("hlspack command line")
+struct CommandLineTests {
+  struct Run {
+    var result: CommandResult
+    var output: URL
+  }
+
+  func encode(_ input: String, profileEncryption: String = #"{"method": "aes-128"}"#, extra: [String] = []) throws -> Run {
+    let scratch = try Fixtures.scratchFolder()
+    let profile = try Fixtures.profile(in: scratch, encryption: profileEncryption)
+    let output = scratch.appendingPathComponent("out")
+    let result = try Command.run(
+      try Fixtures.executable(), ["encode", "--profile", profile.path, "--output", output.path] + extra + [input])
+    return Run(result: result, output: output)
+  }
+
+  /// Nothing at all in the output folder: no asset, no staging leftovers.
+  func expectNothingPublished(_ output: URL) {
+    let entries = (try? FileManager.default.contentsOfDirectory(atPath: output.path)) ?? []
+    #expect(entries.isEmpty, "left behind: \(entries)")
+  }
+
+  @Test func encodesAndPrintsTheMasterPlaylist() throws {
+    let run = try encode(try Fixtures.clip().path)
+    #expect(run.result.status == 0, "\(run.result.stderr)")
+    #expect(run.result.text.hasSuffix("clip/master.m3u8\n"))
+    #expect(FileManager.default.fileExists(atPath: run.output.appendingPathComponent("clip/report.json").path))
+  }
+
+  @Test func missingInputFailsNamingTheFile() throws {
+    let run = try encode("/nonexistent/movie.mp4")
+    #expect(run.result.status == 1)
+    #expect(run.result.stderr.contains("/nonexistent/movie.mp4: no such file"))
+    expectNothingPublished(run.output)
+  }
+
+  @Test func textFileNamedMP4IsRejected() throws {
+    let scratch = try Fixtures.scratchFolder()
+    let fake = scratch.appendingPathComponent("notes.mp4")
+    try Data("just some text, not a movie\n".utf8).write(to: fake)
+    let run = try encode(fake.path)
+    #expect(run.result.status == 1)
+    #expect(run.result.stderr.contains("\(fake.path): not a media file"))
+    expectNothingPublished(run.output)
+  }
+
+  @Test func truncatedMP4IsRejected() throws {
+    let scratch = try Fixtures.scratchFolder()
+    let clip = try Data(contentsOf: try Fixtures.clip())
+    let truncated = scratch.appendingPathComponent("truncated.mp4")
+    try clip.prefix(clip.count / 2).write(to: truncated)
+    let run = try encode(truncated.path)
+    #expect(run.result.status == 1)
+    #expect(run.result.stderr.contains(truncated.path))
+    expectNothingPublished(run.output)
+  }
+
+  @Test func fileWithoutVideoIsRejected() throws {
+    let scratch = try Fixtures.scratchFolder()
+    let audioOnly = scratch.appendingPathComponent("tone.m4a")
+    let made = try Command.run(
+      "ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "sine=duration=1", "-c:a", "aac", audioOnly.path])
+    #expect(made.status == 0)
+    let run = try encode(audioOnly.path)
+    #expect(run.result.status == 1)
+    #expect(run.result.stderr.contains("\(audioOnly.path): has no video stream"))
+    expectNothingPublished(run.output)
+  }
+
+  @Test func unwritableOutputFolderIsReported() throws {
+    let scratch = try Fixtures.scratchFolder()
+    let profile = try Fixtures.profile(in: scratch)
+    // A regular file where a folder is needed fails even for root.
+    let blocker = scratch.appendingPathComponent("blocker")
+    try Data().write(to: blocker)
+    let result = try Command.run(
+      try Fixtures.executable(),
+      ["encode", "--profile", profile.path, "--output", blocker.appendingPathComponent("out").path, try Fixtures.clip().path])
+    #expect(result.status == 1)
+    #expect(result.stderr.contains(blocker.path))
+  }
+
+  @Test func invalidProfileExitsTwoNamingTheField() throws {
+    let scratch = try Fixtures.scratchFolder()
+    let profile = scratch.appendingPathComponent("bad.json")
+    try Data(#"{"version": 1, "segment": {"duration": 4}, "video": [{"name": "a", "width": 641, "height": 360, "bitrate": 500000}]}"#.utf8)
+      .write(to: profile)
+    let result = try Command.run(try Fixtures.executable(), ["encode", "--profile", profile.path, try Fixtures.clip().path])
+    #expect(result.status == 2)
+    #expect(result.stderr.contains("\(profile.path): $.video[0].width: must be even"))
+  }
+
+  @Test func existingAssetIsKeptUnlessForced() throws {
+    let first = try encode(try Fixtures.clip().path)
+    #expect(first.result.status == 0)
+    let report = first.output.appendingPathComponent("clip/report.json")
+    let before = try Data(contentsOf: report)
+
+    let profile = first.output.deletingLastPathComponent().appendingPathComponent("profile.json")
+    let again = try Command.run(
+      try Fixtures.executable(), ["encode", "--profile", profile.path, "--output", first.output.path, try Fixtures.clip().path])
+    #expect(again.status == 1)
+    #expect(again.stderr.contains("already exists"))
+    #expect(try Data(contentsOf: report) == before)
+
+    let forced = try Command.run(
+      try Fixtures.executable(),
+      ["encode", "--profile", profile.path, "--output", first.output.path, "--force", try Fixtures.clip().path])
+    #expect(forced.status == 0, "\(forced.stderr)")
+    #expect(try Data(contentsOf: report) != before, "a new key and new IVs make a new report")
+    let leftovers = try FileManager.default.contentsOfDirectory(atPath: first.output.path).filter { $0.hasPrefix(".") }
+    #expect(leftovers.isEmpty)
+  }
+
+  @Test func oneBadInputDoesNotStopTheOthers() throws {
+    let scratch = try Fixtures.scratchFolder()
+    let profile = try Fixtures.profile(in: scratch)
+    let output = scratch.appendingPathComponent("out")
+    let result = try Command.run(
+      try Fixtures.executable(),
+      ["encode", "--profile", profile.path, "--output", output.path, "/nonexistent/a.mp4", try Fixtures.clip().path])
+    #expect(result.status == 1)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: output.path) == ["clip"])
+  }
+
+  @Test func jsonProgressIsOneObjectPerLine() throws {
+    let run = try encode(try Fixtures.clip().path, extra: ["--progress", "json"])
+    #expect(run.result.status == 0)
+    let events = try run.result.text.split(separator: "\n").map {
+      try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+    }
+    #expect(events.first?["event"] as? String == "start")
+    #expect(events.last?["event"] as? String == "done")
+    #expect(events.last?["asset"] as? String == "clip")
+  }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import HLSPackCore
+
+/// An asset encoded once per test run and shared by the tests that only read it.
+final class EncodedPackage: @unchecked Sendable {
+  let folder: URL
+  let master: PlaylistReader
+
+  private init(encryption: String) throws {
+    let scratch = try Fixtures.scratchFolder("package")
+    let profile = try Fixtures.profile(in: scratch, encryption: encryption)
+    let outcome = try Fixtures.encode(profile: profile, input: try Fixtures.clip(), output: scratch.appendingPathComponent("out"))
+    if let error = outcome.error { throw error }
+    folder = outcome.destination
+    master = try PlaylistReader(contentsOf: folder.appendingPathComponent("master.m3u8"))
+  }
+
+  private static let lock = NSLock()
+  nonisolated(unsafe) private static var cache: [String: EncodedPackage] = [:]
+
+  static func with(encryption: String) throws -> EncodedPackage {
+    try lock.withLock {
+      if let cached = cache[encryption] { return cached }
+      let package = try EncodedPackage(encryption: encryption)
+      cache[encryption] = package
+      return package
+    }
+  }
+
+  static func aes128() throws -> EncodedPackage { try with(encryption: #"{"method": "aes-128"}"#) }
+
+  func playlist(_ variantURI: String) throws -> PlaylistReader {
+    try PlaylistReader(contentsOf: folder.appendingPathComponent(variantURI))
+  }
+
+  /// The clear bytes of a segment: decrypted by the openssl CLI when encrypted.
+  func clearSegment(variant: String, _ segment: PlaylistReader.Segment, index: Int) throws -> [UInt8] {
+    let base = folder.appendingPathComponent(variant).deletingLastPathComponent()
+    let file = base.appendingPathComponent(segment.uri)
+    guard let key = segment.keyAttributes else { return Array(try Data(contentsOf: file)) }
+    guard let uri = key["URI"] else { throw FixtureError("key tag without URI") }
+    let keyBytes = Array(try Data(contentsOf: base.appendingPathComponent(uri)))
+    let iv = key["IV"].map { String($0.dropFirst(2)) } ?? Hex.encode(SegmentIV.sequence(UInt64(index)))
+    let result = try Command.run("openssl", [
+      "enc", "-d", "-aes-128-cbc", "-K", Hex.encode(keyBytes), "-iv", iv, "-in", file.path,
+    ])
+    guard result.status == 0 else { throw FixtureError("openssl could not decrypt \(file.path): \(result.stderr)") }
+    return Array(result.stdout)
+  }
+}

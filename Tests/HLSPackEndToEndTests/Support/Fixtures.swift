@@ -1,0 +1,81 @@
+import Foundation
+import HLSPack
+import HLSPackCore
+import Logging
+
+/// Generated media and scratch folders for the end-to-end tests. The clip is
+/// made once per test run by the ffmpeg CLI: 4 s of 640x360 25 fps H.264 with
+/// 5.1 AAC, so the downmix to the profile's stereo is exercised too.
+enum Fixtures {
+  private static let lock = NSLock()
+  nonisolated(unsafe) private static var cachedClip: URL?
+
+  static func scratchFolder(_ name: String = #function) throws -> URL {
+    let safe = name.filter { $0.isLetter || $0.isNumber }
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("hlspack-tests-\(safe)-\(UUID().uuidString.prefix(8))")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+  }
+
+  static func clip() throws -> URL {
+    try lock.withLock {
+      if let cachedClip { return cachedClip }
+      let folder = try scratchFolder("clip")
+      let url = folder.appendingPathComponent("clip.mp4")
+      let result = try Command.run("ffmpeg", [
+        "-hide_banner", "-loglevel", "error", "-y",
+        "-f", "lavfi", "-i", "testsrc2=size=640x360:rate=25:duration=4",
+        "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=4",
+        "-filter_complex", "[1:a]pan=5.1|c0=c0|c1=c0|c2=c0|c3=c0|c4=c0|c5=c0[a]",
+        "-map", "0:v", "-map", "[a]",
+        "-c:v", "libx264", "-preset", "ultrafast", "-g", "25", "-pix_fmt", "yuv420p",
+        "-c:a", "aac", "-b:a", "192k", url.path,
+      ])
+      guard result.status == 0 else { throw FixtureError("ffmpeg could not make the clip: \(result.stderr)") }
+      cachedClip = url
+      return url
+    }
+  }
+
+  static let clipFrames = 100
+
+  /// A two-rung profile; `encryption` is the JSON of the encryption object.
+  static func profile(in folder: URL, encryption: String = #"{"method": "aes-128"}"#, segment: Double = 1) throws -> URL {
+    let text = """
+      {
+        "version": 1,
+        "segment": { "duration": \(segment), "container": "ts" },
+        "video": [
+          { "name": "high", "width": 640, "height": 360, "bitrate": 800000, "maxrate": 900000, "bufsize": 1800000, "profile": "high", "level": "3.0", "preset": "ultrafast" },
+          { "name": "low", "width": 320, "height": 180, "bitrate": 300000, "profile": "main", "preset": "ultrafast" }
+        ],
+        "audio": { "codec": "aac", "bitrate": 96000, "channels": 2, "sample_rate": 48000 },
+        "encryption": \(encryption)
+      }
+      """
+    let url = folder.appendingPathComponent("profile.json")
+    try Data(text.utf8).write(to: url)
+    return url
+  }
+
+  /// Encodes `input` with the profile into `output` through the library.
+  static func encode(profile: URL, input: URL, output: URL, replace: Bool = false) throws -> Packager.Outcome {
+    let loaded = try ProfileLoader.load(contentsOf: profile)
+    let packager = Packager(
+      profile: loaded, output: output, replace: replace, progress: SilentProgress(), logger: Logger(label: "test"))
+    let outcomes = try packager.run(inputs: [input])
+    guard let outcome = outcomes.first else { throw FixtureError("no outcome") }
+    return outcome
+  }
+
+  /// The built `hlspack` executable, next to the test bundle.
+  static func executable() throws -> String {
+    var folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    for _ in 0..<4 {
+      let candidate = folder.appendingPathComponent("hlspack").path
+      if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+      folder.deleteLastPathComponent()
+    }
+    throw FixtureError("cannot find the hlspack executable near \(CommandLine.arguments[0])")
+  }
+}

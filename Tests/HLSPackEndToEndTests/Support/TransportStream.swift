@@ -1,0 +1,102 @@
+/// A small MPEG-TS reader written for the tests from ISO 13818-1, independent
+/// of the muxer: packets, PAT/PMT, continuity counters and video PES payloads.
+struct TransportStream {
+  struct Packet {
+    var pid: Int
+    var payloadStart: Bool
+    var continuityCounter: Int
+    var hasPayload: Bool
+    var payload: ArraySlice<UInt8>
+  }
+
+  struct PESUnit {
+    var pts: Int64?
+    var data: [UInt8]
+  }
+
+  let packets: [Packet]
+
+  init(_ bytes: [UInt8]) throws {
+    guard bytes.count % 188 == 0, !bytes.isEmpty else { throw FixtureError("\(bytes.count) bytes is not a whole number of TS packets") }
+    var packets: [Packet] = []
+    var offset = 0
+    while offset < bytes.count {
+      guard bytes[offset] == 0x47 else { throw FixtureError("no sync byte at offset \(offset)") }
+      let pid = Int(bytes[offset + 1] & 0x1F) << 8 | Int(bytes[offset + 2])
+      let control = (bytes[offset + 3] >> 4) & 0x3
+      var start = offset + 4
+      if control & 0x2 != 0 { start += 1 + Int(bytes[offset + 4]) }
+      let hasPayload = control & 0x1 != 0
+      packets.append(
+        Packet(
+          pid: pid, payloadStart: bytes[offset + 1] & 0x40 != 0, continuityCounter: Int(bytes[offset + 3] & 0x0F),
+          hasPayload: hasPayload, payload: hasPayload && start < offset + 188 ? bytes[start..<(offset + 188)] : []))
+      offset += 188
+    }
+    self.packets = packets
+  }
+
+  /// PID of the program map table, from the PAT.
+  var pmtPID: Int? {
+    guard let pat = packets.first(where: { $0.pid == 0 && $0.payloadStart }) else { return nil }
+    let p = Array(pat.payload)
+    let section = 1 + Int(p[0])
+    // First program entry after the 8-byte section header.
+    let entry = section + 8
+    return Int(p[entry + 2] & 0x1F) << 8 | Int(p[entry + 3])
+  }
+
+  /// (stream_type, PID) pairs from the PMT.
+  var elementaryStreams: [(type: UInt8, pid: Int)] {
+    guard let pmtPID, let pmt = packets.first(where: { $0.pid == pmtPID && $0.payloadStart }) else { return [] }
+    let p = Array(pmt.payload)
+    let s = 1 + Int(p[0])
+    let sectionLength = Int(p[s + 1] & 0x0F) << 8 | Int(p[s + 2])
+    let programInfoLength = Int(p[s + 10] & 0x0F) << 8 | Int(p[s + 11])
+    var i = s + 12 + programInfoLength
+    let end = s + 3 + sectionLength - 4
+    var streams: [(UInt8, Int)] = []
+    while i + 5 <= end {
+      let pid = Int(p[i + 1] & 0x1F) << 8 | Int(p[i + 2])
+      streams.append((p[i], pid))
+      i += 5 + (Int(p[i + 3] & 0x0F) << 8 | Int(p[i + 4]))
+    }
+    return streams
+  }
+
+  var videoPID: Int? { elementaryStreams.first { $0.type == 0x1B }?.pid }
+
+  /// Every PES unit of a PID, reassembled from its packets.
+  func pesUnits(pid: Int) -> [PESUnit] {
+    var units: [[UInt8]] = []
+    for packet in packets where packet.pid == pid && packet.hasPayload {
+      if packet.payloadStart { units.append([]) }
+      if !units.isEmpty { units[units.count - 1].append(contentsOf: packet.payload) }
+    }
+    return units.compactMap { pes in
+      guard pes.count > 9, pes[0] == 0, pes[1] == 0, pes[2] == 1 else { return nil }
+      let headerLength = Int(pes[8])
+      var pts: Int64?
+      if pes[7] & 0x80 != 0 {
+        pts = Int64(pes[9] >> 1 & 0x07) << 30 | Int64(pes[10]) << 22 | Int64(pes[11] >> 1) << 15
+          | Int64(pes[12]) << 7 | Int64(pes[13] >> 1)
+      }
+      return PESUnit(pts: pts, data: Array(pes[(9 + headerLength)...]))
+    }
+  }
+
+  /// NAL unit types of an Annex B access unit, in order.
+  static func nalTypes(_ data: [UInt8]) -> [UInt8] {
+    var types: [UInt8] = []
+    var i = 0
+    while i + 3 < data.count {
+      if data[i] == 0, data[i + 1] == 0, data[i + 2] == 1 {
+        types.append(data[i + 3] & 0x1F)
+        i += 3
+      } else {
+        i += 1
+      }
+    }
+    return types
+  }
+}
