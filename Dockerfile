@@ -1,0 +1,18 @@
+# hlspack in a container. The build stage runs scripts/bootstrap, the same
+# script CI and the README use; the runtime stage gets only the shared libraries.
+ARG SWIFT_IMAGE=swift:6.3-bookworm
+
+FROM ${SWIFT_IMAGE} AS build
+WORKDIR /src
+COPY . .
+RUN ./scripts/bootstrap \
+ && swift build -c release -Xswiftc -warnings-as-errors --static-swift-stdlib \
+ && install -D "$(swift build -c release --show-bin-path)/hlspack" /out/hlspack
+
+FROM debian:bookworm-slim
+COPY scripts/bootstrap /usr/local/lib/hlspack/bootstrap
+RUN /usr/local/lib/hlspack/bootstrap --runtime && rm -rf /var/lib/apt/lists/*
+COPY --from=build /out/hlspack /usr/local/bin/hlspack
+WORKDIR /work
+ENTRYPOINT ["hlspack"]
+CMD ["--help"]
