@@ -1,0 +1,93 @@
+/// A key URI with placeholders, e.g. `myapp-key://{asset}/{rendition}/{period}`,
+/// `skd://{key_id}`, `https://keys.example.com/{key_id}` or `{key_file}`.
+/// Validated once, rendered for every key.
+public struct KeyURITemplate: Sendable, Equatable {
+  public struct Values: Sendable, Equatable {
+    public var asset: String
+    public var rendition: String
+    /// 32 lower-case hex digits.
+    public var keyID: String
+    public var period: Int
+    /// The key file's path relative to the playlist that refers to it.
+    public var keyFile: String
+
+    public init(asset: String, rendition: String, keyID: String, period: Int, keyFile: String) {
+      self.asset = asset
+      self.rendition = rendition
+      self.keyID = keyID
+      self.period = period
+      self.keyFile = keyFile
+    }
+  }
+
+  public static let placeholders = ["asset", "rendition", "key_id", "period", "key_file"]
+  /// The default: a relative path to the key file, which desktop players can open.
+  public static let keyFile = KeyURITemplate(unchecked: "{key_file}")
+
+  public let text: String
+
+  private init(unchecked text: String) { self.text = text }
+
+  /// Fails with a message for the user when the template cannot give valid URIs.
+  public init(_ text: String) throws(KeyURITemplateError) {
+    guard !text.isEmpty else { throw KeyURITemplateError("must not be empty") }
+    if let bad = text.unicodeScalars.first(where: { $0 == "\"" || $0.value < 0x20 || $0.value == 0x7F }) {
+      throw KeyURITemplateError("contains a character a playlist cannot quote (U+\(String(bad.value, radix: 16, uppercase: true)))")
+    }
+    var rest = Substring(text)
+    while let open = rest.firstIndex(of: "{") {
+      guard let close = rest[open...].firstIndex(of: "}") else { throw KeyURITemplateError("has an unclosed \"{\"") }
+      let name = String(rest[rest.index(after: open)..<close])
+      guard Self.placeholders.contains(name) else {
+        throw KeyURITemplateError("unknown placeholder {\(name)}; known: \(Self.placeholders.map { "{\($0)}" }.joined(separator: ", "))")
+      }
+      rest = rest[rest.index(after: close)...]
+    }
+    if rest.contains("}") { throw KeyURITemplateError("has a \"}\" without \"{\"") }
+    self.text = text
+    if let scheme = schemeCandidate {
+      guard Self.isValidScheme(scheme) else {
+        throw KeyURITemplateError("\"\(scheme)\" is not a valid URI scheme (RFC 3986: a letter, then letters, digits, '+', '-' or '.')")
+      }
+      if scheme.lowercased() == "data" {
+        throw KeyURITemplateError("a data: URI would put the key bytes into the playlist; refused")
+      }
+    }
+  }
+
+  /// The scheme, lower-cased, when the template is an absolute URI.
+  public var scheme: String? { schemeCandidate.map { $0.lowercased() } }
+
+  /// Text before the first ':' when it cannot be part of a relative path.
+  private var schemeCandidate: String? {
+    guard let colon = text.firstIndex(of: ":") else { return nil }
+    let head = text[..<colon]
+    guard !head.isEmpty, !head.contains(where: { "/?#{}".contains($0) }) else { return nil }
+    return String(head)
+  }
+
+  public var usesKeyID: Bool { text.contains("{key_id}") }
+  public var usesPeriod: Bool { text.contains("{period}") }
+  public var usesRendition: Bool { text.contains("{rendition}") }
+
+  public func render(_ values: Values) -> String {
+    text
+      .replacingOccurrences(of: "{asset}", with: values.asset)
+      .replacingOccurrences(of: "{rendition}", with: values.rendition)
+      .replacingOccurrences(of: "{key_id}", with: values.keyID)
+      .replacingOccurrences(of: "{period}", with: String(values.period))
+      .replacingOccurrences(of: "{key_file}", with: values.keyFile)
+  }
+
+  public static func isValidScheme(_ s: String) -> Bool {
+    guard let first = s.unicodeScalars.first, first.isASCII, first.properties.isAlphabetic else { return false }
+    return s.unicodeScalars.allSatisfy { c in
+      c.isASCII && (c.properties.isAlphabetic || ("0"..."9").contains(c) || c == "+" || c == "-" || c == ".")
+    }
+  }
+}
+
+public struct KeyURITemplateError: Error, CustomStringConvertible, Equatable {
+  public var description: String
+  public init(_ description: String) { self.description = description }
+}
