@@ -39,8 +39,9 @@ let package = Package(
         .product(name: "Logging", package: "swift-log"),
       ]),
 
-    .testTarget(name: "HLSPackCoreTests", dependencies: ["HLSPackCore"]),
-    .testTarget(name: "HLSPackCryptoTests", dependencies: ["HLSPackCrypto"]),
+    // Golden files and vectors are read through #filePath, not as bundle resources.
+    .testTarget(name: "HLSPackCoreTests", dependencies: ["HLSPackCore"], exclude: ["Snapshots"]),
+    .testTarget(name: "HLSPackCryptoTests", dependencies: ["HLSPackCrypto"], exclude: ["Vectors"]),
     // Runs the real pipeline and checks it with ffmpeg, ffprobe and openssl;
     // depends on the executable so that `swift test` builds it for the CLI tests.
     .testTarget(
