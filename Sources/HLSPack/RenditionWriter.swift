@@ -2,7 +2,7 @@ import Foundation
 import HLSPackCore
 import HLSPackCrypto
 
-/// One written segment: what the playlist and the report need, nothing more.
+/// One written segment: what the playlist, the report and keys.json need.
 struct SegmentRecord: Sendable {
   var uri: String
   var startTicks: Int64
@@ -11,23 +11,28 @@ struct SegmentRecord: Sendable {
   var sha256: String
   var key: KeyTag
   var keyID: String?
+  var keyFile: String?
+  var period: Int
 }
 
 /// Receives one rendition's segments on its worker thread: encrypts each one
-/// (AES-128-CBC, PKCS#7, its own IV), writes it and records it.
+/// (AES-128-CBC, PKCS#7, with its key period's key and its own IV), writes it
+/// and records it.
 final class RenditionWriter: SegmentSink, @unchecked Sendable {
   let name: String
   let folder: URL
-  private let key: AssetKey?
-  private let ivMode: IVMode
+  private let asset: String
+  private let encryption: EncryptionSettings
+  private let keys: KeyRing?
   private let cipher: AES128CBC
   private(set) var records: [SegmentRecord] = []
 
-  init(name: String, assetFolder: URL, key: AssetKey?, ivMode: IVMode) throws {
+  init(name: String, asset: String, assetFolder: URL, encryption: EncryptionSettings, keys: KeyRing?) throws {
     self.name = name
+    self.asset = asset
     folder = assetFolder.appendingPathComponent(name)
-    self.key = key
-    self.ivMode = ivMode
+    self.encryption = encryption
+    self.keys = keys
     cipher = try AES128CBC()
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
   }
@@ -35,16 +40,30 @@ final class RenditionWriter: SegmentSink, @unchecked Sendable {
   func accept(_ segment: MediaSegment) throws {
     let index = records.count
     let uri = String(format: "segment_%05d.ts", index)
+    let period = encryption.rotateEvery.map { index / $0 } ?? 0
     var bytes = segment.bytes
     var tag = KeyTag.none
-    if let key {
-      let iv = ivMode == .random ? try SecureRandom.bytes(16) : SegmentIV.sequence(UInt64(index))
+    var used: KeyRing.Key?
+    if let keys {
+      let key = try keys.key(rendition: name, period: period)
+      let iv: [UInt8]
+      let written: [UInt8]?
+      switch encryption.iv {
+      case .random: iv = try keys.randomIV(rendition: name, index: index); written = iv
+      case .sequence: iv = SegmentIV.sequence(UInt64(index)); written = nil
+      case .fixed(let fixed): iv = fixed; written = fixed
+      }
       do {
-        bytes = try cipher.encryptPadded(bytes, key: key.key.bytes, iv: iv)
+        bytes = try cipher.encryptPadded(bytes, key: key.content.bytes, iv: iv)
       } catch {
         throw PackError.crypto("\(name)/\(uri): \(error)")
       }
-      tag = KeyTag(method: .aes128, uri: key.uri, iv: ivMode == .random ? iv : nil)
+      let values = KeyURITemplate.Values(
+        asset: asset, rendition: name, keyID: key.content.idHex, period: period, keyFile: "../\(key.file)")
+      tag = KeyTag(
+        method: .aes128, uri: encryption.keyURI.render(values), iv: written,
+        keyFormat: encryption.keyFormat, keyFormatVersions: encryption.keyFormatVersions)
+      used = key
     }
     let url = folder.appendingPathComponent(uri)
     guard FileManager.default.createFile(atPath: url.path, contents: Data(bytes)) else {
@@ -53,6 +72,7 @@ final class RenditionWriter: SegmentSink, @unchecked Sendable {
     records.append(
       SegmentRecord(
         uri: uri, startTicks: segment.startTicks, durationTicks: segment.durationTicks, byteCount: bytes.count,
-        sha256: Hex.encode(try Digest.sha256(bytes)), key: tag, keyID: key?.key.idHex))
+        sha256: Hex.encode(try Digest.sha256(bytes)), key: tag, keyID: used?.content.idHex, keyFile: used?.file,
+        period: period))
   }
 }

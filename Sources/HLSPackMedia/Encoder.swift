@@ -17,7 +17,7 @@ final class Encoder {
   /// libx264 for one rung, with IDR frames only where the caller forces them
   /// (and at the GOP limit), closed GOPs and no scene-cut keyframes, so that
   /// every rung cuts at the same presentation times.
-  static func h264(rung: VideoRung, rate: FrameRate, gopFrames: Int) throws -> Encoder {
+  static func h264(rung: VideoRung, rate: FrameRate, gopFrames: Int, bitExact: Bool) throws -> Encoder {
     guard let codec = avcodec_find_encoder_by_name("libx264") else {
       throw FFmpegError(call: "this FFmpeg has no libx264 encoder", code: hlspack_averror(ENOSYS))
     }
@@ -38,7 +38,11 @@ final class Encoder {
     }
     ctx.pointee.gop_size = Int32(gopFrames)
     ctx.pointee.keyint_min = Int32(gopFrames)
-    ctx.pointee.thread_count = 0
+    // With frame threads, x264's VBV reads the size estimates of frames other
+    // threads are still encoding, so output depends on timing: a reproducible
+    // run uses one thread per rung (the rungs still run in parallel).
+    ctx.pointee.thread_count = bitExact ? 1 : 0
+    if bitExact { ctx.pointee.flags |= AV_CODEC_FLAG_BITEXACT }
     let priv = ctx.pointee.priv_data
     try setOption(priv, "preset", rung.preset)
     if let profile = rung.profile { try setOption(priv, "profile", profile) }
@@ -50,7 +54,7 @@ final class Encoder {
   }
 
   /// FFmpeg's native AAC-LC encoder.
-  static func aac(_ settings: AudioSettings) throws -> Encoder {
+  static func aac(_ settings: AudioSettings, bitExact: Bool) throws -> Encoder {
     guard let codec = avcodec_find_encoder(AV_CODEC_ID_AAC) else {
       throw FFmpegError(call: "this FFmpeg has no AAC encoder", code: hlspack_averror(ENOSYS))
     }
@@ -61,6 +65,7 @@ final class Encoder {
     av_channel_layout_default(&ctx.pointee.ch_layout, Int32(settings.channels))
     ctx.pointee.bit_rate = Int64(settings.bitrate)
     ctx.pointee.time_base = AVRational(num: 1, den: Int32(settings.sampleRate))
+    if bitExact { ctx.pointee.flags |= AV_CODEC_FLAG_BITEXACT }
     try check(avcodec_open2(ctx, codec, nil), "avcodec_open2(aac)")
     return encoder
   }

@@ -7,11 +7,15 @@ public struct LadderJob: Sendable {
   public var rungs: [VideoRung]
   public var audio: AudioSettings?
   public var segmentDuration: Double
+  /// Same input, same output, to the byte: fixed encoder thread counts and no
+  /// version strings (FFmpeg's bit-exact flags).
+  public var bitExact: Bool
 
-  public init(rungs: [VideoRung], audio: AudioSettings?, segmentDuration: Double) {
+  public init(rungs: [VideoRung], audio: AudioSettings?, segmentDuration: Double, bitExact: Bool = false) {
     self.rungs = rungs
     self.audio = audio
     self.segmentDuration = segmentDuration
+    self.bitExact = bitExact
   }
 }
 
@@ -50,7 +54,7 @@ public final class LadderTranscoder {
     var audioForRungs: (parameters: CodecParameters, timeBase: AVRational, codec: String)?
     if let settings = job.audio, let index = input.audioStreamIndex {
       let stream = input.stream(index)
-      let encoder = try Encoder.aac(settings)
+      let encoder = try Encoder.aac(settings, bitExact: job.bitExact)
       let decoder = try Decoder(stream: stream, describing: "audio")
       let converter = try AudioConverter(
         settings: settings, frameSize: encoder.ctx.pointee.frame_size,
@@ -66,7 +70,8 @@ public final class LadderTranscoder {
       guard let rate = rung.fps ?? sourceRate else {
         throw PackError.input(path: input.path, reason: "the video frame rate cannot be read; set \"fps\" for rung \(rung.name)")
       }
-      return try RungWorker(rung: rung, rate: rate, segmentDuration: job.segmentDuration, audio: audioForRungs, sink: sink)
+      return try RungWorker(
+        rung: rung, rate: rate, segmentDuration: job.segmentDuration, bitExact: job.bitExact, audio: audioForRungs, sink: sink)
     }
     workers.forEach { $0.start() }
 

@@ -26,7 +26,7 @@ final class RungWorker: @unchecked Sendable {
   private(set) var facts: WrittenStreamFacts?
 
   init(
-    rung: VideoRung, rate: FrameRate, segmentDuration: Double,
+    rung: VideoRung, rate: FrameRate, segmentDuration: Double, bitExact: Bool,
     audio: (parameters: CodecParameters, timeBase: AVRational, codec: String)?, sink: SegmentSink
   ) throws {
     self.rung = rung
@@ -35,8 +35,9 @@ final class RungWorker: @unchecked Sendable {
     scaler = try VideoScaler(width: rung.width, height: rung.height)
     // IDRs at every segment start, and at least every 2 s within long segments.
     let gop = min(schedule.framesPerSegment, Int((2 * rate.value).rounded(.up)))
-    encoder = try Encoder.h264(rung: rung, rate: rate, gopFrames: max(1, gop))
+    encoder = try Encoder.h264(rung: rung, rate: rate, gopFrames: max(1, gop), bitExact: bitExact)
     muxer = try TSSegmentMuxer(
+      bitExact: bitExact,
       video: CodecParameters(from: encoder.ctx), videoTimeBase: encoder.timeBase,
       audio: audio?.parameters, audioTimeBase: audio?.timeBase, sink: sink)
     audioCodec = audio?.codec

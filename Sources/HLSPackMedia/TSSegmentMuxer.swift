@@ -24,7 +24,7 @@ final class TSSegmentMuxer {
   private(set) var videoFrames = 0
   private(set) var firstKeyframe: [UInt8] = []
 
-  init(video: CodecParameters, videoTimeBase: AVRational, audio: CodecParameters?, audioTimeBase: AVRational?, sink: SegmentSink) throws {
+  init(bitExact: Bool, video: CodecParameters, videoTimeBase: AVRational, audio: CodecParameters?, audioTimeBase: AVRational?, sink: SegmentSink) throws {
     self.sink = sink
     self.videoTimeBase = videoTimeBase
     self.audioTimeBase = audioTimeBase
@@ -38,6 +38,7 @@ final class TSSegmentMuxer {
     // Timestamps are made non-negative here (timelineOffset), not by libavformat,
     // whose shift would depend on which packet happened to come first.
     ctx.pointee.avoid_negative_ts = 0
+    if bitExact { ctx.pointee.flags |= AVFMT_FLAG_BITEXACT }
 
     videoIndex = try Self.addStream(ctx, video, videoTimeBase)
     if let audio, let audioTimeBase {

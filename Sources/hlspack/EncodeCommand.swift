@@ -39,6 +39,16 @@ struct EncodeCommand: ParsableCommand {
       valueName: "mode"))
   var progress: ProgressMode = .auto
 
+  @Option(
+    name: .long,
+    help: ArgumentHelp(
+      "Derive keys, key ids and IVs from this text and encode bit-exactly: the same input, profile and seed give identical files. Overrides encryption.seed.",
+      valueName: "text"))
+  var seed: String?
+
+  @Flag(name: .long, help: "Write the key bytes into keys.json (then mode 0600), for app teams that bundle keys.")
+  var exportKeys = false
+
   @Flag(name: .long, help: "Let FFmpeg's own warnings through to stderr.")
   var verbose = false
 
@@ -54,13 +64,22 @@ struct EncodeCommand: ParsableCommand {
     let logger = Logger(label: "hlspack")
     FFmpegLogging.configure(verbose: verbose)
 
-    let loaded: Profile
+    var loaded: Profile
     do {
       loaded = try ProfileLoader.load(contentsOf: URL(fileURLWithPath: profile))
     } catch let error as ProfileError {
       printError("invalid profile: \(error)")
       throw ExitStatus.invalidProfile
     }
+    if let seed {
+      guard !seed.isEmpty else {
+        printError("--seed must not be empty")
+        throw ExitStatus.invalidProfile
+      }
+      loaded.encryption.seed = seed
+    }
+    if exportKeys { loaded.encryption.exportKeys = true }
+    for warning in loaded.warnings { logger.warning("\(warning)") }
     let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
     let sources = inputs.isEmpty ? loaded.inputs : inputs.map { ProfileLoader.resolve($0, against: cwd) }
     guard !sources.isEmpty else {

@@ -18,7 +18,7 @@ struct EncryptionModeTests {
   }
 
   @Test func sequenceIVsAreImplicitAndDecryptWithTheMediaSequenceNumber() throws {
-    let package = try EncodedPackage.with(encryption: #"{"method": "aes-128", "iv": "sequence"}"#)
+    let package = try EncodedPackage.with(encryption: #"{"method": "aes-128", "iv": "sequence", "scope": "rendition"}"#)
     for variant in package.master.variants {
       let playlist = try package.playlist(variant.uri)
       let tags = playlist.values(of: "#EXT-X-KEY")

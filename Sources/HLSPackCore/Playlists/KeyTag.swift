@@ -10,23 +10,33 @@ public struct KeyTag: Sendable, Equatable, Codable {
   public var uri: String?
   /// Explicit 16-byte IV, or nil when clients derive it from the media sequence number.
   public var iv: [UInt8]?
+  /// Written only when set; absent means "identity" / "1".
+  public var keyFormat: String?
+  public var keyFormatVersions: String?
 
-  public init(method: Method, uri: String?, iv: [UInt8]?) {
+  public init(method: Method, uri: String?, iv: [UInt8]?, keyFormat: String? = nil, keyFormatVersions: String? = nil) {
     self.method = method
     self.uri = uri
     self.iv = iv
+    self.keyFormat = keyFormat
+    self.keyFormatVersions = keyFormatVersions
   }
 
   public static let none = KeyTag(method: .none, uri: nil, iv: nil)
 
   /// The minimum EXT-X-VERSION this tag requires (conformance A4).
-  var requiredVersion: Int { iv == nil ? 1 : 2 }
+  var requiredVersion: Int {
+    if keyFormat != nil || keyFormatVersions != nil { return 5 }
+    return iv == nil ? 1 : 2
+  }
 
   var attributes: String {
     guard method != .none else { return "METHOD=NONE" }
     var parts = ["METHOD=\(method.rawValue)"]
     if let uri { parts.append("URI=\"\(uri)\"") }
     if let iv { parts.append("IV=\(Self.formatIV(iv))") }
+    if let keyFormat { parts.append("KEYFORMAT=\"\(keyFormat)\"") }
+    if let keyFormatVersions { parts.append("KEYFORMATVERSIONS=\"\(keyFormatVersions)\"") }
     return parts.joined(separator: ",")
   }
 

@@ -79,6 +79,12 @@ struct FieldReader {
     return try FieldReader(v, file: file, path: childPath(key))
   }
 
+  /// True when the object has a non-null value for `key`.
+  func wasGiven(_ key: String) -> Bool {
+    if case .null? = fields[key] { return false }
+    return fields[key] != nil
+  }
+
   func finish() throws {
     if let unknown = fields.keys.filter({ !used.contains($0) }).sorted().first {
       throw error(unknown, "unknown field")

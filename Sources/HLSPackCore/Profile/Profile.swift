@@ -60,20 +60,70 @@ public enum EncryptionMethod: String, Sendable, Equatable, CaseIterable {
   case aes128 = "aes-128"
 }
 
-public enum IVMode: String, Sendable, Equatable, CaseIterable {
-  /// An explicit, unpredictable IV per segment (written as IV=0x...).
+public enum IVMode: Sendable, Equatable {
+  /// An explicit, unpredictable IV per segment (written as IV=0x...); derived from the seed when one is set.
   case random
   /// No IV attribute: clients derive it from the media sequence number (RFC 8216 §5.2).
   case sequence
+  /// The same explicit IV on every segment, to match another tool; IVs repeat.
+  case fixed([UInt8])
+}
+
+/// Where the key bytes come from.
+public enum KeySource: Sendable, Equatable {
+  /// OpenSSL's CSPRNG, or derived from the seed when one is set.
+  case generated
+  /// One given key (from `key_file`, `key_hex`, `key_env` or `key_info`), already read.
+  case fixed([UInt8])
+}
+
+public enum KeyScope: String, Sendable, Equatable, CaseIterable {
+  /// One key (per period) for every rendition of an asset.
+  case asset
+  /// A different key (per period) for each rendition.
+  case rendition
 }
 
 public struct EncryptionSettings: Sendable, Equatable {
   public var method: EncryptionMethod
-  /// The URI written into EXT-X-KEY; nil means a relative path to the key file.
-  public var keyURI: String?
+  public var keySource: KeySource
+  /// The key id of a single key; nil = generated (or derived from the seed).
+  public var keyID: [UInt8]?
+  public var scope: KeyScope
+  public var keyURI: KeyURITemplate
+  /// A new key every N segments, at the same indices in every rendition.
+  public var rotateEvery: Int?
   public var iv: IVMode
+  /// KEYFORMAT / KEYFORMATVERSIONS, written only when set (absent means "identity" / "1").
+  public var keyFormat: String?
+  public var keyFormatVersions: String?
+  /// Derives keys, key ids and IVs deterministically and makes encoding bit-exact.
+  public var seed: String?
+  /// Put key bytes into keys.json (which is then mode 0600).
+  public var exportKeys: Bool
+  /// Write an FFmpeg key-info file per rendition and key period.
+  public var writeKeyInfo: Bool
 
-  public static let none = EncryptionSettings(method: .none, keyURI: nil, iv: .random)
+  public init(
+    method: EncryptionMethod, keySource: KeySource = .generated, keyID: [UInt8]? = nil, scope: KeyScope = .asset,
+    keyURI: KeyURITemplate = .keyFile, rotateEvery: Int? = nil, iv: IVMode = .random, keyFormat: String? = nil,
+    keyFormatVersions: String? = nil, seed: String? = nil, exportKeys: Bool = false, writeKeyInfo: Bool = false
+  ) {
+    self.method = method
+    self.keySource = keySource
+    self.keyID = keyID
+    self.scope = scope
+    self.keyURI = keyURI
+    self.rotateEvery = rotateEvery
+    self.iv = iv
+    self.keyFormat = keyFormat
+    self.keyFormatVersions = keyFormatVersions
+    self.seed = seed
+    self.exportKeys = exportKeys
+    self.writeKeyInfo = writeKeyInfo
+  }
+
+  public static let none = EncryptionSettings(method: .none)
 }
 
 /// A frame rate as an exact fraction, so frame times and IDR positions never drift.

@@ -13,7 +13,7 @@ public enum ProfileLoader {
   /// Rung names become folder names; "keys" holds the key files.
   static let reservedNames: Set<String> = ["keys"]
 
-  public static func load(contentsOf url: URL) throws -> Profile {
+  public static func load(contentsOf url: URL, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Profile {
     let file = url.path
     let data: Data
     do {
@@ -21,10 +21,12 @@ public enum ProfileLoader {
     } catch {
       throw ProfileError(file: file, path: "$", message: "cannot read the file (\(error.localizedDescription))")
     }
-    return try load(data: data, file: file, baseDirectory: url.deletingLastPathComponent())
+    return try load(data: data, file: file, baseDirectory: url.deletingLastPathComponent(), environment: environment)
   }
 
-  public static func load(data: Data, file: String, baseDirectory: URL) throws -> Profile {
+  public static func load(
+    data: Data, file: String, baseDirectory: URL, environment: [String: String] = ProcessInfo.processInfo.environment
+  ) throws -> Profile {
     let root: JSONValue
     do {
       root = try JSONValue.parse(data)
@@ -67,8 +69,16 @@ public enum ProfileLoader {
       rungs.append(rung)
     }
     let audio = try r.object("audio").map(readAudio)
-    let encryption = try r.object("encryption").map(readEncryption) ?? .none
+    let encryption = try r.object("encryption").map {
+      try EncryptionReader.read($0, baseDirectory: baseDirectory, environment: environment)
+    } ?? .none
     try r.finish()
+    if encryption.iv == .sequence, encryption.scope == .asset, rungs.count > 1 {
+      // G8(e): every rendition would encrypt its first block (the same PAT) under the same (key, IV).
+      throw ProfileError(
+        file: file, path: "$.encryption.iv",
+        message: "\"sequence\" IVs with one key for \(rungs.count) renditions would repeat (key, IV) pairs; use \"random\" or scope \"rendition\"")
+    }
 
     return Profile(inputs: inputs, output: output, segment: segment, video: rungs, audio: audio, encryption: encryption)
   }
@@ -171,23 +181,6 @@ public enum ProfileLoader {
     }
     try r.finish()
     return AudioSettings(codec: codec, bitrate: bitrate, channels: channels, sampleRate: sampleRate)
-  }
-
-  static func readEncryption(_ reader: FieldReader) throws -> EncryptionSettings {
-    var r = reader
-    let method = try r.oneOf("method", EncryptionMethod.allCases.map(\.rawValue)).flatMap(EncryptionMethod.init) ?? .none
-    let keyURI = try r.string("key_uri")
-    if let keyURI {
-      guard !keyURI.isEmpty, !keyURI.contains(where: { $0 == "\"" || $0 == "\r" || $0 == "\n" }) else {
-        throw r.error("key_uri", "must be a non-empty URI without quotes or line breaks")
-      }
-    }
-    let iv = try r.oneOf("iv", IVMode.allCases.map(\.rawValue)).flatMap(IVMode.init) ?? .random
-    try r.finish()
-    if method == .none, keyURI != nil {
-      throw r.error("key_uri", "is set but method is \"none\": nothing would be encrypted")
-    }
-    return EncryptionSettings(method: method, keyURI: keyURI, iv: iv)
   }
 
   /// Letters, digits, '.', '_' and '-', not starting with '.' or '-', at most 64 characters.

@@ -1,0 +1,144 @@
+import Foundation
+import HLSPackCore
+
+/// Writes what an asset says about its segments: media and master playlists,
+/// report.json, keys.json and (on request) FFmpeg key-info files. Built from
+/// segment records only; media bytes are never read again.
+struct AssetOutputs {
+  let profile: Profile
+  let input: URL
+  let assetName: String
+  let folder: URL
+  /// Where the asset will be published (key-info files name key paths there).
+  let destination: URL
+
+  func write(writers: [RenditionWriter], facts: [WrittenStreamFacts], started: Date?) throws -> AssetReport {
+    for writer in writers where writer.records.isEmpty {
+      throw PackError.media(path: input.path, reason: "rung \(writer.name) produced no segment")
+    }
+    // One target duration for the whole presentation (conformance B3).
+    let longest = writers.flatMap(\.records).map(\.durationTicks).max() ?? 0
+    let targetDuration = MediaPlaylist.targetDuration(forLongest: longest)
+
+    var variants: [MultivariantPlaylist.Variant] = []
+    var renditions: [AssetReport.Rendition] = []
+    for (writer, fact) in zip(writers, facts) {
+      let playlist = MediaPlaylist(
+        entries: writer.records.map { .init(uri: $0.uri, durationTicks: $0.durationTicks, key: $0.key) },
+        targetDuration: targetDuration)
+      let playlistPath = "\(writer.name)/index.m3u8"
+      try write(playlist.render(), to: playlistPath)
+
+      let samples = writer.records.map { BandwidthMeter.Sample(bytes: $0.byteCount, durationTicks: $0.durationTicks) }
+      let variant = MultivariantPlaylist.Variant(
+        uri: playlistPath,
+        bandwidth: BandwidthMeter.peak(samples, targetDuration: targetDuration),
+        averageBandwidth: BandwidthMeter.average(samples),
+        codecs: fact.codecs, width: fact.width, height: fact.height, frameRate: fact.frameRate)
+      variants.append(variant)
+      renditions.append(
+        AssetReport.Rendition(
+          name: writer.name, playlist: playlistPath, bandwidth: variant.bandwidth,
+          averageBandwidth: variant.averageBandwidth, codecs: fact.codecs.joined(separator: ","),
+          resolution: "\(fact.width)x\(fact.height)", frameRate: (fact.frameRate * 1000).rounded() / 1000,
+          videoFrames: fact.videoFrames,
+          segments: writer.records.map {
+            AssetReport.Segment(
+              uri: "\(writer.name)/\($0.uri)", duration: MediaClock.seconds($0.durationTicks), bytes: $0.byteCount,
+              sha256: $0.sha256, iv: $0.key.iv.map(KeyTag.formatIV), keyID: $0.keyID)
+          }))
+    }
+    try write(MultivariantPlaylist(variants: variants, independentSegments: true).render(), to: "master.m3u8")
+
+    let manifest = keysManifest(writers)
+    if !manifest.keys.isEmpty {
+      try writeJSON(manifest, to: "keys.json", privateFile: profile.encryption.exportKeys)
+      if profile.encryption.writeKeyInfo { try writeKeyInfo(writers) }
+    }
+
+    let report = AssetReport(
+      version: HLSPackVersion.current, input: input.path, asset: assetName,
+      container: profile.segment.container.rawValue, encryption: profile.encryption.method.rawValue,
+      ivMode: manifest.keys.isEmpty ? nil : ivModeName, targetDuration: targetDuration,
+      keys: manifest.keys.map { AssetReport.Key(keyID: $0.keyID, uri: $0.uri, file: $0.keyFile) },
+      renditions: renditions, timings: started.map { timings(started: $0, writers: writers) })
+    try writeJSON(report, to: "report.json", privateFile: false)
+    return report
+  }
+
+  private var ivModeName: String {
+    switch profile.encryption.iv {
+    case .random: "random"
+    case .sequence: "sequence"
+    case .fixed: "fixed"
+    }
+  }
+
+  /// One entry per key URI, in the order the segments first use them.
+  private func keysManifest(_ writers: [RenditionWriter]) -> KeysManifest {
+    var entries: [KeysManifest.Key] = []
+    var index: [String: Int] = [:]
+    for writer in writers {
+      for record in writer.records {
+        guard let uri = record.key.uri, let keyID = record.keyID, let keyFile = record.keyFile else { continue }
+        let name = "\(uri)\n\(keyID)"
+        if index[name] == nil {
+          index[name] = entries.count
+          let exported = profile.encryption.exportKeys ? keyHex(keyFile) : nil
+          entries.append(.init(uri: uri, keyID: keyID, keyFile: keyFile, renditions: [], periods: [], segments: [], key: exported))
+        }
+        guard let i = index[name] else { continue }
+        if !entries[i].renditions.contains(writer.name) { entries[i].renditions.append(writer.name) }
+        if !entries[i].periods.contains(record.period) { entries[i].periods.append(record.period) }
+        entries[i].segments.append(.init(uri: "\(writer.name)/\(record.uri)", iv: record.key.iv.map(KeyTag.formatIV)))
+      }
+    }
+    return KeysManifest(keys: entries)
+  }
+
+  private func keyHex(_ keyFile: String) -> String? {
+    FileManager.default.contents(atPath: folder.appendingPathComponent(keyFile).path).map { Hex.encode(Array($0)) }
+  }
+
+  /// `keys/<rendition>.<period>.keyinfo`: URI, the published key file's path, and the IV when it is fixed.
+  private func writeKeyInfo(_ writers: [RenditionWriter]) throws {
+    for writer in writers {
+      var seen = Set<Int>()
+      for record in writer.records where seen.insert(record.period).inserted {
+        guard let uri = record.key.uri, let keyFile = record.keyFile else { continue }
+        var fixedIV: [UInt8]?
+        if case .fixed(let iv) = profile.encryption.iv { fixedIV = iv }
+        let info = FFmpegKeyInfo(uri: uri, keyPath: destination.appendingPathComponent(keyFile).path, iv: fixedIV)
+        try write(info.text, to: "keys/\(writer.name).\(record.period).keyinfo")
+      }
+    }
+  }
+
+  private func timings(started: Date, writers: [RenditionWriter]) -> AssetReport.Timings {
+    let sourceSeconds = MediaClock.seconds(writers.first?.records.reduce(0) { $0 + $1.durationTicks } ?? 0)
+    let wall = Date().timeIntervalSince(started)
+    return AssetReport.Timings(
+      sourceSeconds: (sourceSeconds * 1000).rounded() / 1000, wallSeconds: (wall * 1000).rounded() / 1000,
+      speed: wall > 0 ? (sourceSeconds / wall * 100).rounded() / 100 : 0)
+  }
+
+  private func writeJSON<T: Encodable>(_ value: T, to path: String, privateFile: Bool) throws {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    let data = try encoder.encode(value) + Data("\n".utf8)
+    if privateFile {
+      try writePrivateFile(data, to: folder.appendingPathComponent(path))
+    } else {
+      try write(String(decoding: data, as: UTF8.self), to: path)
+    }
+  }
+
+  private func write(_ text: String, to path: String) throws {
+    let url = folder.appendingPathComponent(path)
+    do {
+      try Data(text.utf8).write(to: url)
+    } catch {
+      throw PackError.output(path: url.path, reason: "cannot write (\(error.localizedDescription))")
+    }
+  }
+}

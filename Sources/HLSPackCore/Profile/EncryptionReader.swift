@@ -1,0 +1,140 @@
+import Foundation
+
+/// Reads the profile's `encryption` object. Key material named by the profile
+/// (a file, hex, an environment variable, an FFmpeg key-info file) is read here,
+/// before any media work, so a missing key fails at once with its JSON path.
+enum EncryptionReader {
+  static let keySourceFields = ["key_file", "key_hex", "key_env", "key_info"]
+
+  static func read(_ reader: FieldReader, baseDirectory: URL, environment: [String: String]) throws -> EncryptionSettings {
+    var r = reader
+    let method = try r.oneOf("method", EncryptionMethod.allCases.map(\.rawValue)).flatMap(EncryptionMethod.init) ?? .none
+    var settings = EncryptionSettings(method: method)
+
+    var keyInfo: FFmpegKeyInfo?
+    let given = try keySourceFields.compactMap { field in try r.string(field).map { (field, $0) } }
+    if given.count > 1 {
+      throw r.error(given[1].0, "only one key source may be given; \(given[0].0) is set too")
+    }
+    if let (field, value) = given.first {
+      switch field {
+      case "key_file":
+        settings.keySource = .fixed(try readKeyFile(ProfileLoader.resolve(value, against: baseDirectory), r, field))
+      case "key_hex":
+        settings.keySource = .fixed(try hexKey(value, r, field, what: "key_hex"))
+      case "key_env":
+        guard let hex = environment[value] else { throw r.error(field, "environment variable \(value) is not set") }
+        settings.keySource = .fixed(try hexKey(hex, r, field, what: "environment variable \(value)"))
+      default:
+        let url = ProfileLoader.resolve(value, against: baseDirectory)
+        guard let text = try? String(contentsOf: url, encoding: .utf8) else {
+          throw r.error(field, "cannot read the key-info file \(url.path)")
+        }
+        switch FFmpegKeyInfo.parse(text) {
+        case .failure(let e): throw r.error(field, "\(url.path): \(e)")
+        case .success(let info):
+          keyInfo = info
+          // FFmpeg reads the key path relative to its working folder; a profile's
+          // paths are relative to their file, so relative here means the key-info file's folder.
+          let keyURL = ProfileLoader.resolve(info.keyPath, against: url.deletingLastPathComponent())
+          settings.keySource = .fixed(try readKeyFile(keyURL, r, field))
+        }
+      }
+    }
+
+    if let hex = try r.string("key_id") {
+      guard let id = Hex.decode(hex), id.count == 16 else { throw r.error("key_id", "must be 16 bytes as 32 hex digits") }
+      settings.keyID = id
+    }
+    settings.scope = try r.oneOf("scope", KeyScope.allCases.map(\.rawValue)).flatMap(KeyScope.init) ?? .asset
+    settings.rotateEvery = try r.integer("rotate_every", in: 1...1_000_000)
+
+    if let text = try r.string("key_uri") {
+      if keyInfo != nil { throw r.error("key_uri", "is set, but key_info already gives the key URI") }
+      do {
+        settings.keyURI = try KeyURITemplate(text)
+      } catch {
+        throw r.error("key_uri", error.description)
+      }
+    } else if let keyInfo {
+      do {
+        settings.keyURI = try KeyURITemplate(keyInfo.uri)
+      } catch {
+        throw r.error("key_info", "its key URI \(error.description)")
+      }
+    }
+
+    if let iv = try r.string("iv") {
+      if keyInfo?.iv != nil { throw r.error("iv", "is set, but key_info already gives the IV") }
+      switch iv {
+      case "random": settings.iv = .random
+      case "sequence": settings.iv = .sequence
+      default:
+        guard let bytes = Hex.decode(iv), bytes.count == 16 else {
+          throw r.error("iv", "must be \"random\", \"sequence\" or a fixed IV of 32 hex digits, found \"\(iv)\"")
+        }
+        settings.iv = .fixed(bytes)
+      }
+    } else if let fixed = keyInfo?.iv {
+      settings.iv = .fixed(fixed)
+    }
+
+    settings.keyFormat = try r.string("keyformat")
+    settings.keyFormatVersions = try r.string("keyformat_versions")
+    if let f = settings.keyFormat, f.isEmpty || f.contains(where: { $0 == "\"" || $0.isNewline }) {
+      throw r.error("keyformat", "must be a non-empty string without quotes or line breaks")
+    }
+    if let v = settings.keyFormatVersions, v.split(separator: "/", omittingEmptySubsequences: false).contains(where: { Int($0).map { $0 < 1 } ?? true }) {
+      throw r.error("keyformat_versions", "must be positive integers separated by '/', such as \"1\" or \"1/2\"")
+    }
+    settings.seed = try r.string("seed")
+    if settings.seed?.isEmpty == true { throw r.error("seed", "must not be empty") }
+    settings.exportKeys = try r.bool("export_keys") ?? false
+    settings.writeKeyInfo = try r.bool("write_key_info") ?? false
+    try r.finish()
+    try checkConsistency(settings, r)
+    return settings
+  }
+
+  private static func checkConsistency(_ s: EncryptionSettings, _ r: FieldReader) throws {
+    let explicit = ["key_uri", "key_id", "scope", "rotate_every", "iv", "keyformat", "keyformat_versions", "seed", "export_keys", "write_key_info"] + keySourceFields
+    if s.method == .none {
+      if let field = explicit.first(where: { r.wasGiven($0) }) {
+        throw r.error(field, "is set but method is \"none\": nothing would be encrypted")
+      }
+      return
+    }
+    if case .fixed = s.keySource {
+      if s.rotateEvery != nil { throw r.error("rotate_every", "needs generated keys: one given key cannot rotate") }
+      if s.scope == .rendition { throw r.error("scope", "\"rendition\" needs generated keys: one given key cannot differ per rendition") }
+    }
+    if s.keyID != nil, s.rotateEvery != nil || s.scope == .rendition {
+      throw r.error("key_id", "names one key, but rotation or per-rendition scope makes several")
+    }
+    let template = s.keyURI
+    let distinguishesKeys = template.usesKeyID || template.text.contains("{key_file}")
+    if s.rotateEvery != nil, !(distinguishesKeys || template.usesPeriod) {
+      throw r.error("key_uri", "every key period needs its own URI: use {period}, {key_id} or {key_file}")
+    }
+    if s.scope == .rendition, !(distinguishesKeys || template.usesRendition) {
+      throw r.error("key_uri", "every rendition's key needs its own URI: use {rendition}, {key_id} or {key_file}")
+    }
+  }
+
+  private static func readKeyFile(_ url: URL, _ r: FieldReader, _ field: String) throws -> [UInt8] {
+    guard let data = FileManager.default.contents(atPath: url.path) else {
+      throw r.error(field, "cannot read the key file \(url.path)")
+    }
+    guard data.count == 16 else {
+      throw r.error(field, "the key file \(url.path) holds \(data.count) bytes; an AES-128 key file holds exactly 16")
+    }
+    return Array(data)
+  }
+
+  private static func hexKey(_ text: String, _ r: FieldReader, _ field: String, what: String) throws -> [UInt8] {
+    guard let bytes = Hex.decode(text.trimmingCharacters(in: .whitespacesAndNewlines)), bytes.count == 16 else {
+      throw r.error(field, "\(what) must hold a 16-byte key as 32 hex digits")
+    }
+    return bytes
+  }
+}
