@@ -27,13 +27,15 @@ struct AssetEncoder {
     let encryption = profile.encryption
     let keys = encryption.method == .none ? nil : KeyRing(settings: encryption, asset: assetName, folder: staging.folder)
     let writers = try profile.video.map {
-      try RenditionWriter(name: $0.name, asset: assetName, assetFolder: staging.folder, encryption: encryption, keys: keys)
+      try RenditionWriter(
+        name: $0.name, asset: assetName, assetFolder: staging.folder, container: profile.segment.container,
+        encryption: encryption, keys: keys)
     }
     progress.report(ProgressEvent(event: .start, asset: assetName, input: input.path, duration: transcoder.duration))
     var lastReport = Date.distantPast
     let job = LadderJob(
       rungs: profile.video, audio: profile.audio, segmentDuration: profile.segment.duration,
-      bitExact: encryption.seed != nil)
+      container: profile.segment.container, bitExact: encryption.seed != nil)
     let facts = try transcoder.run(job, sinks: writers) { seconds in
       let now = Date()
       guard now.timeIntervalSince(lastReport) >= 0.5 else { return }

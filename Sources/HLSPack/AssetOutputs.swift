@@ -25,7 +25,7 @@ struct AssetOutputs {
     for (writer, fact) in zip(writers, facts) {
       let playlist = MediaPlaylist(
         entries: writer.records.map { .init(uri: $0.uri, durationTicks: $0.durationTicks, key: $0.key) },
-        targetDuration: targetDuration)
+        targetDuration: targetDuration, map: writer.initialization)
       let playlistPath = "\(writer.name)/index.m3u8"
       try write(playlist.render(), to: playlistPath)
 

@@ -25,11 +25,17 @@ final class RenditionWriter: SegmentSink, @unchecked Sendable {
   private let encryption: EncryptionSettings
   private let keys: KeyRing?
   private let cipher: AES128CBC
+  private let container: Container
   private(set) var records: [SegmentRecord] = []
+  /// The fMP4 initialization segment's file name; it is never encrypted.
+  private(set) var initialization: String?
 
-  init(name: String, asset: String, assetFolder: URL, encryption: EncryptionSettings, keys: KeyRing?) throws {
+  init(
+    name: String, asset: String, assetFolder: URL, container: Container, encryption: EncryptionSettings, keys: KeyRing?
+  ) throws {
     self.name = name
     self.asset = asset
+    self.container = container
     folder = assetFolder.appendingPathComponent(name)
     self.encryption = encryption
     self.keys = keys
@@ -37,9 +43,14 @@ final class RenditionWriter: SegmentSink, @unchecked Sendable {
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
   }
 
+  func acceptInitialization(_ bytes: [UInt8]) throws {
+    try write(bytes, to: "init.mp4")
+    initialization = "init.mp4"
+  }
+
   func accept(_ segment: MediaSegment) throws {
     let index = records.count
-    let uri = String(format: "segment_%05d.ts", index)
+    let uri = String(format: "segment_%05d.", index) + container.segmentExtension
     let period = encryption.rotateEvery.map { index / $0 } ?? 0
     var bytes = segment.bytes
     var tag = KeyTag.none
@@ -65,14 +76,18 @@ final class RenditionWriter: SegmentSink, @unchecked Sendable {
         keyFormat: encryption.keyFormat, keyFormatVersions: encryption.keyFormatVersions)
       used = key
     }
-    let url = folder.appendingPathComponent(uri)
-    guard FileManager.default.createFile(atPath: url.path, contents: Data(bytes)) else {
-      throw PackError.output(path: url.path, reason: "cannot write the segment")
-    }
+    try write(bytes, to: uri)
     records.append(
       SegmentRecord(
         uri: uri, startTicks: segment.startTicks, durationTicks: segment.durationTicks, byteCount: bytes.count,
         sha256: Hex.encode(try Digest.sha256(bytes)), key: tag, keyID: used?.content.idHex, keyFile: used?.file,
         period: period))
+  }
+
+  private func write(_ bytes: [UInt8], to name: String) throws {
+    let url = folder.appendingPathComponent(name)
+    guard FileManager.default.createFile(atPath: url.path, contents: Data(bytes)) else {
+      throw PackError.output(path: url.path, reason: "cannot write the segment")
+    }
   }
 }

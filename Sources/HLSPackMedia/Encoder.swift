@@ -14,12 +14,14 @@ final class Encoder {
   var ctx: UnsafeMutablePointer<AVCodecContext> { context.unsafelyUnwrapped }
   var timeBase: AVRational { ctx.pointee.time_base }
 
-  /// libx264 for one rung, with IDR frames only where the caller forces them
-  /// (and at the GOP limit), closed GOPs and no scene-cut keyframes, so that
-  /// every rung cuts at the same presentation times.
-  static func h264(rung: VideoRung, rate: FrameRate, gopFrames: Int, bitExact: Bool) throws -> Encoder {
-    guard let codec = avcodec_find_encoder_by_name("libx264") else {
-      throw FFmpegError(call: "this FFmpeg has no libx264 encoder", code: hlspack_averror(ENOSYS))
+  /// libx264 or libx265 for one rung, with IDR frames only where the caller
+  /// forces them (and at the GOP limit), closed GOPs and no scene-cut
+  /// keyframes, so that every rung cuts at the same presentation times.
+  /// `globalHeader`: parameter sets in extradata, as fMP4 sample entries need.
+  static func video(rung: VideoRung, rate: FrameRate, gopFrames: Int, bitExact: Bool, globalHeader: Bool) throws -> Encoder {
+    let name = rung.codec == .hevc ? "libx265" : "libx264"
+    guard let codec = avcodec_find_encoder_by_name(name) else {
+      throw FFmpegError(call: "this FFmpeg has no \(name) encoder", code: hlspack_averror(ENOSYS))
     }
     let encoder = try allocate(codec)
     let ctx = encoder.ctx
@@ -43,18 +45,33 @@ final class Encoder {
     // run uses one thread per rung (the rungs still run in parallel).
     ctx.pointee.thread_count = bitExact ? 1 : 0
     if bitExact { ctx.pointee.flags |= AV_CODEC_FLAG_BITEXACT }
+    if globalHeader { ctx.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
     let priv = ctx.pointee.priv_data
     try setOption(priv, "preset", rung.preset)
     if let profile = rung.profile { try setOption(priv, "profile", profile) }
-    if let level = rung.level { try setOption(priv, "level", level) }
     try setOption(priv, "forced-idr", 1)
-    try setOption(priv, "x264-params", "scenecut=0:open-gop=0")
-    try check(avcodec_open2(ctx, codec, nil), "avcodec_open2(libx264 for \(rung.name))")
+    switch rung.codec {
+    case .h264:
+      if let level = rung.level { try setOption(priv, "level", level) }
+      try setOption(priv, "x264-params", "scenecut=0:open-gop=0")
+    case .hevc:
+      var params = "scenecut=0:open-gop=0:log-level=error"
+      if let level = rung.level { params += ":level-idc=\(level)" }
+      if bitExact { params += ":frame-threads=1:pools=none" }
+      try setOption(priv, "x265-params", params)
+    }
+    try check(avcodec_open2(ctx, codec, nil), "avcodec_open2(\(name) for \(rung.name))")
     return encoder
   }
 
+  /// The encoder's extradata (parameter sets, AudioSpecificConfig).
+  var extradata: [UInt8] {
+    guard let data = ctx.pointee.extradata, ctx.pointee.extradata_size > 0 else { return [] }
+    return Array(UnsafeBufferPointer(start: data, count: Int(ctx.pointee.extradata_size)))
+  }
+
   /// FFmpeg's native AAC-LC encoder.
-  static func aac(_ settings: AudioSettings, bitExact: Bool) throws -> Encoder {
+  static func aac(_ settings: AudioSettings, bitExact: Bool, globalHeader: Bool) throws -> Encoder {
     guard let codec = avcodec_find_encoder(AV_CODEC_ID_AAC) else {
       throw FFmpegError(call: "this FFmpeg has no AAC encoder", code: hlspack_averror(ENOSYS))
     }
@@ -66,6 +83,7 @@ final class Encoder {
     ctx.pointee.bit_rate = Int64(settings.bitrate)
     ctx.pointee.time_base = AVRational(num: 1, den: Int32(settings.sampleRate))
     if bitExact { ctx.pointee.flags |= AV_CODEC_FLAG_BITEXACT }
+    if globalHeader { ctx.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
     try check(avcodec_open2(ctx, codec, nil), "avcodec_open2(aac)")
     return encoder
   }

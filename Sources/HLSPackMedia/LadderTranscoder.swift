@@ -7,14 +7,16 @@ public struct LadderJob: Sendable {
   public var rungs: [VideoRung]
   public var audio: AudioSettings?
   public var segmentDuration: Double
+  public var container: Container
   /// Same input, same output, to the byte: fixed encoder thread counts and no
   /// version strings (FFmpeg's bit-exact flags).
   public var bitExact: Bool
 
-  public init(rungs: [VideoRung], audio: AudioSettings?, segmentDuration: Double, bitExact: Bool = false) {
+  public init(rungs: [VideoRung], audio: AudioSettings?, segmentDuration: Double, container: Container, bitExact: Bool = false) {
     self.rungs = rungs
     self.audio = audio
     self.segmentDuration = segmentDuration
+    self.container = container
     self.bitExact = bitExact
   }
 }
@@ -54,7 +56,7 @@ public final class LadderTranscoder {
     var audioForRungs: (parameters: CodecParameters, timeBase: AVRational, codec: String)?
     if let settings = job.audio, let index = input.audioStreamIndex {
       let stream = input.stream(index)
-      let encoder = try Encoder.aac(settings, bitExact: job.bitExact)
+      let encoder = try Encoder.aac(settings, bitExact: job.bitExact, globalHeader: job.container == .fmp4)
       let decoder = try Decoder(stream: stream, describing: "audio")
       let converter = try AudioConverter(
         settings: settings, frameSize: encoder.ctx.pointee.frame_size,
@@ -71,7 +73,8 @@ public final class LadderTranscoder {
         throw PackError.input(path: input.path, reason: "the video frame rate cannot be read; set \"fps\" for rung \(rung.name)")
       }
       return try RungWorker(
-        rung: rung, rate: rate, segmentDuration: job.segmentDuration, bitExact: job.bitExact, audio: audioForRungs, sink: sink)
+        rung: rung, rate: rate, segmentDuration: job.segmentDuration, container: job.container, bitExact: job.bitExact,
+        audio: audioForRungs, sink: sink)
     }
     workers.forEach { $0.start() }
 

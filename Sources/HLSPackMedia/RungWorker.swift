@@ -16,7 +16,7 @@ final class RungWorker: @unchecked Sendable {
   private var converter: FrameRateConverter
   private let scaler: VideoScaler
   private let encoder: Encoder
-  private let muxer: TSSegmentMuxer
+  private let muxer: SegmentMuxer
   private let audioCodec: String?
   private let packet: Packet
   private var held: Frame?
@@ -26,7 +26,7 @@ final class RungWorker: @unchecked Sendable {
   private(set) var facts: WrittenStreamFacts?
 
   init(
-    rung: VideoRung, rate: FrameRate, segmentDuration: Double, bitExact: Bool,
+    rung: VideoRung, rate: FrameRate, segmentDuration: Double, container: Container, bitExact: Bool,
     audio: (parameters: CodecParameters, timeBase: AVRational, codec: String)?, sink: SegmentSink
   ) throws {
     self.rung = rung
@@ -35,9 +35,10 @@ final class RungWorker: @unchecked Sendable {
     scaler = try VideoScaler(width: rung.width, height: rung.height)
     // IDRs at every segment start, and at least every 2 s within long segments.
     let gop = min(schedule.framesPerSegment, Int((2 * rate.value).rounded(.up)))
-    encoder = try Encoder.h264(rung: rung, rate: rate, gopFrames: max(1, gop), bitExact: bitExact)
-    muxer = try TSSegmentMuxer(
-      bitExact: bitExact,
+    encoder = try Encoder.video(
+      rung: rung, rate: rate, gopFrames: max(1, gop), bitExact: bitExact, globalHeader: container == .fmp4)
+    muxer = try SegmentMuxer(
+      container: container, bitExact: bitExact,
       video: CodecParameters(from: encoder.ctx), videoTimeBase: encoder.timeBase,
       audio: audio?.parameters, audioTimeBase: audio?.timeBase, sink: sink)
     audioCodec = audio?.codec
@@ -81,7 +82,10 @@ final class RungWorker: @unchecked Sendable {
     try encoder.send(nil)
     try drain()
     try muxer.finish()
-    let video = CodecString.avc1(annexB: muxer.firstKeyframe)
+    // Parameter sets are in-band (TS) or in extradata (fMP4); either way they
+    // are the bytes that were written.
+    let parameterSets = muxer.firstKeyframe + encoder.extradata
+    let video = rung.codec == .hevc ? CodecString.hvc1(annexB: parameterSets) : CodecString.avc1(annexB: parameterSets)
     facts = WrittenStreamFacts(
       codecs: [video, audioCodec].compactMap { $0 },
       width: rung.width, height: rung.height, frameRate: muxer.frameRate, videoFrames: muxer.videoFrames)

@@ -17,11 +17,14 @@ public struct MediaPlaylist: Sendable {
   /// EXT-X-TARGETDURATION; the same for every playlist of a presentation (conformance B3).
   public var targetDuration: Int64
   public var mediaSequence: Int
+  /// EXT-X-MAP URI of the fMP4 initialization segment, which stays clear.
+  public var map: String?
 
-  public init(entries: [Entry], targetDuration: Int64, mediaSequence: Int = 0) {
+  public init(entries: [Entry], targetDuration: Int64, mediaSequence: Int = 0, map: String? = nil) {
     self.entries = entries
     self.targetDuration = targetDuration
     self.mediaSequence = mediaSequence
+    self.map = map
   }
 
   /// ceil of the longest segment: valid under both the pre-v6 and v6+ rules (conformance B1).
@@ -30,9 +33,10 @@ public struct MediaPlaylist: Sendable {
   }
 
   /// The lowest version the content needs: 3 for decimal EXTINF, which every
-  /// playlist here uses, and whatever the key tags ask for (conformance A4/A5).
+  /// playlist here uses, 6 for EXT-X-MAP, and whatever the key tags ask for
+  /// (conformance A4/A5).
   public var version: Int {
-    entries.map(\.key.requiredVersion).reduce(3, max)
+    entries.map(\.key.requiredVersion).reduce(map == nil ? 3 : 6, max)
   }
 
   public func render() -> String {
@@ -43,6 +47,8 @@ public struct MediaPlaylist: Sendable {
       "#EXT-X-MEDIA-SEQUENCE:\(mediaSequence)",
       "#EXT-X-PLAYLIST-TYPE:VOD",
     ]
+    // Before any key tag: a key tag in force would declare the init segment encrypted (conformance G12).
+    if let map { lines.append("#EXT-X-MAP:URI=\"\(map)\"") }
     var current = KeyTag.none
     for entry in entries {
       if entry.key != current {

@@ -15,6 +15,10 @@ public struct Profile: Sendable, Equatable {
 
 public enum Container: String, Sendable, Equatable, CaseIterable {
   case ts
+  case fmp4
+
+  /// File extension of media segments.
+  public var segmentExtension: String { self == .ts ? "ts" : "m4s" }
 }
 
 public struct SegmentSettings: Sendable, Equatable {
@@ -25,6 +29,8 @@ public struct SegmentSettings: Sendable, Equatable {
 
 public enum VideoCodec: String, Sendable, Equatable, CaseIterable {
   case h264
+  /// libx265; tagged `hvc1` in fMP4 (Apple plays `hev1` with sound and no picture).
+  case hevc
 }
 
 public struct VideoRung: Sendable, Equatable {
@@ -35,9 +41,10 @@ public struct VideoRung: Sendable, Equatable {
   public var maxrate: Int?
   public var bufsize: Int?
   public var codec: VideoCodec
-  /// H.264 profile name as x264 knows it (`baseline`, `main`, `high`); nil = encoder default.
+  /// Profile name as the encoder knows it (x264: `baseline`, `main`, `high`;
+  /// x265: `main`); nil = encoder default.
   public var profile: String?
-  /// H.264 level as written in the profile (`"3.1"`); nil = chosen by the encoder.
+  /// Level as written in the profile (`"3.1"`); nil = chosen by the encoder.
   public var level: String?
   public var preset: String
   /// Output frame rate; nil keeps the source's.

@@ -7,8 +7,11 @@ public enum ProfileLoader {
   static let x264Presets = [
     "ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow", "placebo",
   ]
-  static let h264Profiles = ["baseline", "main", "high"]
-  static let h264Levels = ["1.0", "1b", "1.1", "1.2", "1.3", "2.0", "2.1", "2.2", "3.0", "3.1", "3.2", "4.0", "4.1", "4.2", "5.0", "5.1", "5.2", "6.0", "6.1", "6.2"]
+  static let profiles: [VideoCodec: [String]] = [.h264: ["baseline", "main", "high"], .hevc: ["main"]]
+  static let levels: [VideoCodec: [String]] = [
+    .h264: ["1.0", "1b", "1.1", "1.2", "1.3", "2.0", "2.1", "2.2", "3.0", "3.1", "3.2", "4.0", "4.1", "4.2", "5.0", "5.1", "5.2", "6.0", "6.1", "6.2"],
+    .hevc: ["1.0", "2.0", "2.1", "3.0", "3.1", "4.0", "4.1", "5.0", "5.1", "5.2", "6.0", "6.1", "6.2"],
+  ]
   static let aacSampleRates = [8000, 11025, 12000, 16000, 22050, 24000, 32000, 44100, 48000, 64000, 88200, 96000]
   /// Rung names become folder names; "keys" holds the key files.
   static let reservedNames: Set<String> = ["keys"]
@@ -120,8 +123,8 @@ public enum ProfileLoader {
     }
     let bufsize = try r.integer("bufsize", in: 1000...4_000_000_000)
     let codec = try r.oneOf("codec", VideoCodec.allCases.map(\.rawValue)).flatMap(VideoCodec.init) ?? .h264
-    let profile = try r.oneOf("profile", h264Profiles)
-    let level = try readLevel(&r)
+    let profile = try r.oneOf("profile", profiles[codec] ?? [])
+    let level = try readLevel(&r, allowed: levels[codec] ?? [])
     let preset = try r.oneOf("preset", x264Presets) ?? "veryfast"
     let fps = try readFrameRate(&r, "fps")
     try r.finish()
@@ -130,7 +133,7 @@ public enum ProfileLoader {
       codec: codec, profile: profile, level: level, preset: preset, fps: fps)
   }
 
-  static func readLevel(_ r: inout FieldReader) throws -> String? {
+  static func readLevel(_ r: inout FieldReader, allowed: [String]) throws -> String? {
     guard let v = r.value("level") else { return nil }
     let text: String
     switch v {
@@ -138,8 +141,8 @@ public enum ProfileLoader {
     case .number(let n): text = String(format: "%.1f", n)
     default: throw r.error("level", "expected a level such as \"4.1\", found \(v.typeName)")
     }
-    guard h264Levels.contains(text) else {
-      throw r.error("level", "\"\(text)\" is not an H.264 level (\(h264Levels.joined(separator: ", ")))")
+    guard allowed.contains(text) else {
+      throw r.error("level", "\"\(text)\" is not a level of this codec (\(allowed.joined(separator: ", ")))")
     }
     return text
   }

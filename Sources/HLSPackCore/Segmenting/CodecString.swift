@@ -52,3 +52,62 @@ public enum AnnexB {
     return units
   }
 }
+
+extension CodecString {
+  /// `hvc1.<space><profile>.<compat>.<tier><level>.<constraints>` (ISO 14496-15
+  /// Annex E) from the first HEVC SPS (NAL type 33) in an Annex B byte stream:
+  /// compatibility flags bit-reversed in hex, constraint bytes with trailing
+  /// zero bytes dropped.
+  public static func hvc1(annexB bytes: [UInt8]) -> String? {
+    for nal in AnnexB.nalUnits(in: bytes) where nal.count >= 2 && (nal[nal.startIndex] >> 1) & 0x3F == 33 {
+      let rbsp = AnnexB.removingEmulationPrevention(nal)
+      guard rbsp.count >= 15 else { return nil }
+      // [0,2) NAL header; [2] VPS id, max sub-layers, nesting; then profile_tier_level.
+      let space = Int(rbsp[3] >> 6)
+      let tier = rbsp[3] & 0x20 != 0 ? "H" : "L"
+      let profile = Int(rbsp[3] & 0x1F)
+      let compatibility = UInt32(rbsp[4]) << 24 | UInt32(rbsp[5]) << 16 | UInt32(rbsp[6]) << 8 | UInt32(rbsp[7])
+      var constraints = Array(rbsp[8..<14])
+      while constraints.last == 0 { constraints.removeLast() }
+      let level = Int(rbsp[14])
+      let spaces = ["", "A", "B", "C"]
+      var parts = [
+        "hvc1", spaces[space] + String(profile), String(compatibility.bitReversed, radix: 16, uppercase: true),
+        tier + String(level),
+      ]
+      parts += constraints.map { String($0, radix: 16, uppercase: true) }
+      return parts.joined(separator: ".")
+    }
+    return nil
+  }
+}
+
+extension AnnexB {
+  /// The RBSP of a NAL unit: every 0x03 that follows two zero bytes removed.
+  public static func removingEmulationPrevention(_ nal: ArraySlice<UInt8>) -> [UInt8] {
+    var out: [UInt8] = []
+    out.reserveCapacity(nal.count)
+    var zeros = 0
+    for byte in nal {
+      if zeros >= 2, byte == 3 {
+        zeros = 0
+        continue
+      }
+      zeros = byte == 0 ? zeros + 1 : 0
+      out.append(byte)
+    }
+    return out
+  }
+}
+
+extension UInt32 {
+  var bitReversed: UInt32 {
+    var value = self
+    var result: UInt32 = 0
+    for _ in 0..<32 {
+      result = result << 1 | value & 1
+      value >>= 1
+    }
+    return result
+  }
+}

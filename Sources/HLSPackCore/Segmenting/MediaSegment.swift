@@ -16,6 +16,8 @@ public struct MediaSegment: Sendable {
 
 /// Receives the segments of one rendition, in order, on the thread that muxes it.
 public protocol SegmentSink: AnyObject {
+  /// The fMP4 initialization segment (ftyp + moov), before any media segment.
+  func acceptInitialization(_ bytes: [UInt8]) throws
   func accept(_ segment: MediaSegment) throws
 }
 

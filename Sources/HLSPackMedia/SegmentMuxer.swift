@@ -1,13 +1,15 @@
 import HLSPackCore
 internal import CFFmpeg
 
-/// One rendition's MPEG-TS muxer, kept for the rendition's whole life so that
-/// continuity counters and timestamps run on across segments (conformance C4).
-/// A segment is cut before every video keyframe that opens a segment, and
-/// audio is interleaved by decode time so each segment holds its own audio.
-final class TSSegmentMuxer {
-  /// All timestamps are shifted by this much so that B-frame DTS and AAC
-  /// priming never go negative; the same for every rung, so segments align.
+/// One rendition's muxer, kept for the rendition's whole life: in MPEG-TS the
+/// continuity counters and timestamps run on across segments (conformance C4);
+/// in fMP4 the mov muxer writes the init segment once and one moof+mdat
+/// fragment per segment. A segment is cut before every video keyframe that
+/// opens a segment, and audio is interleaved by decode time so each segment
+/// holds its own audio.
+final class SegmentMuxer {
+  /// All timestamps are shifted by this much (90 kHz: 1 s) so that B-frame DTS
+  /// and AAC priming never go negative; the same for every rung, so segments align.
   static let timelineOffset: Int64 = 90_000
 
   private var context: UnsafeMutablePointer<AVFormatContext>?
@@ -17,6 +19,7 @@ final class TSSegmentMuxer {
   private let videoTimeBase: AVRational
   private let audioTimeBase: AVRational?
   private let sink: SegmentSink
+  private let container: Container
   private var pendingAudio: [Packet] = []
   private var segmentStart: Int64?
   private var lastVideoPTS = Int64.min
@@ -24,13 +27,18 @@ final class TSSegmentMuxer {
   private(set) var videoFrames = 0
   private(set) var firstKeyframe: [UInt8] = []
 
-  init(bitExact: Bool, video: CodecParameters, videoTimeBase: AVRational, audio: CodecParameters?, audioTimeBase: AVRational?, sink: SegmentSink) throws {
+  init(
+    container: Container, bitExact: Bool, video: CodecParameters, videoTimeBase: AVRational, audio: CodecParameters?,
+    audioTimeBase: AVRational?, sink: SegmentSink
+  ) throws {
     self.sink = sink
+    self.container = container
     self.videoTimeBase = videoTimeBase
     self.audioTimeBase = audioTimeBase
     output = try MemoryOutput()
     var ctx: UnsafeMutablePointer<AVFormatContext>?
-    try check(avformat_alloc_output_context2(&ctx, nil, "mpegts", nil), "avformat_alloc_output_context2(mpegts)")
+    let format = container == .ts ? "mpegts" : "mp4"
+    try check(avformat_alloc_output_context2(&ctx, nil, format, nil), "avformat_alloc_output_context2(\(format))")
     guard let ctx else { throw FFmpegError(call: "avformat_alloc_output_context2", code: hlspack_averror(ENOMEM)) }
     context = ctx
     ctx.pointee.pb = output.context
@@ -41,12 +49,30 @@ final class TSSegmentMuxer {
     if bitExact { ctx.pointee.flags |= AVFMT_FLAG_BITEXACT }
 
     videoIndex = try Self.addStream(ctx, video, videoTimeBase)
+    if container == .fmp4, video.pointer.pointee.codec_id == AV_CODEC_ID_HEVC {
+      // Parameter sets in the sample entry (conformance C7).
+      ctx.pointee.streams[Int(videoIndex)].unsafelyUnwrapped.pointee.codecpar.pointee.codec_tag = Self.fourCC("hvc1")
+    }
     if let audio, let audioTimeBase {
       audioIndex = try Self.addStream(ctx, audio, audioTimeBase)
     } else {
       audioIndex = nil
     }
-    try check(avformat_write_header(ctx, nil), "avformat_write_header(mpegts)")
+    var options: OpaquePointer?
+    defer { av_dict_free(&options) }
+    if container == .fmp4 {
+      // The init segment at write_header, then one moof+mdat per flush; no mfra.
+      av_dict_set(&options, "movflags", "frag_custom+empty_moov+default_base_moof+skip_trailer", 0)
+    }
+    try check(avformat_write_header(ctx, &options), "avformat_write_header(\(format))")
+    if let unused = av_dict_get(options, "", nil, AV_DICT_IGNORE_SUFFIX) {
+      throw FFmpegError(call: "\(format) muxer ignored option \(String(cString: unused.pointee.key))", code: hlspack_averror(EINVAL))
+    }
+    if container == .fmp4 { try sink.acceptInitialization(output.take()) }
+  }
+
+  private static func fourCC(_ code: String) -> UInt32 {
+    code.utf8.reversed().reduce(0) { $0 << 8 | UInt32($1) }
   }
 
   deinit {
@@ -69,8 +95,9 @@ final class TSSegmentMuxer {
   private func toMuxerTime(_ packet: Packet, from timeBase: AVRational, stream: Int32) {
     let p = packet.pointer
     av_packet_rescale_ts(p, timeBase, ctx.pointee.streams[Int(stream)].unsafelyUnwrapped.pointee.time_base)
-    p.pointee.pts += Self.timelineOffset
-    p.pointee.dts += Self.timelineOffset
+    let offset = av_rescale_q(Self.timelineOffset, AVRational(num: 1, den: 90_000), ctx.pointee.streams[Int(stream)].unsafelyUnwrapped.pointee.time_base)
+    p.pointee.pts += offset
+    p.pointee.dts += offset
     p.pointee.stream_index = stream
   }
 
@@ -115,13 +142,27 @@ final class TSSegmentMuxer {
 
   var frameRate: Double {
     guard let first = firstVideoPTS, videoFrames > 1, lastVideoPTS > first else { return 0 }
-    return Double(videoFrames - 1) * Double(MediaClock.ticksPerSecond) / Double(lastVideoPTS - first)
+    let tb = videoStreamTimeBase
+    return Double(videoFrames - 1) * Double(tb.den) / (Double(lastVideoPTS - first) * Double(tb.num))
   }
 
+  private var videoStreamTimeBase: AVRational {
+    ctx.pointee.streams[Int(videoIndex)].unsafelyUnwrapped.pointee.time_base
+  }
+
+  /// A video timestamp in 90 kHz ticks (MPEG-TS time is already 90 kHz).
+  private func toTicks(_ pts: Int64) -> Int64 {
+    av_rescale_q(pts, videoStreamTimeBase, AVRational(num: 1, den: Int32(MediaClock.ticksPerSecond)))
+  }
+
+  /// Writes the queued audio that decodes before `dts` (a video timestamp).
+  /// Tracks have their own time bases in MP4, so compare as times.
   private func writeAudio(before dts: Int64) throws {
+    guard let audioIndex else { return }
+    let audioTimeBase = ctx.pointee.streams[Int(audioIndex)].unsafelyUnwrapped.pointee.time_base
     var written = 0
     for packet in pendingAudio {
-      guard packet.pointer.pointee.dts < dts else { break }
+      if dts != .max, av_compare_ts(packet.pointer.pointee.dts, audioTimeBase, dts, videoStreamTimeBase) >= 0 { break }
       try check(av_write_frame(ctx, packet.pointer), "av_write_frame(audio)")
       written += 1
     }
@@ -129,17 +170,18 @@ final class TSSegmentMuxer {
   }
 
   private func cut(start: Int64, end: Int64) throws {
-    // Flush the PES buffers into this segment, then make the next one open
-    // with PAT/PMT again.
+    // Flush the PES buffers (TS) or the fragment (fMP4) into this segment.
     try check(av_write_frame(ctx, nil), "av_write_frame(flush)")
     try emit(start: start, end: end)
-    try setOption(ctx.pointee.priv_data, "mpegts_flags", "+resend_headers")
+    // The next TS segment opens with PAT/PMT again.
+    if container == .ts { try setOption(ctx.pointee.priv_data, "mpegts_flags", "+resend_headers") }
     segmentStart = end
   }
 
   private func emit(start: Int64, end: Int64) throws {
     let bytes = output.take()
     guard !bytes.isEmpty else { return }
-    try sink.accept(MediaSegment(bytes: bytes, startTicks: start, durationTicks: end - start))
+    let start90k = toTicks(start)
+    try sink.accept(MediaSegment(bytes: bytes, startTicks: start90k, durationTicks: toTicks(end) - start90k))
   }
 }
