@@ -6,9 +6,9 @@ final class EncodedPackage: @unchecked Sendable {
   let folder: URL
   let master: PlaylistReader
 
-  private init(encryption: String) throws {
+  private init(encryption: String, container: String, rungs: [String]?) throws {
     let scratch = try Fixtures.scratchFolder("package")
-    let profile = try Fixtures.profile(in: scratch, encryption: encryption)
+    let profile = try Fixtures.profile(in: scratch, encryption: encryption, container: container, rungs: rungs)
     let outcome = try Fixtures.encode(profile: profile, input: try Fixtures.clip(), output: scratch.appendingPathComponent("out"))
     if let error = outcome.error { throw error }
     folder = outcome.destination
@@ -18,11 +18,12 @@ final class EncodedPackage: @unchecked Sendable {
   private static let lock = NSLock()
   nonisolated(unsafe) private static var cache: [String: EncodedPackage] = [:]
 
-  static func with(encryption: String) throws -> EncodedPackage {
-    try lock.withLock {
-      if let cached = cache[encryption] { return cached }
-      let package = try EncodedPackage(encryption: encryption)
-      cache[encryption] = package
+  static func with(encryption: String, container: String = "ts", rungs: [String]? = nil) throws -> EncodedPackage {
+    let name = "\(encryption)|\(container)|\(rungs ?? [])"
+    return try lock.withLock {
+      if let cached = cache[name] { return cached }
+      let package = try EncodedPackage(encryption: encryption, container: container, rungs: rungs)
+      cache[name] = package
       return package
     }
   }

@@ -39,16 +39,20 @@ enum Fixtures {
 
   static let clipFrames = 100
 
-  /// A two-rung profile; `encryption` is the JSON of the encryption object.
-  static func profile(in folder: URL, encryption: String = #"{"method": "aes-128"}"#, segment: Double = 1) throws -> URL {
+  /// A profile with 1 s segments; `encryption` is the JSON of the encryption object.
+  static let defaultRungs = [
+    #"{ "name": "high", "width": 640, "height": 360, "bitrate": 800000, "maxrate": 900000, "bufsize": 1800000, "profile": "high", "level": "3.0", "preset": "ultrafast" }"#,
+    #"{ "name": "low", "width": 320, "height": 180, "bitrate": 300000, "profile": "main", "preset": "ultrafast" }"#,
+  ]
+
+  static func profile(
+    in folder: URL, encryption: String = #"{"method": "aes-128"}"#, container: String = "ts", rungs: [String]? = nil
+  ) throws -> URL {
     let text = """
       {
         "version": 1,
-        "segment": { "duration": \(segment), "container": "ts" },
-        "video": [
-          { "name": "high", "width": 640, "height": 360, "bitrate": 800000, "maxrate": 900000, "bufsize": 1800000, "profile": "high", "level": "3.0", "preset": "ultrafast" },
-          { "name": "low", "width": 320, "height": 180, "bitrate": 300000, "profile": "main", "preset": "ultrafast" }
-        ],
+        "segment": { "duration": 1, "container": "\(container)" },
+        "video": [\((rungs ?? defaultRungs).joined(separator: ", "))],
         "audio": { "codec": "aac", "bitrate": 96000, "channels": 2, "sample_rate": 48000 },
         "encryption": \(encryption)
       }
