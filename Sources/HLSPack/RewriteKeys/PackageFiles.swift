@@ -1,0 +1,104 @@
+import Foundation
+import HLSPackCore
+
+/// The file operations of `rewrite-keys`: finding playlists, copying a
+/// package, and replacing files so that a reader sees the old or the new
+/// version, never half of one.
+enum PackageFiles {
+  /// Package paths of every regular `.m3u8` file below `folder`, sorted.
+  /// Symbolic links are skipped: renaming over one would replace the link,
+  /// not the playlist it points at.
+  static func playlists(in folder: URL) throws -> [String] {
+    guard let walker = FileManager.default.enumerator(atPath: folder.path) else {
+      throw PackError.input(path: folder.path, reason: "cannot list the package folder")
+    }
+    var found: [String] = []
+    while let relative = walker.nextObject() as? String {
+      guard relative.lowercased().hasSuffix(".m3u8"),
+        let attributes = try? FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent(relative).path),
+        attributes[.type] as? FileAttributeType == .typeRegular
+      else { continue }
+      found.append(relative)
+    }
+    return found.sorted()
+  }
+
+  static func read(_ url: URL) throws -> [UInt8] {
+    do {
+      return Array(try Data(contentsOf: url))
+    } catch {
+      throw PackError.input(path: url.path, reason: "cannot read (\(error.localizedDescription))")
+    }
+  }
+
+  /// Copies every entry of `source` into the existing folder `destination`.
+  static func copyContents(of source: URL, into destination: URL) throws {
+    let fm = FileManager.default
+    let entries: [String]
+    do {
+      entries = try fm.contentsOfDirectory(atPath: source.path)
+    } catch {
+      throw PackError.input(path: source.path, reason: "cannot list the package folder (\(error.localizedDescription))")
+    }
+    for name in entries.sorted() {
+      do {
+        try fm.copyItem(at: source.appendingPathComponent(name), to: destination.appendingPathComponent(name))
+      } catch {
+        throw PackError.output(
+          path: destination.appendingPathComponent(name).path, reason: "cannot copy (\(error.localizedDescription))")
+      }
+    }
+  }
+
+  /// Writes `bytes` to a hidden file beside `url` and renames it over `url`
+  /// (rename(2) is atomic within a folder), keeping the old file's mode.
+  static func replace(_ url: URL, with bytes: [UInt8], defaultMode: Int = 0o644) throws {
+    let fm = FileManager.default
+    let mode = ((try? fm.attributesOfItem(atPath: url.path))?[.posixPermissions] as? NSNumber)?.intValue ?? defaultMode
+    let temporary = url.deletingLastPathComponent()
+      .appendingPathComponent(".\(url.lastPathComponent).rewrite-\(UUID().uuidString.prefix(8))")
+    guard fm.createFile(atPath: temporary.path, contents: Data(bytes), attributes: [.posixPermissions: mode]) else {
+      throw PackError.output(path: url.path, reason: "cannot write a temporary file beside it")
+    }
+    guard rename(temporary.path, url.path) == 0 else {
+      let reason = String(cString: strerror(errno))
+      try? fm.removeItem(at: temporary)
+      throw PackError.output(path: url.path, reason: "cannot replace (\(reason))")
+    }
+  }
+
+  /// Puts a key at `keys/<key id>.key` (16 bytes, mode 0600). A file already
+  /// there must hold the same bytes: a key id names exactly one key.
+  static func writeKey(_ bytes: [UInt8], id: String, in folder: URL) throws {
+    let url = folder.appendingPathComponent(RewritePlan.keyFile(id))
+    switch KeyLocator.readKey(at: url) {
+    case .key(let existing) where existing == bytes:
+      return
+    case .key, .wrongSize:
+      throw PackError.output(path: url.path, reason: "already holds a different key with this key id")
+    case .missing:
+      break
+    }
+    do {
+      try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+    } catch {
+      throw PackError.output(path: url.deletingLastPathComponent().path, reason: "cannot create the keys folder")
+    }
+    try createPrivateFile(bytes, at: url)
+  }
+
+  /// Creates a new file with mode 0600 from the first byte on. O_EXCL also
+  /// refuses to follow a symbolic link someone left at that path.
+  private static func createPrivateFile(_ bytes: [UInt8], at url: URL) throws {
+    let fd = open(url.path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+    guard fd >= 0 else {
+      throw PackError.output(path: url.path, reason: "cannot create the key file (\(String(cString: strerror(errno))))")
+    }
+    let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+    let closed = close(fd)
+    guard written == bytes.count, closed == 0 else {
+      unlink(url.path)
+      throw PackError.output(path: url.path, reason: "cannot write the key file")
+    }
+  }
+}

@@ -1,0 +1,148 @@
+import Foundation
+import HLSPackCore
+
+/// `hlspack rewrite-keys`: rewrites the key URIs of an existing HLS package
+/// (made by hlspack, the ffmpeg CLI, Shaka Packager, Bento4…) with a
+/// `KeyURITemplate`, copies the keys it can find to `keys/<key id>.key` and
+/// writes keys.json. Only the `URI` values of key tags change; segments are
+/// never touched.
+///
+/// Without `output` the package is rewritten in place, one playlist at a time,
+/// each replaced by a rename. With `output` a copy is built in a staging
+/// folder beside it and renamed into place when complete.
+public struct PackageKeyRewriter {
+  /// The arguments cannot work together; nothing was read or written.
+  public struct ArgumentError: Error, CustomStringConvertible, Equatable {
+    public var description: String
+  }
+
+  public struct Summary: Sendable {
+    /// The package folder that now holds the rewritten playlists.
+    public var result: URL
+    /// Package paths of the playlists whose bytes changed.
+    public var rewrittenPlaylists: [String]
+    public var keyTags: Int
+    /// Keys copied (or already present) at `keys/<key id>.key`.
+    public var keyFiles: Int
+    /// Old URIs whose key was not found (allowed when the template needs no key).
+    public var unknownKeyURIs: [String]
+    public var warnings: [String]
+  }
+
+  public let package: URL
+  public let template: KeyURITemplate
+  public let output: URL?
+  public let replace: Bool
+
+  public static let manifestName = "keys.json"
+
+  public init(package: URL, template: KeyURITemplate, output: URL?, replace: Bool) throws(ArgumentError) {
+    self.package = package.standardizedFileURL
+    self.template = template
+    self.output = output?.standardizedFileURL
+    self.replace = replace
+    if replace, output == nil {
+      throw ArgumentError(description: "--force only applies with --output (without it the package is rewritten in place)")
+    }
+    if let output = self.output {
+      let source = self.package.resolvingSymlinksInPath().path
+      let target = output.resolvingSymlinksInPath().path
+      if target.hasPrefix(source + "/") {
+        throw ArgumentError(description: "--output \(output.path) is inside the package \(self.package.path)")
+      }
+      if source.hasPrefix(target + "/") {
+        throw ArgumentError(
+          description: "--output \(output.path) contains the package \(self.package.path); replacing it would delete the package")
+      }
+    }
+  }
+
+  /// The asset name for `{asset}`: the package folder's name, also when the
+  /// result is written elsewhere.
+  public var asset: String { package.lastPathComponent }
+
+  public func run() throws -> Summary {
+    var isFolder: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: package.path, isDirectory: &isFolder) else {
+      throw PackError.input(path: package.path, reason: "no such folder")
+    }
+    guard isFolder.boolValue else { throw PackError.input(path: package.path, reason: "not a folder") }
+
+    let paths = try PackageFiles.playlists(in: package)
+    guard !paths.isEmpty else { throw PackError.input(path: package.path, reason: "no .m3u8 playlist below this folder") }
+    let playlists = try paths.map {
+      PackagePlaylist(relativePath: $0, bytes: try PackageFiles.read(package.appendingPathComponent($0)))
+    }
+    let manifest = try loadManifest()
+    var locator = KeyLocator(packageFolder: package, manifest: manifest)
+    let plan = try RewritePlan(
+      package: package, asset: asset, playlists: playlists, template: template, locator: &locator)
+
+    var warnings: [String] = []
+    if plan.keyTagCount == 0 {
+      warnings.append("\(package.path): no EXT-X-KEY or EXT-X-SESSION-KEY with a URI in any playlist; nothing to rewrite")
+    }
+    for uri in plan.unknownKeyURIs.sorted() {
+      warnings.append("key URI \"\(uri)\": key not found; rewritten without copying a key or adding it to \(Self.manifestName)")
+    }
+
+    let result: URL
+    if let output {
+      let staging = try AssetStaging(destination: output, replace: replace)
+      try PackageFiles.copyContents(of: package, into: staging.folder)
+      try apply(plan, in: staging.folder, previous: manifest)
+      try staging.publish()
+      result = output
+    } else {
+      try apply(plan, in: package, previous: manifest)
+      result = package
+    }
+    return Summary(
+      result: result, rewrittenPlaylists: plan.playlists.keys.sorted(), keyTags: plan.keyTagCount,
+      keyFiles: plan.keys.count, unknownKeyURIs: plan.unknownKeyURIs.sorted(), warnings: warnings)
+  }
+
+  private func loadManifest() throws -> KeysManifest? {
+    let url = package.appendingPathComponent(Self.manifestName)
+    guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+    do {
+      return try JSONDecoder().decode(KeysManifest.self, from: Data(contentsOf: url))
+    } catch {
+      throw PackError.input(path: url.path, reason: "not a readable keys manifest (\(error))")
+    }
+  }
+
+  /// Keys first, so that every new URI resolves as soon as a playlist shows
+  /// it; keys.json last, so that it describes the playlists as written.
+  private func apply(_ plan: RewritePlan, in folder: URL, previous: KeysManifest?) throws {
+    for (id, bytes) in plan.keys.sorted(by: { $0.key < $1.key }) {
+      try PackageFiles.writeKey(bytes, id: id, in: folder)
+    }
+    for (path, bytes) in plan.playlists.sorted(by: { $0.key < $1.key }) {
+      try PackageFiles.replace(folder.appendingPathComponent(path), with: bytes)
+    }
+    guard plan.keyTagCount > 0 else { return }
+    try PackageFiles.replace(
+      folder.appendingPathComponent(Self.manifestName), with: Self.encode(Self.merge(plan.manifestEntries, into: previous)))
+  }
+
+  /// The new entries replace every entry of the same keys; entries of keys no
+  /// playlist uses any more are kept, so a manifest never loses a key. Key
+  /// bytes are never written.
+  static func merge(_ entries: [KeysManifest.Key], into previous: KeysManifest?) -> KeysManifest {
+    let ids = Set(entries.map(\.keyID))
+    let kept = (previous?.keys ?? []).filter { !ids.contains($0.keyID.lowercased()) }
+    return KeysManifest(
+      keys: (entries + kept).map { entry in
+        var clean = entry
+        clean.key = nil
+        return clean
+      })
+  }
+
+  static func encode(_ manifest: KeysManifest) throws -> [UInt8] {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    return Array(try encoder.encode(manifest)) + Array("\n".utf8)
+  }
+}

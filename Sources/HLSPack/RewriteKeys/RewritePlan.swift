@@ -1,0 +1,180 @@
+import Foundation
+import HLSPackCore
+
+/// Everything `rewrite-keys` will write, decided before anything is written, so
+/// that an unknown key or a bad URI fails the run with the package untouched.
+struct RewritePlan {
+  /// New playlist bytes, by package path; only playlists that change.
+  var playlists: [String: [UInt8]] = [:]
+  /// Key files to put at `keys/<key id>.key`, by key id. Never printed.
+  var keys: [String: [UInt8]] = [:]
+  /// Entries for every known key URI now in the playlists.
+  var manifestEntries: [KeysManifest.Key] = []
+  var keyTagCount = 0
+  var unknownKeyURIs: Set<String> = []
+
+  static let keysFolder = "keys"
+  static func keyFile(_ keyID: String) -> String { "\(keysFolder)/\(keyID).key" }
+
+  /// One tag's decision.
+  private struct Mapping {
+    var playlist: Int
+    /// Index into the playlist's `tags` (and `scopes`).
+    var tagIndex: Int
+    var tag: KeyURIRewriter.KeyTagLine
+    var oldURI: String
+    var newURI: String
+    var key: LocatedKey
+    var period: Int
+  }
+
+  init(
+    package: URL, asset: String, playlists: [PackagePlaylist], template: KeyURITemplate, locator: inout KeyLocator
+  ) throws {
+    let needsKey = template.usesKeyID || template.text.contains("{key_file}")
+    var mappings: [Mapping] = []
+    // Per playlist: key identity → {period}, in order of first appearance.
+    var periods = Array(repeating: [LocatedKey.Identity: Int](), count: playlists.count)
+
+    func map(_ kind: KeyURIRewriter.KeyTagLine.Kind, _ choose: (LocatedKey, Int) -> String?) throws {
+      for (p, playlist) in playlists.enumerated() {
+        for (t, tag) in playlist.tags.enumerated() where tag.kind == kind {
+          guard let oldURI = tag.uri else { continue }
+          let path = package.appendingPathComponent(playlist.relativePath).path
+          let key = try locator.locate(tag, uri: oldURI, in: playlist)
+          if needsKey, key.keyID == nil {
+            throw PackError.input(
+              path: path,
+              reason: "line \(tag.lineNumber): URI \"\(oldURI)\": the key is unknown (\(key.unknownReason ?? "not found")), "
+                + "but the template needs {key_id} or {key_file}")
+          }
+          let period = periods[p][key.identity] ?? periods[p].count
+          periods[p][key.identity] = period
+          let newURI: String
+          if let chosen = choose(key, period) {
+            newURI = chosen
+          } else {
+            let keyFile = key.keyID.map { key.bytes == nil ? key.manifestKeyFile ?? Self.keyFile($0) : Self.keyFile($0) }
+            if template.text.contains("{key_file}"), key.bytes == nil {
+              throw PackError.input(
+                path: path,
+                reason: "line \(tag.lineNumber): URI \"\(oldURI)\": keys.json names key file \"\(keyFile ?? "")\", "
+                  + "which is not a readable 16-byte file, so {key_file} cannot point at it")
+            }
+            newURI = template.render(
+              .init(
+                asset: asset, rendition: playlist.rendition, keyID: key.keyID ?? "", period: period,
+                keyFile: keyFile.map(playlist.relativeURI(toPackagePath:)) ?? ""))
+          }
+          guard KeyURIRewriter.isQuotable(newURI) else {
+            throw PackError.input(
+              path: path,
+              reason: "line \(tag.lineNumber): the new URI for \"\(oldURI)\" would contain a quote or control character "
+                + "(from a folder name?) and cannot be written into a playlist")
+          }
+          mappings.append(Mapping(playlist: p, tagIndex: t, tag: tag, oldURI: oldURI, newURI: newURI, key: key, period: period))
+        }
+      }
+    }
+
+    try map(.key) { _, _ in nil }
+    // A session key announces a key the media playlists use, so it takes the
+    // same URI when they all agree on one absolute URI (conformance G11);
+    // otherwise (relative or per-rendition URIs) the template is rendered
+    // for the multivariant playlist itself.
+    var mediaURIs: [LocatedKey.Identity: Set<String>] = [:]
+    for m in mappings { mediaURIs[m.key.identity, default: []].insert(m.newURI) }
+    try map(.sessionKey) { key, _ in
+      guard template.scheme != nil, let uris = mediaURIs[key.identity], uris.count == 1 else { return nil }
+      return uris.first
+    }
+
+    try Self.checkNoSharedURI(mappings, playlists: playlists, package: package, absolute: template.scheme != nil)
+    keyTagCount = mappings.count
+    unknownKeyURIs = Set(mappings.filter { $0.key.keyID == nil }.map(\.oldURI))
+    keys = try Self.keyFiles(mappings, playlists: playlists, package: package)
+
+    for (p, playlist) in playlists.enumerated() {
+      let byLine = Dictionary(
+        mappings.filter { $0.playlist == p }.map { ($0.tag.lineNumber, $0.newURI) }, uniquingKeysWith: { a, _ in a })
+      let rewritten = KeyURIRewriter.rewrite(playlist.bytes) { byLine[$0.lineNumber] }
+      if rewritten != playlist.bytes { self.playlists[playlist.relativePath] = rewritten }
+    }
+    manifestEntries = Self.manifestEntries(mappings, playlists: playlists)
+  }
+
+  /// Two different keys must never end up behind one URI: a player would
+  /// fetch one key for both. Relative URIs are compared by the file they
+  /// resolve to, absolute ones by text.
+  private static func checkNoSharedURI(
+    _ mappings: [Mapping], playlists: [PackagePlaylist], package: URL, absolute: Bool
+  ) throws {
+    var owner: [String: Mapping] = [:]
+    for m in mappings {
+      let playlist = playlists[m.playlist]
+      let target = absolute
+        ? m.newURI : playlist.packagePath(ofRelative: m.newURI) ?? "\(playlist.folderComponents)|\(m.newURI)"
+      if let first = owner[target], first.key.identity != m.key.identity {
+        throw PackError.input(
+          path: package.appendingPathComponent(playlist.relativePath).path,
+          reason: "line \(m.tag.lineNumber): keys \"\(first.oldURI)\" (\(playlists[first.playlist].relativePath)) and "
+            + "\"\(m.oldURI)\" would both get URI \"\(m.newURI)\"; add {key_id} or {period} to the template")
+      }
+      owner[target] = owner[target] ?? m
+    }
+  }
+
+  /// Key bytes to copy to `keys/<key id>.key`; one id must mean one key.
+  private static func keyFiles(_ mappings: [Mapping], playlists: [PackagePlaylist], package: URL) throws -> [String: [UInt8]] {
+    var keys: [String: [UInt8]] = [:]
+    for m in mappings {
+      guard let id = m.key.keyID, let bytes = m.key.bytes else { continue }
+      if let other = keys[id], other != bytes {
+        throw PackError.input(
+          path: package.appendingPathComponent(playlists[m.playlist].relativePath).path,
+          reason: "line \(m.tag.lineNumber): URI \"\(m.oldURI)\" names a different key with the same key id \(id) as another tag")
+      }
+      keys[id] = bytes
+    }
+    return keys
+  }
+
+  /// One entry per (new URI, key id): the same key can have several URIs
+  /// (per rendition, or relative from different folders), and a later rewrite
+  /// looks keys up by URI.
+  private static func manifestEntries(_ mappings: [Mapping], playlists: [PackagePlaylist]) -> [KeysManifest.Key] {
+    var order: [String] = []
+    var entries: [String: KeysManifest.Key] = [:]
+    for m in mappings {
+      guard let id = m.key.keyID else { continue }
+      let playlist = playlists[m.playlist]
+      let slot = "\(id)\n\(m.newURI)"
+      var entry = entries[slot] ?? {
+        order.append(slot)
+        return KeysManifest.Key(
+          uri: m.newURI, previousURI: m.oldURI, keyID: id,
+          keyFile: m.key.bytes == nil ? m.key.manifestKeyFile ?? keyFile(id) : keyFile(id),
+          renditions: [], periods: [], segments: [])
+      }()
+      // The master playlist is not a rendition; its session keys cover no segment.
+      if m.tag.kind == .key {
+        if !entry.renditions.contains(playlist.rendition) { entry.renditions.append(playlist.rendition) }
+        if !entry.periods.contains(m.period) { entry.periods.append(m.period) }
+        entry.segments += playlist.scopes[m.tagIndex].map { segment in
+          let inPackage = PackagePaths.scheme(of: segment.uri) == nil && !segment.uri.hasPrefix("/")
+          return KeysManifest.Segment(
+            uri: inPackage ? playlist.packagePath(ofRelative: segment.uri) ?? segment.uri : segment.uri, iv: segment.iv)
+        }
+      }
+      entries[slot] = entry
+    }
+    return order.compactMap { slot in
+      entries[slot].map { entry in
+        var sorted = entry
+        sorted.renditions.sort()
+        sorted.periods.sort()
+        return sorted
+      }
+    }
+  }
+}

@@ -1,0 +1,55 @@
+/// Which segments each key tag of a playlist applies to (conformance G2), so
+/// that a rewritten package's keys.json can list the segments of every key
+/// without knowing which tool wrote the playlist.
+public enum KeyTagScope {
+  public struct Segment: Sendable, Equatable {
+    /// The segment URI as written in the playlist.
+    public var uri: String
+    /// The `IV` attribute of the key tag in force, as written.
+    public var iv: String?
+  }
+
+  /// For each tag of `KeyURIRewriter.keyTags(in:)`, in the same order, the
+  /// segments it applies to. A key tag with a method replaces the key of the
+  /// same KEYFORMAT; `METHOD=NONE` ends every key in force; an
+  /// `EXT-X-SESSION-KEY` applies to no segment. A segment is the first URI
+  /// line after an `#EXTINF` (in a multivariant playlist, URI lines are
+  /// variants, which have no EXTINF).
+  public static func segments(in playlist: [UInt8]) -> [[Segment]] {
+    var result: [[Segment]] = []
+    var tags: [KeyURIRewriter.KeyTagLine] = []
+    // KEYFORMAT → index into `result` of the tag in force.
+    var inForce: [String: Int] = [:]
+    var sawEXTINF = false
+    for line in KeyURIRewriter.lines(of: playlist) {
+      let content = playlist[line.content]
+      if let tag = KeyURIRewriter.parseTag(content, lineNumber: line.number) {
+        result.append([])
+        tags.append(tag)
+        guard tag.kind == .key else { continue }
+        if tag.method == "NONE" {
+          inForce.removeAll()
+        } else {
+          inForce[tag.keyFormat] = result.count - 1
+        }
+      } else if content.starts(with: Array("#EXTINF:".utf8)) {
+        sawEXTINF = true
+      } else if sawEXTINF, let first = content.first, first != UInt8(ascii: "#") {
+        let uri = String(decoding: content, as: UTF8.self).trimmingTrailingWhitespace
+        for index in Set(inForce.values).sorted() {
+          result[index].append(Segment(uri: uri, iv: tags[index].value(of: "IV")))
+        }
+        sawEXTINF = false
+      }
+    }
+    return result
+  }
+}
+
+extension String {
+  fileprivate var trimmingTrailingWhitespace: String {
+    var s = Substring(self)
+    while let last = s.last, last == " " || last == "\t" { s = s.dropLast() }
+    return String(s)
+  }
+}

