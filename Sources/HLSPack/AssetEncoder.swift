@@ -17,14 +17,14 @@ struct AssetEncoder {
 
   func encode() throws -> AssetReport {
     let started = Date()
-    let transcoder = try LadderTranscoder(path: input.path)
+    let encryption = profile.encryption
+    let transcoder = try producer(bitExact: encryption.seed != nil)
     if profile.audio != nil, !transcoder.hasAudio {
       logger.warning("\(input.path): has no audio stream; the renditions carry video only")
     }
     let staging = try AssetStaging(destination: destination, replace: replace)
     defer { staging.discard() }
 
-    let encryption = profile.encryption
     let keys = encryption.method == .none ? nil : KeyRing(settings: encryption, asset: assetName, folder: staging.folder)
     let writers = try profile.video.map {
       try RenditionWriter(
@@ -33,10 +33,7 @@ struct AssetEncoder {
     }
     progress.report(ProgressEvent(event: .start, asset: assetName, input: input.path, duration: transcoder.duration))
     var lastReport = Date.distantPast
-    let job = LadderJob(
-      rungs: profile.video, audio: profile.audio, segmentDuration: profile.segment.duration,
-      container: profile.segment.container, bitExact: encryption.seed != nil)
-    let facts = try transcoder.run(job, sinks: writers) { seconds in
+    let facts = try transcoder.run(sinks: writers) { seconds in
       let now = Date()
       guard now.timeIntervalSince(lastReport) >= 0.5 else { return }
       lastReport = now
@@ -57,5 +54,18 @@ struct AssetEncoder {
         event: .done, asset: assetName, input: input.path, seconds: transcoder.duration ?? 0,
         duration: transcoder.duration, elapsed: Date().timeIntervalSince(started)))
     return report
+  }
+
+  /// Transcoding, or packaging as-is when every rung copies its source.
+  private func producer(bitExact: Bool) throws -> RenditionProducer {
+    if profile.copiesVideo {
+      return try CopyPackager(
+        renditions: profile.video.map { .init(name: $0.name, source: ($0.source ?? input).path) },
+        copyAudio: profile.audio != nil, segmentDuration: profile.segment.duration, container: profile.segment.container)
+    }
+    let job = LadderJob(
+      rungs: profile.video, audio: profile.audio, segmentDuration: profile.segment.duration,
+      container: profile.segment.container, bitExact: bitExact)
+    return try LadderTranscoder(path: input.path, job: job)
   }
 }

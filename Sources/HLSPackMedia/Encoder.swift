@@ -54,6 +54,8 @@ final class Encoder {
     case .h264:
       if let level = rung.level { try setOption(priv, "level", level) }
       try setOption(priv, "x264-params", "scenecut=0:open-gop=0")
+    case .copy:
+      throw FFmpegError(call: "rung \(rung.name) copies its source and has no encoder", code: hlspack_averror(EINVAL))
     case .hevc:
       var params = "scenecut=0:open-gop=0:log-level=error"
       if let level = rung.level { params += ":level-idc=\(level)" }

@@ -21,23 +21,32 @@ public struct LadderJob: Sendable {
   }
 }
 
+/// Makes the renditions of one asset; `sinks[i]` receives rendition i's
+/// segments on that rendition's thread, and `progress` is called on the
+/// calling thread with source seconds done.
+public protocol RenditionProducer {
+  var duration: Double? { get }
+  var hasAudio: Bool { get }
+  func run(sinks: [SegmentSink], progress: (Double) -> Void) throws -> [WrittenStreamFacts]
+}
+
 /// Decodes a source once and feeds every rung's worker from that one decode;
 /// audio is encoded once and the same packets are muxed into every rung.
-public final class LadderTranscoder {
+public final class LadderTranscoder: RenditionProducer {
   private let input: MediaInput
+  private let job: LadderJob
 
   /// Opens and checks the source; fails with `PackError.input` naming the file.
-  public init(path: String) throws {
+  public init(path: String, job: LadderJob) throws {
     input = try MediaInput(path: path)
+    self.job = job
   }
 
   /// The container's duration in seconds, when declared (for progress).
   public var duration: Double? { input.duration }
   public var hasAudio: Bool { input.audioStreamIndex != nil }
 
-  /// Runs the job. `sinks[i]` receives rung i's segments on that rung's
-  /// thread; `progress` is called on this thread with decoded source seconds.
-  public func run(_ job: LadderJob, sinks: [SegmentSink], progress: (Double) -> Void) throws -> [WrittenStreamFacts] {
+  public func run(sinks: [SegmentSink], progress: (Double) -> Void) throws -> [WrittenStreamFacts] {
     do {
       return try transcode(job, sinks: sinks, progress: progress)
     } catch let error as PackError {

@@ -64,6 +64,15 @@ final class CodecParameters: @unchecked Sendable {
     try check(avcodec_parameters_from_context(p, context), "avcodec_parameters_from_context")
   }
 
+  init(copying source: UnsafeMutablePointer<AVCodecParameters>) throws {
+    guard let p = avcodec_parameters_alloc() else {
+      throw FFmpegError(call: "avcodec_parameters_alloc", code: hlspack_averror(ENOMEM))
+    }
+    pointer = p
+    try check(avcodec_parameters_copy(p, source), "avcodec_parameters_copy")
+    p.pointee.codec_tag = 0
+  }
+
   deinit {
     var p: UnsafeMutablePointer<AVCodecParameters>? = pointer
     avcodec_parameters_free(&p)

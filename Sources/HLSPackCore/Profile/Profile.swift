@@ -11,6 +11,9 @@ public struct Profile: Sendable, Equatable {
   public var video: [VideoRung]
   public var audio: AudioSettings?
   public var encryption: EncryptionSettings
+
+  /// Packaging only: every rung copies its source's video.
+  public var copiesVideo: Bool { video.allSatisfy { $0.codec == .copy } }
 }
 
 public enum Container: String, Sendable, Equatable, CaseIterable {
@@ -31,6 +34,8 @@ public enum VideoCodec: String, Sendable, Equatable, CaseIterable {
   case h264
   /// libx265; tagged `hvc1` in fMP4 (Apple plays `hev1` with sound and no picture).
   case hevc
+  /// No encoding: the source's video packets as they are, cut at its keyframes.
+  case copy
 }
 
 public struct VideoRung: Sendable, Equatable {
@@ -49,10 +54,33 @@ public struct VideoRung: Sendable, Equatable {
   public var preset: String
   /// Output frame rate; nil keeps the source's.
   public var fps: FrameRate?
+  /// Copy rungs only: this rendition's own pre-encoded source, instead of the asset's input.
+  public var source: URL?
+
+  public init(
+    name: String, width: Int, height: Int, bitrate: Int, maxrate: Int? = nil, bufsize: Int? = nil,
+    codec: VideoCodec = .h264, profile: String? = nil, level: String? = nil, preset: String = "veryfast",
+    fps: FrameRate? = nil, source: URL? = nil
+  ) {
+    self.name = name
+    self.width = width
+    self.height = height
+    self.bitrate = bitrate
+    self.maxrate = maxrate
+    self.bufsize = bufsize
+    self.codec = codec
+    self.profile = profile
+    self.level = level
+    self.preset = preset
+    self.fps = fps
+    self.source = source
+  }
 }
 
 public enum AudioCodec: String, Sendable, Equatable, CaseIterable {
   case aac
+  /// The source's audio packets as they are (with copy rungs).
+  case copy
 }
 
 public struct AudioSettings: Sendable, Equatable {

@@ -4,7 +4,8 @@ import Foundation
 /// JSON path of the field, before any media work starts.
 public enum ProfileLoader {
   public static let supportedVersion = 1
-  static let x264Presets = [
+  /// x264 and x265 share these preset names.
+  static let presets = [
     "ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow", "placebo",
   ]
   static let profiles: [VideoCodec: [String]] = [.h264: ["baseline", "main", "high"], .hevc: ["main"]]
@@ -65,13 +66,26 @@ public enum ProfileLoader {
     }
     var rungs: [VideoRung] = []
     for (i, item) in videoList.enumerated() {
-      let rung = try readRung(try FieldReader(item, file: file, path: "$.video[\(i)]"))
+      let rung = try readRung(try FieldReader(item, file: file, path: "$.video[\(i)]"), baseDirectory: baseDirectory)
       if rungs.contains(where: { $0.name == rung.name }) {
         throw ProfileError(file: file, path: "$.video[\(i)].name", message: "duplicate rung name \"\(rung.name)\"")
       }
       rungs.append(rung)
     }
     let audio = try r.object("audio").map(readAudio)
+    let copies = rungs.map { $0.codec == .copy }
+    if copies.contains(true), copies.contains(false) {
+      let i = copies.firstIndex(of: false) ?? 0
+      throw ProfileError(
+        file: file, path: "$.video[\(i)].codec",
+        message: "copy rungs and encoded rungs cannot be mixed in one profile (their keyframes would not align)")
+    }
+    if let audio, copies.first == true, audio.codec != .copy {
+      throw ProfileError(file: file, path: "$.audio.codec", message: "must be \"copy\" when the video rungs copy their sources")
+    }
+    if let audio, copies.first == false, audio.codec == .copy {
+      throw ProfileError(file: file, path: "$.audio.codec", message: "\"copy\" needs video rungs with codec \"copy\"")
+    }
     let encryption = try r.object("encryption").map {
       try EncryptionReader.read($0, baseDirectory: baseDirectory, environment: environment)
     } ?? .none
@@ -104,13 +118,27 @@ public enum ProfileLoader {
     return SegmentSettings(duration: duration, container: container)
   }
 
-  static func readRung(_ reader: FieldReader) throws -> VideoRung {
+  static func readRung(_ reader: FieldReader, baseDirectory: URL) throws -> VideoRung {
     var r = reader
     let name = try r.required("name") { try $0.string($1) }
     guard isSafePathComponent(name) else {
       throw r.error("name", "\"\(name)\" is not a safe folder name: use letters, digits, '.', '_' and '-', not starting with '.' or '-'")
     }
     guard !reservedNames.contains(name) else { throw r.error("name", "\"\(name)\" is reserved for the key folder") }
+    let codec = try r.oneOf("codec", VideoCodec.allCases.map(\.rawValue)).flatMap(VideoCodec.init) ?? .h264
+    if codec == .copy {
+      // A copied rendition is what its source is: nothing to set but where it comes from.
+      let source = try r.string("source").map { path -> URL in
+        guard !path.isEmpty else { throw r.error("source", "must not be empty") }
+        return resolve(path, against: baseDirectory)
+      }
+      for field in ["width", "height", "bitrate", "maxrate", "bufsize", "profile", "level", "preset", "fps"] where r.wasGiven(field) {
+        throw r.error(field, "does not apply to a rung with codec \"copy\" (the source's stream is taken as it is)")
+      }
+      try r.finish()
+      return VideoRung(name: name, width: 0, height: 0, bitrate: 0, codec: .copy, preset: "", source: source)
+    }
+    if r.wasGiven("source") { throw r.error("source", "only rungs with codec \"copy\" take their own source") }
     let width = try r.required("width") { try $0.integer($1, in: 16...8192) }
     let height = try r.required("height") { try $0.integer($1, in: 16...8192) }
     guard width % 2 == 0 else { throw r.error("width", "must be even for 4:2:0 video, found \(width)") }
@@ -122,10 +150,9 @@ public enum ProfileLoader {
       throw r.error("maxrate", "must be at least the bitrate (\(bitrate)), found \(maxrate)")
     }
     let bufsize = try r.integer("bufsize", in: 1000...4_000_000_000)
-    let codec = try r.oneOf("codec", VideoCodec.allCases.map(\.rawValue)).flatMap(VideoCodec.init) ?? .h264
     let profile = try r.oneOf("profile", profiles[codec] ?? [])
     let level = try readLevel(&r, allowed: levels[codec] ?? [])
-    let preset = try r.oneOf("preset", x264Presets) ?? "veryfast"
+    let preset = try r.oneOf("preset", presets) ?? (codec == .hevc ? "fast" : "veryfast")
     let fps = try readFrameRate(&r, "fps")
     try r.finish()
     return VideoRung(
@@ -176,6 +203,13 @@ public enum ProfileLoader {
   static func readAudio(_ reader: FieldReader) throws -> AudioSettings {
     var r = reader
     let codec = try r.oneOf("codec", AudioCodec.allCases.map(\.rawValue)).flatMap(AudioCodec.init) ?? .aac
+    if codec == .copy {
+      for field in ["bitrate", "channels", "sample_rate"] where r.wasGiven(field) {
+        throw r.error(field, "does not apply to audio codec \"copy\"")
+      }
+      try r.finish()
+      return AudioSettings(codec: .copy, bitrate: 0, channels: 0, sampleRate: 0)
+    }
     let bitrate = try r.integer("bitrate", in: 8_000...512_000) ?? 128_000
     let channels = try r.integer("channels", in: 1...8) ?? 2
     let sampleRate = try r.integer("sample_rate", in: 8_000...96_000) ?? 48_000

@@ -111,3 +111,29 @@ extension UInt32 {
     return result
   }
 }
+
+extension CodecString {
+  /// The codec string from what a video stream carries: Annex B parameter sets
+  /// (in-band or in extradata), or an `avcC`/`hvcC` decoder configuration record.
+  public static func video(hevc: Bool, parameterSets: [UInt8], extradata: [UInt8]) -> String? {
+    if extradata.first == 1 {
+      return hevc ? hvc1(configurationRecord: extradata) : avc1(configurationRecord: extradata)
+    }
+    let bytes = parameterSets + extradata
+    return hevc ? hvc1(annexB: bytes) : avc1(annexB: bytes)
+  }
+
+  /// `avcC`: version, AVCProfileIndication, profile_compatibility, AVCLevelIndication, …
+  public static func avc1(configurationRecord r: [UInt8]) -> String? {
+    guard r.count >= 4, r[0] == 1 else { return nil }
+    return "avc1." + hex(r[1]) + hex(r[2]) + hex(r[3])
+  }
+
+  /// `hvcC`: version, then the same profile_tier_level fields as the SPS.
+  public static func hvc1(configurationRecord r: [UInt8]) -> String? {
+    guard r.count >= 13, r[0] == 1 else { return nil }
+    // Rebuild a minimal SPS prefix (header, one byte, PTL) and reuse its parser.
+    let sps: [UInt8] = [0x42, 0x01, 0x01] + r[1...12]
+    return hvc1(annexB: [0, 0, 0, 1] + sps)
+  }
+}

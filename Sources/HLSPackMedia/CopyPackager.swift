@@ -1,0 +1,80 @@
+import Foundation
+import HLSPackCore
+internal import CFFmpeg
+
+/// Packaging without re-encoding: each rendition takes a pre-encoded source's
+/// video (and audio) packets as they are and cuts at its keyframes. Renditions
+/// run in parallel, each reading its own source.
+public final class CopyPackager: RenditionProducer {
+  public struct Rendition: Sendable {
+    public var name: String
+    public var source: String
+
+    public init(name: String, source: String) {
+      self.name = name
+      self.source = source
+    }
+  }
+
+  private let renditions: [Rendition]
+  private let inputs: [MediaInput]
+  private let copyAudio: Bool
+  private let segmentDuration: Double
+  private let container: Container
+
+  /// Opens every source first, so a bad one fails before any work.
+  public init(renditions: [Rendition], copyAudio: Bool, segmentDuration: Double, container: Container) throws {
+    self.renditions = renditions
+    inputs = try renditions.map { try MediaInput(path: $0.source) }
+    self.copyAudio = copyAudio
+    self.segmentDuration = segmentDuration
+    self.container = container
+  }
+
+  public var duration: Double? { inputs.first?.duration }
+  public var hasAudio: Bool { inputs.allSatisfy { $0.audioStreamIndex != nil } }
+
+  public func run(sinks: [SegmentSink], progress: (Double) -> Void) throws -> [WrittenStreamFacts] {
+    let remuxers = try zip(zip(renditions, inputs), sinks).map { pair, sink in
+      try RenditionRemuxer(
+        name: pair.0.name, input: pair.1, copyAudio: copyAudio, segmentDuration: segmentDuration,
+        container: container, sink: sink)
+    }
+    // The first rendition runs here and reports progress; the others on threads.
+    let done = DispatchSemaphore(value: 0)
+    for remuxer in remuxers.dropFirst() {
+      Thread {
+        remuxer.runCatching { _ in }
+        done.signal()
+      }.start()
+    }
+    remuxers.first?.runCatching(progress)
+    for _ in remuxers.dropFirst() { done.wait() }
+    for remuxer in remuxers {
+      if let failure = remuxer.failure {
+        if let error = failure as? PackError { throw error }
+        throw PackError.media(path: remuxer.input.path, reason: "rendition \(remuxer.name): \(failure)")
+      }
+    }
+    try checkAlignment(remuxers)
+    return remuxers.compactMap(\.facts)
+  }
+
+  /// Every rendition must cut at the same times (conformance C2).
+  private func checkAlignment(_ remuxers: [RenditionRemuxer]) throws {
+    guard let reference = remuxers.first else { return }
+    for other in remuxers.dropFirst() {
+      let a = reference.segmentStarts, b = other.segmentStarts
+      // One frame of tolerance would hide real misalignment; allow 1 ms.
+      let mismatch = Array(zip(a, b)).firstIndex { abs($0 - $1) > 90 }
+      if let i = mismatch ?? (a.count == b.count ? nil : min(a.count, b.count)) {
+        let time = { (list: [Int64]) in
+          i < list.count ? String(format: "%.3f s", MediaClock.seconds(list[i] - SegmentMuxer.timelineOffset)) : "nowhere (no segment)"
+        }
+        throw PackError.media(
+          path: other.input.path,
+          reason: "rendition \(other.name) is not keyframe-aligned with \(reference.name): segment \(i) starts at \(time(b)) in \(other.name) and at \(time(a)) in \(reference.name)")
+      }
+    }
+  }
+}

@@ -1,0 +1,135 @@
+import Foundation
+import HLSPackCore
+internal import CFFmpeg
+
+/// One copied rendition: reads its source's packets, normalizes timestamps to
+/// start at zero, cuts at the first keyframe at or after every multiple of the
+/// segment duration, and refuses segments longer than the target + 0.5 s.
+final class RenditionRemuxer: @unchecked Sendable {
+  let name: String
+  let input: MediaInput
+  private let copyAudio: Bool
+  private let segmentDuration: Double
+  private let muxer: SegmentMuxer
+  private let limit: DurationGuard
+  private let videoTimeBase: AVRational
+  private let hevc: Bool
+  private let videoParameters: CodecParameters
+  private let audioCodec: String?
+  private(set) var failure: Error?
+  private(set) var facts: WrittenStreamFacts?
+  var segmentStarts: [Int64] { limit.starts }
+
+  init(name: String, input: MediaInput, copyAudio: Bool, segmentDuration: Double, container: Container, sink: SegmentSink) throws {
+    self.name = name
+    self.input = input
+    self.copyAudio = copyAudio
+    self.segmentDuration = segmentDuration
+    limit = DurationGuard(rendition: name, path: input.path, target: segmentDuration, next: sink)
+    let video = input.stream(input.videoStreamIndex)
+    videoTimeBase = video.pointee.time_base
+    videoParameters = try CodecParameters(copying: video.pointee.codecpar)
+    hevc = video.pointee.codecpar.pointee.codec_id == AV_CODEC_ID_HEVC
+    guard [AV_CODEC_ID_H264, AV_CODEC_ID_HEVC].contains(video.pointee.codecpar.pointee.codec_id) else {
+      throw PackError.input(path: input.path, reason: "video stream is \(Self.codecName(video)), not H.264 or HEVC; it cannot be copied into HLS")
+    }
+    var audio: (CodecParameters, AVRational)?
+    var audioCodec: String?
+    if copyAudio, let index = input.audioStreamIndex {
+      let stream = input.stream(index)
+      audioCodec = audioCodecString(stream.pointee.codecpar)
+      guard audioCodec != nil else {
+        throw PackError.input(path: input.path, reason: "audio stream is \(Self.codecName(stream)), which cannot be copied into HLS")
+      }
+      audio = (try CodecParameters(copying: stream.pointee.codecpar), stream.pointee.time_base)
+    }
+    self.audioCodec = audioCodec
+    muxer = try SegmentMuxer(
+      container: container, bitExact: true, video: videoParameters, videoTimeBase: videoTimeBase,
+      audio: audio?.0, audioTimeBase: audio?.1, sink: limit)
+  }
+
+  private static func codecName(_ stream: UnsafeMutablePointer<AVStream>) -> String {
+    avcodec_get_name(stream.pointee.codecpar.pointee.codec_id).map { String(cString: $0) } ?? "unknown"
+  }
+
+  func runCatching(_ progress: (Double) -> Void) {
+    do {
+      try run(progress)
+    } catch {
+      failure = error
+    }
+  }
+
+  private func run(_ progress: (Double) -> Void) throws {
+    let videoStream = input.stream(input.videoStreamIndex)
+    let start = videoStream.pointee.start_time == hlspack_nopts_value() ? 0 : videoStream.pointee.start_time
+    let packet = try Packet()
+    var boundary = 0
+    var wroteVideo = false
+    while try input.read(into: packet) {
+      defer { av_packet_unref(packet.pointer) }
+      let p = packet.pointer
+      if p.pointee.stream_index == input.videoStreamIndex {
+        p.pointee.pts -= start
+        p.pointee.dts -= start
+        let seconds = Double(p.pointee.pts) * videoTimeBase.seconds
+        var opens = false
+        if packet.isKeyframe, seconds >= Double(boundary) * segmentDuration - 0.001 {
+          opens = wroteVideo
+          boundary = Int((seconds + 0.001) / segmentDuration) + 1
+        }
+        try muxer.writeVideo(packet, opensSegment: opens)
+        wroteVideo = true
+        progress(seconds)
+      } else if copyAudio, let audioIndex = input.audioStreamIndex, p.pointee.stream_index == audioIndex {
+        let tb = input.stream(audioIndex).pointee.time_base
+        let shift = av_rescale_q(start, videoTimeBase, tb)
+        let copy = try Packet(referencing: p)
+        copy.pointer.pointee.pts -= shift
+        copy.pointer.pointee.dts -= shift
+        try muxer.writeAudio(copy)
+      }
+    }
+    try muxer.finish()
+    let parameters = videoParameters.pointer.pointee
+    let video = CodecString.video(hevc: hevc, parameterSets: muxer.firstKeyframe, extradata: videoParameters.extradata)
+    facts = WrittenStreamFacts(
+      codecs: [video, audioCodec].compactMap { $0 }, width: Int(parameters.width), height: Int(parameters.height),
+      frameRate: muxer.frameRate, videoFrames: muxer.videoFrames)
+  }
+}
+
+/// Passes segments on, refusing one longer than the target + 0.5 s (Apple's
+/// limit, conformance B2), and remembers where each segment starts.
+final class DurationGuard: SegmentSink {
+  let rendition: String
+  let path: String
+  let target: Double
+  let next: SegmentSink
+  private(set) var starts: [Int64] = []
+
+  init(rendition: String, path: String, target: Double, next: SegmentSink) {
+    self.rendition = rendition
+    self.path = path
+    self.target = target
+    self.next = next
+  }
+
+  func acceptInitialization(_ bytes: [UInt8]) throws { try next.acceptInitialization(bytes) }
+
+  func accept(_ segment: MediaSegment) throws {
+    let limit = Int64((target + 0.5) * Double(MediaClock.ticksPerSecond))
+    if segment.durationTicks > limit {
+      let start = MediaClock.seconds(segment.startTicks - SegmentMuxer.timelineOffset)
+      throw PackError.media(
+        path: path,
+        reason: String(
+          format: "rendition %@: the segment starting at %.3f s lasts %.3f s, more than the target %@ s + 0.5 s; the source's keyframes are too far apart",
+          rendition, start, MediaClock.seconds(segment.durationTicks),
+          target.rounded() == target ? String(Int(target)) : String(target)))
+    }
+    starts.append(segment.startTicks)
+    try next.accept(segment)
+  }
+}
