@@ -1,0 +1,59 @@
+import Testing
+
+@testable import HLSPackCore
+
+@Suite struct KeyURITemplateTests {
+  static let values = KeyURITemplate.Values(
+    asset: "movie", rendition: "720p", keyID: "00112233445566778899aabbccddeeff", period: 3, keyFile: "../keys/k3.key")
+
+  @Test(arguments: [
+    ("{key_file}", "../keys/k3.key"),
+    ("skd://{key_id}", "skd://00112233445566778899aabbccddeeff"),
+    ("https://keys.example.com/{key_id}", "https://keys.example.com/00112233445566778899aabbccddeeff"),
+    ("myapp-key://{asset}/{rendition}/{period}", "myapp-key://movie/720p/3"),
+    ("keys/{rendition}-{period}-{period}.key", "keys/720p-3-3.key"),
+    ("plain/relative.key", "plain/relative.key"),
+  ])
+  func renders(template: String, expected: String) throws {
+    #expect(try KeyURITemplate(template).render(Self.values) == expected)
+  }
+
+  @Test func theDefaultPointsAtTheKeyFile() {
+    #expect(KeyURITemplate.keyFile.text == "{key_file}")
+    #expect(KeyURITemplate.keyFile.scheme == nil)
+  }
+
+  @Test(arguments: [
+    ("skd://x", "skd"), ("HTTPS://k", "https"), ("com.example+key-v1.2://k", "com.example+key-v1.2"),
+    ("keys/a:b.key", nil), ("{key_id}:x", nil), ("../k", nil),
+  ] as [(String, String?)])
+  func scheme(template: String, expected: String?) throws {
+    #expect(try KeyURITemplate(template).scheme == expected)
+  }
+
+  @Test func placeholderUse() throws {
+    let template = try KeyURITemplate("k://{rendition}/{key_id}")
+    #expect(template.usesRendition && template.usesKeyID && !template.usesPeriod)
+  }
+
+  @Test(arguments: [
+    ("", "must not be empty"),
+    (#"k"ey"#, "U+22"),
+    ("k\ney", "U+A"),
+    ("k\rey", "U+D"),
+    ("k\u{7F}ey", "U+7F"),
+    ("k://{asset", #"unclosed "{""#),
+    ("k://a}", #""}" without "{""#),
+    ("k://{kid}", "unknown placeholder {kid}"),
+    // G11: a scheme has no '_' and starts with a letter.
+    ("my_app://k", #""my_app" is not a valid URI scheme"#),
+    ("1app://k", #""1app" is not a valid URI scheme"#),
+    // The key would travel inside the playlist.
+    ("data:application/octet-stream;base64,AAAA", "data: URI"),
+    ("DATA:,x", "data: URI"),
+  ])
+  func rejects(template: String, message: String) {
+    let error = #expect(throws: KeyURITemplateError.self) { try KeyURITemplate(template) }
+    #expect(error?.description.contains(message) == true, "\(String(describing: error))")
+  }
+}

@@ -1,0 +1,54 @@
+import Testing
+
+@testable import HLSPackCore
+
+@Suite struct MultivariantPlaylistTests {
+  static func variant(_ uri: String, _ bandwidth: Int, _ average: Int, _ video: String, _ size: (Int, Int), _ fps: Double)
+    -> MultivariantPlaylist.Variant
+  {
+    .init(
+      uri: uri, bandwidth: bandwidth, averageBandwidth: average, codecs: [video, "mp4a.40.2"], width: size.0, height: size.1,
+      frameRate: fps)
+  }
+
+  @Test func threeVariantsSortedByBandwidth() throws {
+    // Given highest first; the two 1.2 Mbit/s variants must keep this order
+    // (not the alphabetical one) in the output.
+    let playlist = MultivariantPlaylist(
+      variants: [
+        Self.variant("720p/index.m3u8", 3_300_000, 2_900_000, "avc1.64001f", (1280, 720), 30000.0 / 1001),
+        Self.variant("480p_main/index.m3u8", 1_200_000, 1_000_000, "avc1.4d401e", (854, 480), 25),
+        Self.variant("480p_base/index.m3u8", 1_200_000, 990_000, "avc1.42c01e", (854, 480), 29.97002997),
+      ],
+      independentSegments: true)
+    try assertSnapshot(playlist.render(), named: "master_three_variants")
+  }
+
+  @Test func noIndependentSegmentsTagUnlessTrue() {
+    let playlist = MultivariantPlaylist(
+      variants: [Self.variant("a.m3u8", 1, 1, "avc1.42c01e", (16, 16), 25)], independentSegments: false)
+    #expect(!playlist.render().contains("INDEPENDENT-SEGMENTS"))
+  }
+
+  @Test func unknownFrameRateIsLeftOut() {
+    let playlist = MultivariantPlaylist(
+      variants: [Self.variant("a.m3u8", 1, 1, "avc1.42c01e", (16, 16), 0)], independentSegments: true)
+    #expect(!playlist.render().contains("FRAME-RATE"))
+  }
+
+  /// Three decimals, rounded (conformance D7).
+  @Test(arguments: [
+    (29.97002997, "29.970"),
+    (25, "25.000"),
+    (24000.0 / 1001, "23.976"),
+    (60000.0 / 1001, "59.940"),
+    (12.5, "12.500"),
+    (59.9996, "60.000"),
+    (120, "120.000"),
+  ] as [(Double, String)])
+  func formatFrameRate(fps: Double, expected: String) {
+    let text = MultivariantPlaylist.formatFrameRate(fps)
+    #expect(text == expected)
+    #expect(text.wholeMatch(of: /\d+\.\d{3}/) != nil)
+  }
+}

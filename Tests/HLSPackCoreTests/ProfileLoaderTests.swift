@@ -1,0 +1,259 @@
+import Foundation
+import Testing
+
+@testable import HLSPackCore
+
+/// Builds profile JSON from a valid baseline plus per-field changes, so each
+/// rejection case states only the field it breaks. A change maps a key to raw
+/// JSON text; nil removes the key.
+enum ProfileJSON {
+  typealias Changes = KeyValuePairs<String, String?>
+
+  static let firstRung = #"{"name": "low", "width": 640, "height": 360, "bitrate": 800000}"#
+
+  /// The second rung, so paths prove the index is reported (`$.video[1]…`).
+  static func rung(_ changes: Changes = [:]) -> String {
+    object([("name", #""high""#), ("width", "1280"), ("height", "720"), ("bitrate", "3000000")], changes)
+  }
+
+  static func profile(_ root: Changes = [:], rung changes: Changes = [:]) -> String {
+    let base = [
+      ("version", "1"),
+      ("segment", #"{"duration": 6}"#),
+      ("video", "[\(firstRung), \(rung(changes))]"),
+    ]
+    return object(base, root)
+  }
+
+  private static func object(_ base: [(String, String)], _ changes: Changes) -> String {
+    var fields = base
+    for (key, value) in changes {
+      let index = fields.firstIndex { $0.0 == key }
+      switch (index, value) {
+      case (let i?, let v?): fields[i].1 = v
+      case (let i?, nil): fields.remove(at: i)
+      case (nil, let v?): fields.append((key, v))
+      case (nil, nil): break
+      }
+    }
+    return "{" + fields.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}"
+  }
+}
+
+private func load(_ json: String) throws -> Profile {
+  try ProfileLoader.load(data: Data(json.utf8), file: "test.json", baseDirectory: URL(fileURLWithPath: "/profiles"))
+}
+
+/// One profile that must be refused: where, and words the message must contain.
+struct Rejection: Sendable, CustomTestStringConvertible {
+  var json: String
+  var path: String
+  var message: String
+  var testDescription: String { "\(path): \(message)" }
+
+  init(_ json: String, _ path: String, _ message: String) {
+    self.json = json
+    self.path = path
+    self.message = message
+  }
+}
+
+private typealias P = ProfileJSON
+
+@Suite struct ProfileLoaderTests {
+  @Test func fullProfileRoundTrip() throws {
+    let folder = try TemporaryFolder()
+    let profiles = folder.url.appendingPathComponent("profiles")
+    try FileManager.default.createDirectory(at: profiles, withIntermediateDirectories: true)
+    let file = profiles.appendingPathComponent("ladder.json")
+    try Data(
+      """
+      {
+        "$schema": "../Profiles/profile.schema.json",
+        "version": 1,
+        "inputs": ["../media/a.mp4", "/abs/b.mov"],
+        "output": "out",
+        "segment": {"duration": 4, "container": "ts"},
+        "video": [
+          {"name": "360p", "width": 640, "height": 360, "bitrate": 800000, "maxrate": 1000000, "bufsize": 1600000,
+           "codec": "h264", "profile": "main", "level": "3.0", "preset": "fast", "fps": 25},
+          {"name": "720p", "width": 1280, "height": 720, "bitrate": 3000000, "level": 4.1, "fps": "30000/1001"}
+        ],
+        "audio": {"codec": "aac", "bitrate": 96000, "channels": 1, "sample_rate": 44100},
+        "encryption": {"method": "aes-128", "key_uri": "https://keys.example/k", "iv": "random"}
+      }
+      """.utf8
+    ).write(to: file)
+
+    let profile = try ProfileLoader.load(contentsOf: file)
+
+    // Relative paths are resolved against the profile's folder, not the working directory.
+    #expect(profile.inputs.map(\.path) == [folder.url.appendingPathComponent("media/a.mp4").path, "/abs/b.mov"])
+    #expect(profile.output?.path == profiles.appendingPathComponent("out").path)
+    #expect(profile.segment == SegmentSettings(duration: 4, container: .ts))
+    #expect(
+      profile.video == [
+        VideoRung(
+          name: "360p", width: 640, height: 360, bitrate: 800_000, maxrate: 1_000_000, bufsize: 1_600_000,
+          codec: .h264, profile: "main", level: "3.0", preset: "fast", fps: FrameRate(numerator: 25, denominator: 1)),
+        VideoRung(
+          name: "720p", width: 1280, height: 720, bitrate: 3_000_000, maxrate: nil, bufsize: nil,
+          codec: .h264, profile: nil, level: "4.1", preset: "veryfast", fps: FrameRate(numerator: 30000, denominator: 1001)),
+      ])
+    #expect(profile.audio == AudioSettings(codec: .aac, bitrate: 96_000, channels: 1, sampleRate: 44_100))
+    #expect(profile.encryption.method == .aes128)
+    #expect(profile.encryption.keyURI.text == "https://keys.example/k")
+    #expect(profile.encryption.iv == .random)
+  }
+
+  @Test func minimalProfileGetsDefaults() throws {
+    let profile = try load(P.profile(["audio": "{}", "encryption": #"{"method": "aes-128"}"#]))
+    #expect(profile.inputs.isEmpty)
+    #expect(profile.output == nil)
+    #expect(profile.segment.container == .ts)
+    let rung = try #require(profile.video.last)
+    #expect(rung.codec == .h264)
+    #expect(rung.preset == "veryfast")
+    #expect(rung.profile == nil && rung.level == nil && rung.fps == nil && rung.maxrate == nil && rung.bufsize == nil)
+    #expect(profile.audio == AudioSettings(codec: .aac, bitrate: 128_000, channels: 2, sampleRate: 48_000))
+    #expect(profile.encryption.method == .aes128)
+    #expect(profile.encryption.keyURI == .keyFile)
+    #expect(profile.encryption.iv == .random)
+  }
+
+  @Test func sequenceIVs() throws {
+    let oneRung = P.profile(["video": "[\(P.firstRung)]", "encryption": #"{"method": "aes-128", "iv": "sequence"}"#])
+    #expect(try load(oneRung).encryption.iv == .sequence)
+  }
+
+  @Test func absentSectionsMeanNoAudioAndNoEncryption() throws {
+    let profile = try load(P.profile())
+    #expect(profile.audio == nil)
+    #expect(profile.encryption == .none)
+    #expect(profile.video.map(\.name) == ["low", "high"])
+  }
+
+  /// Decimal NTSC rates become their exact /1001 fractions, so frame times never drift.
+  @Test(arguments: [
+    ("29.97", FrameRate(numerator: 30000, denominator: 1001)),
+    ("23.976", FrameRate(numerator: 24000, denominator: 1001)),
+    ("59.94", FrameRate(numerator: 60000, denominator: 1001)),
+    (#""30000/1001""#, FrameRate(numerator: 30000, denominator: 1001)),
+    ("25", FrameRate(numerator: 25, denominator: 1)),
+    ("120", FrameRate(numerator: 120, denominator: 1)),
+  ])
+  func frameRates(json: String, expected: FrameRate) throws {
+    let profile = try load(P.profile(rung: ["fps": json]))
+    #expect(profile.video.last?.fps == expected)
+  }
+
+  @Test(arguments: [(#""3.1""#, "3.1"), ("4.1", "4.1"), ("3", "3.0"), (#""1b""#, "1b")])
+  func levels(json: String, expected: String) throws {
+    #expect(try load(P.profile(rung: ["level": json])).video.last?.level == expected)
+  }
+
+  static let rejections: [Rejection] = [
+    // Unknown or misspelt fields never pass silently.
+    Rejection(P.profile(["colour": #""red""#]), "$.colour", "unknown field"),
+    Rejection(P.profile(rung: ["bitrat": "3000000"]), "$.video[1].bitrat", "unknown field"),
+    Rejection(P.profile(["segment": #"{"duration": 6, "length": 6}"#]), "$.segment.length", "unknown field"),
+    // Wrong types.
+    Rejection("[]", "$", "expected an object, found an array"),
+    Rejection(P.profile(["version": #""1""#]), "$.version", "expected a number, found a string"),
+    Rejection(P.profile(["segment": "6"]), "$.segment", "expected an object, found a number"),
+    Rejection(P.profile(["video": "{}"]), "$.video", "expected an array, found an object"),
+    Rejection(P.profile(["video": #"["low"]"#]), "$.video[0]", "expected an object, found a string"),
+    Rejection(P.profile(rung: ["width": #""1280""#]), "$.video[1].width", "expected a number, found a string"),
+    Rejection(P.profile(rung: ["width": "true"]), "$.video[1].width", "expected a number, found a boolean"),
+    Rejection(P.profile(rung: ["name": "7"]), "$.video[1].name", "expected a string, found a number"),
+    Rejection(P.profile(["inputs": "[1]"]), "$.inputs[0]", "expected a non-empty path string"),
+    Rejection(P.profile(["output": #""""#]), "$.output", "must not be empty"),
+    Rejection(P.profile(["audio": #"{"channels": "2"}"#]), "$.audio.channels", "expected a number, found a string"),
+    Rejection(P.profile(["encryption": #"{"method": "aes-256"}"#]), "$.encryption.method", #"must be one of "none", "aes-128""#),
+    Rejection(P.profile(["encryption": #"{"method": "aes-128", "iv": "zero"}"#]), "$.encryption.iv", #"found "zero""#),
+    // Version.
+    Rejection(P.profile(["version": "2"]), "$.version", "unsupported version 2"),
+    Rejection(P.profile(["version": nil]), "$.version", "is required"),
+    Rejection(P.profile(["version": "1.5"]), "$.version", "expected a whole number"),
+    // Required sections.
+    Rejection(P.profile(["segment": nil]), "$.segment", "is required"),
+    Rejection(P.profile(["segment": "{}"]), "$.segment.duration", "is required"),
+    Rejection(P.profile(["segment": #"{"duration": 0.5}"#]), "$.segment.duration", "must be from 1 to 60 seconds, found 0.5"),
+    Rejection(P.profile(["segment": #"{"duration": 6, "container": "mkv"}"#]), "$.segment.container", #"found "mkv""#),
+    Rejection(P.profile(["video": nil]), "$.video", "is required"),
+    Rejection(P.profile(["video": "[]"]), "$.video", "one or more rungs"),
+    // Picture size.
+    Rejection(P.profile(rung: ["width": "1279"]), "$.video[1].width", "must be even for 4:2:0 video, found 1279"),
+    Rejection(P.profile(rung: ["height": "719"]), "$.video[1].height", "must be even for 4:2:0 video, found 719"),
+    Rejection(P.profile(rung: ["width": "8"]), "$.video[1].width", "from 16 to 8192, found 8"),
+    Rejection(P.profile(rung: ["height": nil]), "$.video[1].height", "is required"),
+    // Rates.
+    Rejection(P.profile(rung: ["bitrate": "0"]), "$.video[1].bitrate", "from 1 to 2000000000, found 0"),
+    Rejection(P.profile(rung: ["bitrate": "9999"]), "$.video[1].bitrate", "at least 10000 bit/s, found 9999"),
+    Rejection(P.profile(rung: ["bitrate": "2500000.5"]), "$.video[1].bitrate", "expected a whole number"),
+    Rejection(P.profile(rung: ["maxrate": "2000000"]), "$.video[1].maxrate", "at least the bitrate (3000000), found 2000000"),
+    // Names become folder names.
+    Rejection(P.profile(rung: ["name": #""low""#]), "$.video[1].name", #"duplicate rung name "low""#),
+    Rejection(P.profile(rung: ["name": #""../x""#]), "$.video[1].name", #""../x" is not a safe folder name"#),
+    Rejection(P.profile(rung: ["name": #"".hidden""#]), "$.video[1].name", #"".hidden" is not a safe folder name"#),
+    Rejection(P.profile(rung: ["name": #""a/b""#]), "$.video[1].name", #""a/b" is not a safe folder name"#),
+    Rejection(P.profile(rung: ["name": #""-x""#]), "$.video[1].name", #""-x" is not a safe folder name"#),
+    Rejection(P.profile(rung: ["name": #""""#]), "$.video[1].name", "is not a safe folder name"),
+    Rejection(P.profile(rung: ["name": #""keys""#]), "$.video[1].name", "reserved for the key folder"),
+    // Encoder settings.
+    Rejection(P.profile(rung: ["level": #""3.3""#]), "$.video[1].level", #""3.3" is not a"#),
+    Rejection(P.profile(rung: ["level": "true"]), "$.video[1].level", "expected a level"),
+    Rejection(P.profile(rung: ["preset": #""fastest""#]), "$.video[1].preset", #"found "fastest""#),
+    Rejection(P.profile(rung: ["profile": #""high10""#]), "$.video[1].profile", #"found "high10""#),
+    Rejection(P.profile(rung: ["fps": "0"]), "$.video[1].fps", "expected a frame rate"),
+    Rejection(P.profile(rung: ["fps": #""30/0""#]), "$.video[1].fps", "expected a frame rate"),
+    Rejection(P.profile(rung: ["fps": "29.5"]), "$.video[1].fps", "expected a frame rate"),
+    Rejection(P.profile(rung: ["fps": "121"]), "$.video[1].fps", "expected a frame rate"),
+    Rejection(P.profile(rung: ["fps": #""1/2""#]), "$.video[1].fps", "expected a frame rate"),
+    Rejection(P.profile(rung: ["fps": #""thirty""#]), "$.video[1].fps", "expected a frame rate"),
+    // Audio.
+    Rejection(P.profile(["audio": #"{"sample_rate": 44000}"#]), "$.audio.sample_rate", "44000 is not an AAC sample rate"),
+    Rejection(P.profile(["audio": #"{"sample_rate": 7000}"#]), "$.audio.sample_rate", "from 8000 to 96000, found 7000"),
+    Rejection(P.profile(["audio": #"{"channels": 0}"#]), "$.audio.channels", "from 1 to 8, found 0"),
+    // The key URI is written inside URI="…" (conformance A2): no quote, CR or LF.
+    // The messages name the character ("U+22") or say "quote"; both contain "quote".
+    Rejection(P.profile(["encryption": #"{"method": "aes-128", "key_uri": "k\"ey"}"#]), "$.encryption.key_uri", "quote"),
+    Rejection(P.profile(["encryption": #"{"method": "aes-128", "key_uri": "k\ney"}"#]), "$.encryption.key_uri", "quote"),
+    Rejection(P.profile(["encryption": #"{"method": "aes-128", "key_uri": "k\rey"}"#]), "$.encryption.key_uri", "quote"),
+    Rejection(P.profile(["encryption": #"{"method": "aes-128", "key_uri": ""}"#]), "$.encryption.key_uri", "empty"),
+    // G8(e): one key and sequence IVs would encrypt every rendition's first block (the same PAT) alike.
+    Rejection(P.profile(["encryption": #"{"method": "aes-128", "iv": "sequence"}"#]), "$.encryption.iv", "would repeat (key, IV) pairs"),
+    Rejection(P.profile(["encryption": #"{"key_uri": "https://k"}"#]), "$.encryption.key_uri", #"method is "none""#),
+    Rejection(P.profile(["encryption": #"{"method": "none", "key_uri": "https://k"}"#]), "$.encryption.key_uri", "nothing would be encrypted"),
+    // Not JSON at all.
+    Rejection(#"{"version": 1,"#, "$", "not valid JSON"),
+    Rejection("", "$", "not valid JSON"),
+  ]
+
+  @Test(arguments: rejections)
+  func rejects(_ c: Rejection) {
+    let error = #expect(throws: ProfileError.self) { try load(c.json) }
+    #expect(error?.file == "test.json")
+    #expect(error?.path == c.path, "\(String(describing: error))")
+    #expect(error?.message.contains(c.message) == true, "\(String(describing: error))")
+  }
+
+  @Test func unreadableFileNamesTheFile() throws {
+    let folder = try TemporaryFolder()
+    let missing = folder.url.appendingPathComponent("missing.json")
+    let error = #expect(throws: ProfileError.self) { try ProfileLoader.load(contentsOf: missing) }
+    #expect(error?.file == missing.path)
+    #expect(error?.path == "$")
+    #expect(error?.message.hasPrefix("cannot read the file") == true)
+  }
+
+  @Test(arguments: ["360p", "a", "v1.high_q-2", String(repeating: "x", count: 64)])
+  func safeNames(_ name: String) {
+    #expect(ProfileLoader.isSafePathComponent(name))
+  }
+
+  @Test(arguments: ["", ".", "..", "../x", ".hidden", "-x", "a/b", "a\\b", "a b", "é", String(repeating: "x", count: 65)])
+  func unsafeNames(_ name: String) {
+    #expect(!ProfileLoader.isSafePathComponent(name))
+  }
+}
