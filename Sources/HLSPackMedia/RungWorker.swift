@@ -20,6 +20,8 @@ final class RungWorker: @unchecked Sendable {
   private let audioCodec: String?
   private let packet: Packet
   private var held: Frame?
+  /// Times of the last two input frames: the last one lasts as long as the interval between them.
+  private var lastTimes: (Double, Double)?
   private var nextFrameIndex: Int64 = 0
   private let finished = DispatchSemaphore(value: 0)
   private(set) var failure: Error?
@@ -63,6 +65,7 @@ final class RungWorker: @unchecked Sendable {
         case .video(let frame, let seconds):
           for _ in 0..<converter.push(seconds: seconds) { try encode(held ?? frame) }
           held = frame
+          lastTimes = (lastTimes?.1 ?? seconds, seconds)
         case .audio(let packet):
           try muxer.writeAudio(packet)
         }
@@ -75,8 +78,9 @@ final class RungWorker: @unchecked Sendable {
   }
 
   private func finish() throws {
-    if let held {
-      for _ in 0..<converter.finish() { try encode(held) }
+    if let held, let (previous, last) = lastTimes {
+      let end = last > previous ? 2 * last - previous : nil
+      for _ in 0..<converter.finish(endSeconds: end) { try encode(held) }
     }
     held = nil
     try encoder.send(nil)

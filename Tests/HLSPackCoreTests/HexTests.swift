@@ -33,7 +33,6 @@ import Testing
 
   /// Swift's integer parser accepts a sign, so "+f" and "-0" look like bytes.
   @Test(
-    .disabled("bug: Hex.decode accepts sign characters: \"+f\" decodes to [0x0F] and \"-0\" to [0x00] instead of nil"),
     arguments: ["+f", "-0", "+f+f"])
   func decodeRejectsSigns(_ text: String) {
     #expect(Hex.decode(text) == nil)

@@ -48,7 +48,6 @@ import Testing
   /// ceil(D·fps). Products that are whole numbers must not gain a frame from
   /// floating-point error.
   @Test(
-    .disabled("bug: KeyframeSchedule.framesPerSegment uses Double math; 2.2 s at 25 fps gives 56, not 55"),
     arguments: [(2.2, pal, 55), (1.1, FrameRate(numerator: 50, denominator: 1), 55), (3.003, FrameRate(numerator: 24000, denominator: 1001), 72)])
   func framesPerSegmentIsExactForWholeProducts(seconds: Double, rate: FrameRate, expected: Int) {
     let schedule = KeyframeSchedule(segmentDuration: seconds, rate: rate)

@@ -29,7 +29,8 @@ public enum Hex {
   public static func decode(_ text: String) -> [UInt8]? {
     var s = Substring(text)
     if s.hasPrefix("0x") || s.hasPrefix("0X") { s = s.dropFirst(2) }
-    guard s.count % 2 == 0 else { return nil }
+    // UInt8(_:radix:) would accept a sign ("+f"); only hex digits are hex.
+    guard s.count % 2 == 0, s.allSatisfy(\.isHexDigit) else { return nil }
     var out: [UInt8] = []
     var index = s.startIndex
     while index < s.endIndex {

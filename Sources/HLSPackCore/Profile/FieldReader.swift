@@ -56,8 +56,27 @@ struct FieldReader {
   }
 
   mutating func required<T>(_ key: String, _ read: (inout FieldReader, String) throws -> T?) throws -> T {
-    guard let v = try read(&self, key) else { throw error(key, "is required") }
+    guard let v = try read(&self, key) else {
+      if let near = fields.keys.sorted().first(where: { $0 != key && isNearMiss($0, key) }) {
+        throw error(key, "is required (the object has \"\(near)\": misspelt?)")
+      }
+      throw error(key, "is required")
+    }
     return v
+  }
+
+  /// Names one edit apart (a letter dropped, added, changed or two swapped).
+  private func isNearMiss(_ a: String, _ b: String) -> Bool {
+    let x = Array(a), y = Array(b)
+    if x.count == y.count {
+      let diffs = x.indices.filter { x[$0] != y[$0] }
+      return diffs.count == 1 || (diffs.count == 2 && diffs[1] == diffs[0] + 1 && x[diffs[0]] == y[diffs[1]] && x[diffs[1]] == y[diffs[0]])
+    }
+    let (short, long) = x.count < y.count ? (x, y) : (y, x)
+    guard long.count == short.count + 1 else { return false }
+    var i = 0
+    while i < short.count, short[i] == long[i] { i += 1 }
+    return short[i...] == long[(i + 1)...]
   }
 
   mutating func oneOf(_ key: String, _ allowed: [String]) throws -> String? {

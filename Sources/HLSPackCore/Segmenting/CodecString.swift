@@ -45,8 +45,9 @@ public enum AnnexB {
     var units: [ArraySlice<UInt8>] = []
     for (n, start) in starts.enumerated() {
       var end = n + 1 < starts.count ? starts[n + 1].code : bytes.count
-      // Trailing zero bytes before the next start code belong to neither NAL.
-      while end > start.payload, bytes[end - 1] == 0, n + 1 == starts.count { end -= 1 }
+      // Trailing zero bytes (trailing_zero_8bits) belong to no NAL unit; a NAL
+      // unit never ends in 0x00.
+      while end > start.payload, bytes[end - 1] == 0 { end -= 1 }
       if end > start.payload { units.append(bytes[start.payload..<end]) }
     }
     return units

@@ -22,10 +22,13 @@ public struct FrameRateConverter: Sendable {
     return count
   }
 
-  /// At the end of input: how many times the held frame is still emitted.
-  public mutating func finish() -> Int64 {
+  /// At the end of input: how many times the held frame is still emitted. It
+  /// lasts until `endSeconds` (its time plus its duration), as in FFmpeg's
+  /// `fps` filter, so raising the rate does not cut the last frame short.
+  public mutating func finish(endSeconds: Double? = nil) -> Int64 {
     guard let held = heldIndex, held >= nextIndex else { return 0 }
-    let count = held - nextIndex + 1
+    let end = endSeconds.map { max(held + 1, Int64(($0 * rate.value).rounded())) } ?? held + 1
+    let count = end - nextIndex
     nextIndex += count
     heldIndex = nil
     return count

@@ -27,6 +27,6 @@ public struct KeyframeSchedule: Sendable, Equatable {
 
   /// Frames between forced IDRs, for the encoder's GOP limit.
   public var framesPerSegment: Int {
-    Int((Double(segmentMilliseconds) / 1000 * rate.value).rounded(.up))
+    Int(frameIndex(ofBoundary: 1))
   }
 }
