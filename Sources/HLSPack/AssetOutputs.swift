@@ -21,6 +21,7 @@ struct AssetOutputs {
     let targetDuration = MediaPlaylist.targetDuration(forLongest: longest)
 
     var variants: [MultivariantPlaylist.Variant] = []
+    var iFrameVariants: [MultivariantPlaylist.IFrameVariant] = []
     var renditions: [AssetReport.Rendition] = []
     for (writer, fact) in zip(writers, facts) {
       let playlist = MediaPlaylist(
@@ -36,6 +37,16 @@ struct AssetOutputs {
         averageBandwidth: BandwidthMeter.average(samples),
         codecs: fact.codecs, width: fact.width, height: fact.height, frameRate: fact.frameRate)
       variants.append(variant)
+      if profile.segment.iFramePlaylists, let iFrames = iFramePlaylist(writer), !iFrames.entries.isEmpty {
+        let path = "\(writer.name)/iframes.m3u8"
+        try write(iFrames.render(), to: path)
+        let samples = iFrames.entries.map { BandwidthMeter.Sample(bytes: $0.length, durationTicks: $0.durationTicks) }
+        iFrameVariants.append(
+          MultivariantPlaylist.IFrameVariant(
+            uri: path, bandwidth: BandwidthMeter.peak(samples, targetDuration: iFrames.targetDuration),
+            averageBandwidth: BandwidthMeter.average(samples), codecs: Array(fact.codecs.prefix(1)),
+            width: fact.width, height: fact.height))
+      }
       renditions.append(
         AssetReport.Rendition(
           name: writer.name, playlist: playlistPath, bandwidth: variant.bandwidth,
@@ -48,7 +59,9 @@ struct AssetOutputs {
               sha256: $0.sha256, iv: $0.key.iv.map(KeyTag.formatIV), keyID: $0.keyID)
           }))
     }
-    try write(MultivariantPlaylist(variants: variants, independentSegments: true).render(), to: "master.m3u8")
+    try write(
+      MultivariantPlaylist(variants: variants, iFrameVariants: iFrameVariants, independentSegments: true).render(),
+      to: "master.m3u8")
 
     let manifest = keysManifest(writers)
     if !manifest.keys.isEmpty {
@@ -64,6 +77,24 @@ struct AssetOutputs {
       renditions: renditions, timings: started.map { timings(started: $0, writers: writers) })
     try writeJSON(report, to: "report.json", privateFile: false)
     return report
+  }
+
+  /// One entry per keyframe range; each lasts until the next keyframe.
+  private func iFramePlaylist(_ writer: RenditionWriter) -> IFramePlaylist? {
+    var entries: [IFramePlaylist.Entry] = []
+    var ends: [Int64] = []
+    for record in writer.records {
+      var key = record.key
+      if key.method != .none { key.iv = record.iv }
+      for range in record.keyframes {
+        entries.append(.init(uri: record.uri, offset: range.offset, length: range.length, durationTicks: 0, key: key))
+        ends.append(range.ptsTicks)
+      }
+    }
+    guard let last = writer.records.last else { return nil }
+    ends.append(last.startTicks + last.durationTicks)
+    for i in entries.indices { entries[i].durationTicks = ends[i + 1] - ends[i] }
+    return IFramePlaylist(entries: entries, map: writer.initialization)
   }
 
   private var ivModeName: String {

@@ -13,6 +13,9 @@ struct SegmentRecord: Sendable {
   var keyID: String?
   var keyFile: String?
   var period: Int
+  /// The IV that encrypted the segment, also when the playlist leaves it implicit.
+  var iv: [UInt8]?
+  var keyframes: [KeyframeRange]
 }
 
 /// Receives one rendition's segments on its worker thread: encrypts each one
@@ -55,6 +58,7 @@ final class RenditionWriter: SegmentSink, @unchecked Sendable {
     var bytes = segment.bytes
     var tag = KeyTag.none
     var used: KeyRing.Key?
+    var usedIV: [UInt8]?
     if let keys {
       let key = try keys.key(rendition: name, period: period)
       let iv: [UInt8]
@@ -75,13 +79,14 @@ final class RenditionWriter: SegmentSink, @unchecked Sendable {
         method: .aes128, uri: encryption.keyURI.render(values), iv: written,
         keyFormat: encryption.keyFormat, keyFormatVersions: encryption.keyFormatVersions)
       used = key
+      usedIV = iv
     }
     try write(bytes, to: uri)
     records.append(
       SegmentRecord(
         uri: uri, startTicks: segment.startTicks, durationTicks: segment.durationTicks, byteCount: bytes.count,
         sha256: Hex.encode(try Digest.sha256(bytes)), key: tag, keyID: used?.content.idHex, keyFile: used?.file,
-        period: period))
+        period: period, iv: usedIV, keyframes: segment.keyframes))
   }
 
   private func write(_ bytes: [UInt8], to name: String) throws {

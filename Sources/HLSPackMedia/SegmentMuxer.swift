@@ -26,6 +26,9 @@ final class SegmentMuxer {
   private var firstVideoPTS: Int64?
   private(set) var videoFrames = 0
   private(set) var firstKeyframe: [UInt8] = []
+  /// AVIO position where the current segment began, so keyframe offsets are segment-relative.
+  private var segmentStartPosition: Int64 = 0
+  private var keyframes: [KeyframeRange] = []
 
   init(
     container: Container, bitExact: Bool, video: CodecParameters, videoTimeBase: AVRational, audio: CodecParameters?,
@@ -122,6 +125,15 @@ final class SegmentMuxer {
     firstVideoPTS = min(firstVideoPTS ?? p.pointee.pts, p.pointee.pts)
     lastVideoPTS = max(lastVideoPTS, p.pointee.pts)
     videoFrames += 1
+    if container == .ts, packet.isKeyframe {
+      // PAT/PMT right before every IDR: each I-frame byte range then decodes on its own.
+      try setOption(ctx.pointee.priv_data, "mpegts_flags", "+resend_headers")
+      let begin = avio_tell(ctx.pointee.pb) - segmentStartPosition
+      try check(av_write_frame(ctx, p), "av_write_frame(video)")
+      let end = avio_tell(ctx.pointee.pb) - segmentStartPosition
+      keyframes.append(KeyframeRange(offset: Int(begin), length: Int(end - begin), ptsTicks: toTicks(p.pointee.pts)))
+      return
+    }
     try check(av_write_frame(ctx, p), "av_write_frame(video)")
   }
 
@@ -173,15 +185,20 @@ final class SegmentMuxer {
     // Flush the PES buffers (TS) or the fragment (fMP4) into this segment.
     try check(av_write_frame(ctx, nil), "av_write_frame(flush)")
     try emit(start: start, end: end)
-    // The next TS segment opens with PAT/PMT again.
-    if container == .ts { try setOption(ctx.pointee.priv_data, "mpegts_flags", "+resend_headers") }
     segmentStart = end
   }
 
   private func emit(start: Int64, end: Int64) throws {
     let bytes = output.take()
+    segmentStartPosition = avio_tell(ctx.pointee.pb)
+    defer { keyframes = [] }
     guard !bytes.isEmpty else { return }
     let start90k = toTicks(start)
-    try sink.accept(MediaSegment(bytes: bytes, startTicks: start90k, durationTicks: toTicks(end) - start90k))
+    // fMP4: only the fragment's first sample can be reached without another moof.
+    if container == .fmp4, let end = FragmentLayout.firstSampleEnd(bytes) {
+      keyframes = [KeyframeRange(offset: 0, length: end, ptsTicks: start90k)]
+    }
+    try sink.accept(MediaSegment(bytes: bytes, startTicks: start90k, durationTicks: toTicks(end) - start90k, keyframes: keyframes))
   }
+
 }

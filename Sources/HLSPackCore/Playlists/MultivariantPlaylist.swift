@@ -21,12 +21,33 @@ public struct MultivariantPlaylist: Sendable {
     }
   }
 
+  /// An EXT-X-I-FRAME-STREAM-INF: like a variant, without FRAME-RATE (conformance D7).
+  public struct IFrameVariant: Sendable, Equatable {
+    public var uri: String
+    public var bandwidth: Int
+    public var averageBandwidth: Int
+    public var codecs: [String]
+    public var width: Int
+    public var height: Int
+
+    public init(uri: String, bandwidth: Int, averageBandwidth: Int, codecs: [String], width: Int, height: Int) {
+      self.uri = uri
+      self.bandwidth = bandwidth
+      self.averageBandwidth = averageBandwidth
+      self.codecs = codecs
+      self.width = width
+      self.height = height
+    }
+  }
+
   public var variants: [Variant]
+  public var iFrameVariants: [IFrameVariant]
   /// True when every video segment starts with an IDR (conformance B11).
   public var independentSegments: Bool
 
-  public init(variants: [Variant], independentSegments: Bool) {
+  public init(variants: [Variant], iFrameVariants: [IFrameVariant] = [], independentSegments: Bool) {
     self.variants = variants
+    self.iFrameVariants = iFrameVariants
     self.independentSegments = independentSegments
   }
 
@@ -45,6 +66,16 @@ public struct MultivariantPlaylist: Sendable {
       if v.frameRate > 0 { attributes.append("FRAME-RATE=\(Self.formatFrameRate(v.frameRate))") }
       lines.append("#EXT-X-STREAM-INF:" + attributes.joined(separator: ","))
       lines.append(v.uri)
+    }
+    for v in iFrameVariants.enumerated().sorted(by: { ($0.element.bandwidth, $0.offset) < ($1.element.bandwidth, $1.offset) }).map(\.element) {
+      let attributes = [
+        "BANDWIDTH=\(v.bandwidth)",
+        "AVERAGE-BANDWIDTH=\(v.averageBandwidth)",
+        "CODECS=\"\(v.codecs.joined(separator: ","))\"",
+        "RESOLUTION=\(v.width)x\(v.height)",
+        "URI=\"\(v.uri)\"",
+      ]
+      lines.append("#EXT-X-I-FRAME-STREAM-INF:" + attributes.joined(separator: ","))
     }
     return lines.joined(separator: "\n") + "\n"
   }

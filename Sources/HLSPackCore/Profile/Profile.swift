@@ -28,6 +28,14 @@ public struct SegmentSettings: Sendable, Equatable {
   /// Target segment duration in seconds; IDR frames are forced at every multiple of it.
   public var duration: Double
   public var container: Container
+  /// Write an I-frame playlist per video rendition (trick play).
+  public var iFramePlaylists: Bool
+
+  public init(duration: Double, container: Container, iFramePlaylists: Bool = true) {
+    self.duration = duration
+    self.container = container
+    self.iFramePlaylists = iFramePlaylists
+  }
 }
 
 public enum VideoCodec: String, Sendable, Equatable, CaseIterable {

@@ -114,8 +114,9 @@ public enum ProfileLoader {
       throw r.error("duration", "must be from 1 to 60 seconds, found \(formatNumber(duration))")
     }
     let container = try r.oneOf("container", Container.allCases.map(\.rawValue)).flatMap(Container.init) ?? .ts
+    let iFrames = try r.bool("iframe_playlists") ?? true
     try r.finish()
-    return SegmentSettings(duration: duration, container: container)
+    return SegmentSettings(duration: duration, container: container, iFramePlaylists: iFrames)
   }
 
   static func readRung(_ reader: FieldReader, baseDirectory: URL) throws -> VideoRung {

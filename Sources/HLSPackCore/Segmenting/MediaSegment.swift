@@ -6,11 +6,30 @@ public struct MediaSegment: Sendable {
   /// Presentation duration (next segment's first PTS − this one's; the last
   /// segment runs to the end of its last frame), 90 kHz.
   public var durationTicks: Int64
+  /// Where the segment's independently decodable keyframes sit, for I-frame playlists.
+  public var keyframes: [KeyframeRange]
 
-  public init(bytes: [UInt8], startTicks: Int64, durationTicks: Int64) {
+  public init(bytes: [UInt8], startTicks: Int64, durationTicks: Int64, keyframes: [KeyframeRange] = []) {
     self.bytes = bytes
     self.startTicks = startTicks
     self.durationTicks = durationTicks
+    self.keyframes = keyframes
+  }
+}
+
+/// A byte range of a segment that decodes to one picture on its own: in TS the
+/// PSI written right before an IDR plus the IDR's packets; in fMP4 the moof
+/// plus the fragment's first sample.
+public struct KeyframeRange: Sendable, Equatable {
+  public var offset: Int
+  public var length: Int
+  /// Presentation time of the picture, 90 kHz.
+  public var ptsTicks: Int64
+
+  public init(offset: Int, length: Int, ptsTicks: Int64) {
+    self.offset = offset
+    self.length = length
+    self.ptsTicks = ptsTicks
   }
 }
 

@@ -1,0 +1,68 @@
+/// An I-frame playlist (EXT-X-I-FRAMES-ONLY): one entry per keyframe, a byte
+/// range into its media segment.
+public struct IFramePlaylist: Sendable {
+  public struct Entry: Sendable, Equatable {
+    public var uri: String
+    public var offset: Int
+    public var length: Int
+    /// Until the next I-frame (the last one: until the end of the presentation).
+    public var durationTicks: Int64
+    /// The parent segment's key, always with its explicit IV: I-frame playlists
+    /// number their entries differently, so an implicit IV would be wrong
+    /// (conformance G8c, I3).
+    public var key: KeyTag
+
+    public init(uri: String, offset: Int, length: Int, durationTicks: Int64, key: KeyTag) {
+      self.uri = uri
+      self.offset = offset
+      self.length = length
+      self.durationTicks = durationTicks
+      self.key = key
+    }
+  }
+
+  public var entries: [Entry]
+  public var map: String?
+
+  public init(entries: [Entry], map: String?) {
+    self.entries = entries
+    self.map = map
+  }
+
+  public var targetDuration: Int64 {
+    MediaPlaylist.targetDuration(forLongest: entries.map(\.durationTicks).max() ?? 0)
+  }
+
+  /// 4 for EXT-X-BYTERANGE and EXT-X-I-FRAMES-ONLY, 5 with EXT-X-MAP (conformance A4).
+  public var version: Int {
+    entries.map(\.key.requiredVersion).reduce(map == nil ? 4 : 5, max)
+  }
+
+  public func render() -> String {
+    var lines = [
+      "#EXTM3U",
+      "#EXT-X-VERSION:\(version)",
+      "#EXT-X-TARGETDURATION:\(targetDuration)",
+      "#EXT-X-MEDIA-SEQUENCE:0",
+      "#EXT-X-PLAYLIST-TYPE:VOD",
+      "#EXT-X-I-FRAMES-ONLY",
+    ]
+    if let map { lines.append("#EXT-X-MAP:URI=\"\(map)\"") }
+    var current = KeyTag.none
+    var lastEnd: (uri: String, end: Int)?
+    for entry in entries {
+      if entry.key != current {
+        lines.append("#EXT-X-KEY:\(entry.key.attributes)")
+        current = entry.key
+      }
+      lines.append("#EXTINF:\(MediaPlaylist.formatDuration(entry.durationTicks)),")
+      // The offset may be left out when the range continues the previous one.
+      let continues = lastEnd.map { $0.uri == entry.uri && $0.end == entry.offset } ?? false
+      lines.append("#EXT-X-BYTERANGE:\(entry.length)" + (continues ? "" : "@\(entry.offset)"))
+      lines.append(entry.uri)
+      lastEnd = (entry.uri, entry.offset + entry.length)
+    }
+    lines.append("#EXT-X-ENDLIST")
+    return lines.joined(separator: "\n") + "\n"
+  }
+}
