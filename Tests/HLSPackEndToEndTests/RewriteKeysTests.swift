@@ -195,7 +195,7 @@ struct RewriteKeysTests {
     for template in ["skd://{key_id}", "{key_file}"] {
       let result = try rewrite(package, template)
       #expect(result.status == 1)
-      #expect(result.stderr.contains("\(package.path)/high/index.m3u8"), "\(result.stderr)")
+      #expect(result.stderr.contains("\(package.path)/high/"), "names a playlist of the rendition: \(result.stderr)")
       #expect(result.stderr.contains("myapp-key://legacy"))
       try PackageDiff.expectOnlyKeyURIsChanged(before: before, after: package)
       #expect(try PackageDiff.files(in: before) == PackageDiff.files(in: package), "nothing written")
@@ -219,9 +219,11 @@ struct RewriteKeysTests {
     // Give the low rendition a key of its own.
     let other = package.appendingPathComponent("keys/other.key")
     #expect(try Command.run("openssl", ["rand", "-out", other.path, "16"]).status == 0)
-    let low = package.appendingPathComponent("low/index.m3u8")
-    let text = try String(contentsOf: low, encoding: .utf8).replacing(/URI="[^"]*"/, with: #"URI="../keys/other.key""#)
-    try Data(text.utf8).write(to: low)
+    for name in ["index.m3u8", "iframes.m3u8"] {
+      let low = package.appendingPathComponent("low/\(name)")
+      let text = try String(contentsOf: low, encoding: .utf8).replacing(/URI="[^"]*"/, with: #"URI="../keys/other.key""#)
+      try Data(text.utf8).write(to: low)
+    }
     let before = try PackageDiff.copy(package)
 
     let shared = try rewrite(package, "skd://{asset}")

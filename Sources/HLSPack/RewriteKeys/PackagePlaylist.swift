@@ -18,6 +18,11 @@ struct PackagePlaylist {
     scopes = KeyTagScope.segments(in: bytes)
   }
 
+  /// I-frame playlists list byte ranges of segments their media playlist lists already.
+  var isIFramesOnly: Bool {
+    String(decoding: bytes, as: UTF8.self).contains("#EXT-X-I-FRAMES-ONLY")
+  }
+
   /// Folder components of the playlist inside the package ([] at the root).
   var folderComponents: [String] { Array(relativePath.split(separator: "/").dropLast().map(String.init)) }
 

@@ -160,7 +160,8 @@ struct RewritePlan {
       if m.tag.kind == .key {
         if !entry.renditions.contains(playlist.rendition) { entry.renditions.append(playlist.rendition) }
         if !entry.periods.contains(m.period) { entry.periods.append(m.period) }
-        entry.segments += playlist.scopes[m.tagIndex].map { segment in
+        let covered = playlist.isIFramesOnly ? [] : playlist.scopes[m.tagIndex]
+        entry.segments += covered.map { segment in
           let inPackage = PackagePaths.scheme(of: segment.uri) == nil && !segment.uri.hasPrefix("/")
           return KeysManifest.Segment(
             uri: inPackage ? playlist.packagePath(ofRelative: segment.uri) ?? segment.uri : segment.uri, iv: segment.iv)
