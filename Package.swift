@@ -46,6 +46,8 @@ let package = Package(
     // depends on the executable so that `swift test` builds it for the CLI tests.
     .testTarget(
       name: "HLSPackEndToEndTests",
-      dependencies: ["hlspack", "HLSPack", "HLSPackCore", .product(name: "Logging", package: "swift-log")]),
+      dependencies: [
+        "hlspack", "HLSPack", "HLSPackCore", "HLSPackCrypto", .product(name: "Logging", package: "swift-log"),
+      ]),
   ]
 )

@@ -25,7 +25,9 @@ struct AssetOutputs {
     var renditions: [AssetReport.Rendition] = []
     for (writer, fact) in zip(writers, facts) {
       let playlist = MediaPlaylist(
-        entries: writer.records.map { .init(uri: $0.uri, durationTicks: $0.durationTicks, key: $0.key) },
+        entries: writer.records.map {
+          .init(uri: $0.uri, durationTicks: $0.durationTicks, key: $0.key, discontinuity: $0.discontinuity)
+        },
         targetDuration: targetDuration, map: writer.initialization)
       let playlistPath = "\(writer.name)/index.m3u8"
       try write(playlist.render(), to: playlistPath)
@@ -60,7 +62,9 @@ struct AssetOutputs {
           }))
     }
     try write(
-      MultivariantPlaylist(variants: variants, iFrameVariants: iFrameVariants, independentSegments: true).render(),
+      MultivariantPlaylist(
+        variants: variants, iFrameVariants: iFrameVariants, sessionKeys: sessionKeys(writers), independentSegments: true
+      ).render(),
       to: "master.m3u8")
 
     let manifest = keysManifest(writers)
@@ -77,6 +81,19 @@ struct AssetOutputs {
       renditions: renditions, timings: started.map { timings(started: $0, writers: writers) })
     try writeJSON(report, to: "report.json", privateFile: false)
     return report
+  }
+
+  /// EXT-X-SESSION-KEY on request: one per distinct key tag, without IVs
+  /// (they differ per segment), so clients can fetch keys early (conformance D10).
+  private func sessionKeys(_ writers: [RenditionWriter]) -> [KeyTag] {
+    guard profile.encryption.sessionKey else { return [] }
+    var tags: [KeyTag] = []
+    for record in writers.flatMap(\.records) where record.key.method != .none {
+      var tag = record.key
+      tag.iv = nil
+      if !tags.contains(tag) { tags.append(tag) }
+    }
+    return tags
   }
 
   /// One entry per keyframe range; each lasts until the next keyframe.
@@ -121,7 +138,7 @@ struct AssetOutputs {
         guard let i = index[name] else { continue }
         if !entries[i].renditions.contains(writer.name) { entries[i].renditions.append(writer.name) }
         if !entries[i].periods.contains(record.period) { entries[i].periods.append(record.period) }
-        entries[i].segments.append(.init(uri: "\(writer.name)/\(record.uri)", iv: record.key.iv.map(KeyTag.formatIV)))
+        entries[i].segments.append(.init(uri: "\(writer.name)/\(record.uri)", iv: record.iv.map(KeyTag.formatIV)))
       }
     }
     return KeysManifest(keys: entries)

@@ -16,19 +16,20 @@ struct SegmentRecord: Sendable {
   /// The IV that encrypted the segment, also when the playlist leaves it implicit.
   var iv: [UInt8]?
   var keyframes: [KeyframeRange]
+  /// EXT-X-DISCONTINUITY before this segment.
+  var discontinuity: Bool
 }
 
 /// Receives one rendition's segments on its worker thread: encrypts each one
-/// (AES-128-CBC, PKCS#7, with its key period's key and its own IV), writes it
-/// and records it.
-final class RenditionWriter: SegmentSink, @unchecked Sendable {
+/// with AES-128 (whole segment, PKCS#7, its own IV) unless SAMPLE-AES already
+/// encrypted its samples, writes it and records it.
+final class RenditionWriter: SegmentSink, SampleEncryptorProviding, @unchecked Sendable {
   let name: String
   let folder: URL
-  private let asset: String
-  private let encryption: EncryptionSettings
-  private let keys: KeyRing?
-  private let cipher: AES128CBC
   private let container: Container
+  private let keying: SegmentKeying?
+  private let cipher: AES128CBC
+  let sampleEncryptor: SampleEncryptor?
   private(set) var records: [SegmentRecord] = []
   /// The fMP4 initialization segment's file name; it is never encrypted.
   private(set) var initialization: String?
@@ -37,11 +38,11 @@ final class RenditionWriter: SegmentSink, @unchecked Sendable {
     name: String, asset: String, assetFolder: URL, container: Container, encryption: EncryptionSettings, keys: KeyRing?
   ) throws {
     self.name = name
-    self.asset = asset
     self.container = container
     folder = assetFolder.appendingPathComponent(name)
-    self.encryption = encryption
-    self.keys = keys
+    let keying = keys.map { SegmentKeying(rendition: name, asset: asset, encryption: encryption, keys: $0) }
+    self.keying = keying
+    sampleEncryptor = encryption.method == .sampleAES ? keying.map(SampleAESStreamEncryptor.init) : nil
     cipher = try AES128CBC()
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
   }
@@ -54,39 +55,24 @@ final class RenditionWriter: SegmentSink, @unchecked Sendable {
   func accept(_ segment: MediaSegment) throws {
     let index = records.count
     let uri = String(format: "segment_%05d.", index) + container.segmentExtension
-    let period = encryption.rotateEvery.map { index / $0 } ?? 0
     var bytes = segment.bytes
-    var tag = KeyTag.none
-    var used: KeyRing.Key?
-    var usedIV: [UInt8]?
-    if let keys {
-      let key = try keys.key(rendition: name, period: period)
-      let iv: [UInt8]
-      let written: [UInt8]?
-      switch encryption.iv {
-      case .random: iv = try keys.randomIV(rendition: name, index: index); written = iv
-      case .sequence: iv = SegmentIV.sequence(UInt64(index)); written = nil
-      case .fixed(let fixed): iv = fixed; written = fixed
-      }
+    let material = try keying?.material(for: index)
+    if let material, sampleEncryptor == nil {
       do {
-        bytes = try cipher.encryptPadded(bytes, key: key.content.bytes, iv: iv)
+        bytes = try cipher.encryptPadded(bytes, key: material.key.content.bytes, iv: material.iv)
       } catch {
         throw PackError.crypto("\(name)/\(uri): \(error)")
       }
-      let values = KeyURITemplate.Values(
-        asset: asset, rendition: name, keyID: key.content.idHex, period: period, keyFile: "../\(key.file)")
-      tag = KeyTag(
-        method: .aes128, uri: encryption.keyURI.render(values), iv: written,
-        keyFormat: encryption.keyFormat, keyFormatVersions: encryption.keyFormatVersions)
-      used = key
-      usedIV = iv
     }
+    // SAMPLE-AES in TS changes the PMT's stream types after a clear lead (conformance B10).
+    let discontinuity = sampleEncryptor != nil && index > 0 && index == keying?.encryption.clearLeadSegments
     try write(bytes, to: uri)
     records.append(
       SegmentRecord(
         uri: uri, startTicks: segment.startTicks, durationTicks: segment.durationTicks, byteCount: bytes.count,
-        sha256: Hex.encode(try Digest.sha256(bytes)), key: tag, keyID: used?.content.idHex, keyFile: used?.file,
-        period: period, iv: usedIV, keyframes: segment.keyframes))
+        sha256: Hex.encode(try Digest.sha256(bytes)), key: material?.tag ?? .none, keyID: material?.key.content.idHex,
+        keyFile: material?.key.file, period: keying?.period(of: index) ?? 0, iv: material?.iv,
+        keyframes: segment.keyframes, discontinuity: discontinuity))
   }
 
   private func write(_ bytes: [UInt8], to name: String) throws {

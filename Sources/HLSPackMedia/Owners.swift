@@ -30,6 +30,24 @@ final class Packet: @unchecked Sendable {
   }
 
   var isKeyframe: Bool { pointer.pointee.flags & AV_PKT_FLAG_KEY != 0 }
+
+  /// Gives the packet new payload bytes in a buffer of its own (the old buffer
+  /// may be shared with other renditions), keeping timestamps and flags.
+  func replacePayload(with bytes: [UInt8]) throws {
+    guard let fresh = av_packet_alloc() else { throw FFmpegError(call: "av_packet_alloc", code: hlspack_averror(ENOMEM)) }
+    defer {
+      var f: UnsafeMutablePointer<AVPacket>? = fresh
+      av_packet_free(&f)
+    }
+    try check(av_new_packet(fresh, Int32(bytes.count)), "av_new_packet")
+    bytes.withUnsafeBufferPointer { source in
+      if let base = source.baseAddress, let data = fresh.pointee.data { data.update(from: base, count: bytes.count) }
+    }
+    try check(av_packet_copy_props(fresh, pointer), "av_packet_copy_props")
+    av_packet_unref(pointer)
+    // `fresh` is left empty; the defer frees the shell.
+    av_packet_move_ref(pointer, fresh)
+  }
 }
 
 final class Frame: @unchecked Sendable {

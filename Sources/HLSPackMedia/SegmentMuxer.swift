@@ -11,6 +11,8 @@ final class SegmentMuxer {
   /// All timestamps are shifted by this much (90 kHz: 1 s) so that B-frame DTS
   /// and AAC priming never go negative; the same for every rung, so segments align.
   static let timelineOffset: Int64 = 90_000
+  static let videoPID: Int32 = 0x100
+  static let audioPID: Int32 = 0x101
 
   private var context: UnsafeMutablePointer<AVFormatContext>?
   private let output: MemoryOutput
@@ -29,6 +31,11 @@ final class SegmentMuxer {
   /// AVIO position where the current segment began, so keyframe offsets are segment-relative.
   private var segmentStartPosition: Int64 = 0
   private var keyframes: [KeyframeRange] = []
+  /// Index of the segment being written, for per-segment keys and IVs.
+  private var segmentIndex = 0
+  private let encryptor: SampleEncryptor?
+  private let videoKind: SampleKind?
+  private let audioKind: SampleKind?
 
   init(
     container: Container, bitExact: Bool, video: CodecParameters, videoTimeBase: AVRational, audio: CodecParameters?,
@@ -36,6 +43,13 @@ final class SegmentMuxer {
   ) throws {
     self.sink = sink
     self.container = container
+    encryptor = sink.sampleEncryptor
+    videoKind = video.pointer.pointee.codec_id == AV_CODEC_ID_H264 ? .h264 : nil
+    switch audio?.pointer.pointee.codec_id {
+    case AV_CODEC_ID_AAC?: audioKind = .aac
+    case AV_CODEC_ID_AC3?: audioKind = .ac3
+    default: audioKind = nil
+    }
     self.videoTimeBase = videoTimeBase
     self.audioTimeBase = audioTimeBase
     output = try MemoryOutput()
@@ -52,6 +66,9 @@ final class SegmentMuxer {
     if bitExact { ctx.pointee.flags |= AVFMT_FLAG_BITEXACT }
 
     videoIndex = try Self.addStream(ctx, video, videoTimeBase)
+    if encryptor != nil, container != .ts || videoKind == nil || (audio != nil && audioKind == nil) {
+      throw FFmpegError(call: "SAMPLE-AES needs MPEG-TS with H.264 video and AAC or AC-3 audio", code: hlspack_averror(EINVAL))
+    }
     if container == .fmp4, video.pointer.pointee.codec_id == AV_CODEC_ID_HEVC {
       // Parameter sets in the sample entry (conformance C7).
       ctx.pointee.streams[Int(videoIndex)].unsafelyUnwrapped.pointee.codecpar.pointee.codec_tag = Self.fourCC("hvc1")
@@ -60,6 +77,11 @@ final class SegmentMuxer {
       audioIndex = try Self.addStream(ctx, audio, audioTimeBase)
     } else {
       audioIndex = nil
+    }
+    if container == .ts {
+      // Fixed PIDs (the TS muxer takes a stream's id as its PID), so the PMT can be rewritten by PID.
+      ctx.pointee.streams[Int(videoIndex)].unsafelyUnwrapped.pointee.id = Self.videoPID
+      if let audioIndex { ctx.pointee.streams[Int(audioIndex)].unsafelyUnwrapped.pointee.id = Self.audioPID }
     }
     var options: OpaquePointer?
     defer { av_dict_free(&options) }
@@ -125,6 +147,7 @@ final class SegmentMuxer {
     firstVideoPTS = min(firstVideoPTS ?? p.pointee.pts, p.pointee.pts)
     lastVideoPTS = max(lastVideoPTS, p.pointee.pts)
     videoFrames += 1
+    try encrypt(packet, kind: videoKind)
     if container == .ts, packet.isKeyframe {
       // PAT/PMT right before every IDR: each I-frame byte range then decodes on its own.
       try setOption(ctx.pointee.priv_data, "mpegts_flags", "+resend_headers")
@@ -175,6 +198,7 @@ final class SegmentMuxer {
     var written = 0
     for packet in pendingAudio {
       if dts != .max, av_compare_ts(packet.pointer.pointee.dts, audioTimeBase, dts, videoStreamTimeBase) >= 0 { break }
+      try encrypt(packet, kind: audioKind)
       try check(av_write_frame(ctx, packet.pointer), "av_write_frame(audio)")
       written += 1
     }
@@ -188,11 +212,29 @@ final class SegmentMuxer {
     segmentStart = end
   }
 
+  private func encrypt(_ packet: Packet, kind: SampleKind?) throws {
+    guard let encryptor, let kind else { return }
+    if let encrypted = try encryptor.encrypt(packet.bytes, kind: kind, segment: segmentIndex) {
+      try packet.replacePayload(with: encrypted)
+    }
+  }
+
   private func emit(start: Int64, end: Int64) throws {
-    let bytes = output.take()
+    var bytes = output.take()
     segmentStartPosition = avio_tell(ctx.pointee.pb)
-    defer { keyframes = [] }
+    defer {
+      keyframes = []
+      segmentIndex += 1
+    }
     guard !bytes.isEmpty else { return }
+    if let encryptor {
+      let audio = audioIndex.map { ctx.pointee.streams[Int($0)].unsafelyUnwrapped.pointee }
+      let config = audio.flatMap { stream in
+        stream.codecpar.pointee.extradata.map { Array(UnsafeBufferPointer(start: $0, count: Int(stream.codecpar.pointee.extradata_size))) }
+      } ?? []
+      try encryptor.finish(
+        &bytes, index: segmentIndex, audioPID: audio.map { _ in UInt16(Self.audioPID) }, audioConfig: config)
+    }
     let start90k = toTicks(start)
     // fMP4: only the fragment's first sample can be reached without another moof.
     if container == .fmp4, let end = FragmentLayout.firstSampleEnd(bytes) {

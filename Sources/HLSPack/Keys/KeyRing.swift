@@ -19,6 +19,7 @@ final class KeyRing: @unchecked Sendable {
   private let derivation: SeedDerivation?
   private let lock = NSLock()
   private var keys: [String: Key] = [:]
+  private var keyIVs: [String: [UInt8]] = [:]
 
   init(settings: EncryptionSettings, asset: String, folder: URL) {
     self.settings = settings
@@ -53,6 +54,16 @@ final class KeyRing: @unchecked Sendable {
     try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
     try writePrivateFile(Data(bytes), to: url)
     return Key(content: content, file: file, period: period)
+  }
+
+  /// One IV per key (FairPlay delivers it with the key, not in the playlist).
+  func keyIV(_ key: Key) throws -> [UInt8] {
+    try lock.withLock {
+      if let iv = keyIVs[key.content.idHex] { return iv }
+      let iv = try derivation?.bytes("key-iv/\(key.content.idHex)") ?? SecureRandom.bytes(16)
+      keyIVs[key.content.idHex] = iv
+      return iv
+    }
   }
 
   /// The IV of segment `index` of `rendition` in the random mode.

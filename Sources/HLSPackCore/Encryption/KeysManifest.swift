@@ -4,7 +4,8 @@
 public struct KeysManifest: Sendable, Codable, Equatable {
   public struct Segment: Sendable, Codable, Equatable {
     public var uri: String
-    /// Explicit IV (`0x…`), or nil when the IV is the media sequence number.
+    /// The IV that encrypts the segment (`0x…`), also when the playlist leaves
+    /// it implicit (sequence IVs) or FairPlay delivers it with the key.
     public var iv: String?
 
     public init(uri: String, iv: String?) {

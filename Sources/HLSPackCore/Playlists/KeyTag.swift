@@ -4,6 +4,7 @@ public struct KeyTag: Sendable, Equatable, Codable {
   public enum Method: String, Sendable, Codable {
     case none = "NONE"
     case aes128 = "AES-128"
+    case sampleAES = "SAMPLE-AES"
   }
 
   public var method: Method
@@ -26,7 +27,7 @@ public struct KeyTag: Sendable, Equatable, Codable {
 
   /// The minimum EXT-X-VERSION this tag requires (conformance A4).
   var requiredVersion: Int {
-    if keyFormat != nil || keyFormatVersions != nil { return 5 }
+    if method == .sampleAES || keyFormat != nil || keyFormatVersions != nil { return 5 }
     return iv == nil ? 1 : 2
   }
 

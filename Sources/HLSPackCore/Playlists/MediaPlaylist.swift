@@ -5,11 +5,14 @@ public struct MediaPlaylist: Sendable {
     public var durationTicks: Int64
     /// The key that encrypts this segment (`.none` for clear segments).
     public var key: KeyTag
+    /// EXT-X-DISCONTINUITY before this segment (e.g. the PMT changes after a clear lead).
+    public var discontinuity: Bool
 
-    public init(uri: String, durationTicks: Int64, key: KeyTag) {
+    public init(uri: String, durationTicks: Int64, key: KeyTag, discontinuity: Bool = false) {
       self.uri = uri
       self.durationTicks = durationTicks
       self.key = key
+      self.discontinuity = discontinuity
     }
   }
 
@@ -51,6 +54,7 @@ public struct MediaPlaylist: Sendable {
     if let map { lines.append("#EXT-X-MAP:URI=\"\(map)\"") }
     var current = KeyTag.none
     for entry in entries {
+      if entry.discontinuity { lines.append("#EXT-X-DISCONTINUITY") }
       if entry.key != current {
         lines.append("#EXT-X-KEY:\(entry.key.attributes)")
         current = entry.key

@@ -42,18 +42,28 @@ public struct MultivariantPlaylist: Sendable {
 
   public var variants: [Variant]
   public var iFrameVariants: [IFrameVariant]
+  /// EXT-X-SESSION-KEY tags.
+  public var sessionKeys: [KeyTag]
   /// True when every video segment starts with an IDR (conformance B11).
   public var independentSegments: Bool
 
-  public init(variants: [Variant], iFrameVariants: [IFrameVariant] = [], independentSegments: Bool) {
+  public init(
+    variants: [Variant], iFrameVariants: [IFrameVariant] = [], sessionKeys: [KeyTag] = [], independentSegments: Bool
+  ) {
     self.variants = variants
     self.iFrameVariants = iFrameVariants
+    self.sessionKeys = sessionKeys
     self.independentSegments = independentSegments
   }
 
+  /// Session keys take the EXT-X-KEY version rules (conformance A4); nothing else here needs one.
+  public var version: Int { sessionKeys.map(\.requiredVersion).max() ?? 1 }
+
   public func render() -> String {
     var lines = ["#EXTM3U"]
+    if version > 1 { lines.append("#EXT-X-VERSION:\(version)") }
     if independentSegments { lines.append("#EXT-X-INDEPENDENT-SEGMENTS") }
+    lines += sessionKeys.map { "#EXT-X-SESSION-KEY:\($0.attributes)" }
     // Lowest bandwidth first; ties keep the profile's order.
     let ordered = variants.enumerated().sorted { ($0.element.bandwidth, $0.offset) < ($1.element.bandwidth, $1.offset) }
     for (_, v) in ordered {

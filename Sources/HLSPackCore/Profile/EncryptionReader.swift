@@ -91,13 +91,32 @@ enum EncryptionReader {
     if settings.seed?.isEmpty == true { throw r.error("seed", "must not be empty") }
     settings.exportKeys = try r.bool("export_keys") ?? false
     settings.writeKeyInfo = try r.bool("write_key_info") ?? false
+    settings.sessionKey = try r.bool("session_key") ?? false
+    settings.clearLeadSegments = try r.integer("clear_lead_segments", in: 0...1_000_000) ?? 0
+    settings.fairPlay = try r.bool("fairplay") ?? false
+    if settings.fairPlay {
+      guard method == .sampleAES else { throw r.error("fairplay", "needs method \"sample-aes\"") }
+      for field in ["keyformat", "keyformat_versions"] where r.wasGiven(field) {
+        throw r.error(field, "is set by fairplay (com.apple.streamingkeydelivery, version 1)")
+      }
+      settings.keyFormat = "com.apple.streamingkeydelivery"
+      settings.keyFormatVersions = "1"
+      if !r.wasGiven("key_uri") {
+        settings.keyURI = (try? KeyURITemplate("skd://{key_id}")) ?? settings.keyURI
+      } else if settings.keyURI.scheme != "skd" {
+        throw r.error("key_uri", "FairPlay key URIs use the skd:// scheme")
+      }
+    }
     try r.finish()
     try checkConsistency(settings, r)
     return settings
   }
 
   private static func checkConsistency(_ s: EncryptionSettings, _ r: FieldReader) throws {
-    let explicit = ["key_uri", "key_id", "scope", "rotate_every", "iv", "keyformat", "keyformat_versions", "seed", "export_keys", "write_key_info"] + keySourceFields
+    let explicit = [
+      "key_uri", "key_id", "scope", "rotate_every", "iv", "keyformat", "keyformat_versions", "seed", "export_keys",
+      "write_key_info", "fairplay", "session_key", "clear_lead_segments",
+    ] + keySourceFields
     if s.method == .none {
       if let field = explicit.first(where: { r.wasGiven($0) }) {
         throw r.error(field, "is set but method is \"none\": nothing would be encrypted")

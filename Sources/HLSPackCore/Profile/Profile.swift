@@ -100,7 +100,10 @@ public struct AudioSettings: Sendable, Equatable {
 
 public enum EncryptionMethod: String, Sendable, Equatable, CaseIterable {
   case none
+  /// The whole segment, AES-128-CBC with PKCS#7.
   case aes128 = "aes-128"
+  /// Elementary streams encrypted inside the segment (Apple's SAMPLE-AES for MPEG-TS).
+  case sampleAES = "sample-aes"
 }
 
 public enum IVMode: Sendable, Equatable {
@@ -146,11 +149,18 @@ public struct EncryptionSettings: Sendable, Equatable {
   public var exportKeys: Bool
   /// Write an FFmpeg key-info file per rendition and key period.
   public var writeKeyInfo: Bool
+  /// FairPlay signalling: KEYFORMAT com.apple.streamingkeydelivery, version 1, no IV attribute.
+  public var fairPlay: Bool
+  /// EXT-X-SESSION-KEY in the master playlist for every distinct key tag.
+  public var sessionKey: Bool
+  /// The first N segments of every rendition stay clear (METHOD=NONE).
+  public var clearLeadSegments: Int
 
   public init(
     method: EncryptionMethod, keySource: KeySource = .generated, keyID: [UInt8]? = nil, scope: KeyScope = .asset,
     keyURI: KeyURITemplate = .keyFile, rotateEvery: Int? = nil, iv: IVMode = .random, keyFormat: String? = nil,
-    keyFormatVersions: String? = nil, seed: String? = nil, exportKeys: Bool = false, writeKeyInfo: Bool = false
+    keyFormatVersions: String? = nil, seed: String? = nil, exportKeys: Bool = false, writeKeyInfo: Bool = false,
+    fairPlay: Bool = false, sessionKey: Bool = false, clearLeadSegments: Int = 0
   ) {
     self.method = method
     self.keySource = keySource
@@ -164,6 +174,9 @@ public struct EncryptionSettings: Sendable, Equatable {
     self.seed = seed
     self.exportKeys = exportKeys
     self.writeKeyInfo = writeKeyInfo
+    self.fairPlay = fairPlay
+    self.sessionKey = sessionKey
+    self.clearLeadSegments = clearLeadSegments
   }
 
   public static let none = EncryptionSettings(method: .none)

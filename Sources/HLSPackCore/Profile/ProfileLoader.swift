@@ -90,6 +90,11 @@ public enum ProfileLoader {
       try EncryptionReader.read($0, baseDirectory: baseDirectory, environment: environment)
     } ?? .none
     try r.finish()
+    if encryption.method == .sampleAES, segment.container == .fmp4 {
+      throw ProfileError(
+        file: file, path: "$.encryption.method",
+        message: "\"sample-aes\" (cbcs) in fMP4 is not supported yet; use container \"ts\" or method \"aes-128\"")
+    }
     if encryption.iv == .sequence, encryption.scope == .asset, rungs.count > 1 {
       // G8(e): every rendition would encrypt its first block (the same PAT) under the same (key, IV).
       throw ProfileError(

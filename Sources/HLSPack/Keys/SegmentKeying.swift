@@ -1,0 +1,65 @@
+import HLSPackCore
+
+/// The key, IV and key tag of each segment of one rendition, decided once and
+/// shared by whoever encrypts (the writer for AES-128, the muxer's sample
+/// encryptor for SAMPLE-AES) and the playlist. Used on the rendition's thread.
+final class SegmentKeying {
+  struct Material {
+    var key: KeyRing.Key
+    /// The IV that encrypts the segment.
+    var iv: [UInt8]
+    var tag: KeyTag
+  }
+
+  let rendition: String
+  let encryption: EncryptionSettings
+  private let asset: String
+  private let keys: KeyRing
+  private var decided: [Int: Material] = [:]
+
+  init(rendition: String, asset: String, encryption: EncryptionSettings, keys: KeyRing) {
+    self.rendition = rendition
+    self.asset = asset
+    self.encryption = encryption
+    self.keys = keys
+  }
+
+  func period(of index: Int) -> Int {
+    encryption.rotateEvery.map { (index - encryption.clearLeadSegments) / $0 } ?? 0
+  }
+
+  /// Nil for a clear segment (within the clear lead).
+  func material(for index: Int) throws -> Material? {
+    guard index >= encryption.clearLeadSegments else { return nil }
+    if let known = decided[index] { return known }
+    let period = self.period(of: index)
+    let key = try keys.key(rendition: rendition, period: period)
+    let iv: [UInt8]
+    var written: [UInt8]?
+    if encryption.fairPlay {
+      // FairPlay delivers the IV with the key: one IV per key, never in the playlist.
+      iv = try keys.keyIV(key)
+    } else if encryption.method == .sampleAES, encryption.iv == .random {
+      // SAMPLE-AES restarts CBC from the IV at every NAL unit and audio frame,
+      // so a per-segment IV adds nothing; one IV per key also keeps players
+      // that decrypt a segment's last access unit with the next segment's IV
+      // (FFmpeg's demuxer) correct.
+      iv = try keys.keyIV(key)
+      written = iv
+    } else {
+      switch encryption.iv {
+      case .random: iv = try keys.randomIV(rendition: rendition, index: index); written = iv
+      case .sequence: iv = SegmentIV.sequence(UInt64(index))
+      case .fixed(let fixed): iv = fixed; written = fixed
+      }
+    }
+    let values = KeyURITemplate.Values(
+      asset: asset, rendition: rendition, keyID: key.content.idHex, period: period, keyFile: "../\(key.file)")
+    let tag = KeyTag(
+      method: encryption.method == .sampleAES ? .sampleAES : .aes128, uri: encryption.keyURI.render(values), iv: written,
+      keyFormat: encryption.keyFormat, keyFormatVersions: encryption.keyFormatVersions)
+    let material = Material(key: key, iv: iv, tag: tag)
+    decided[index] = material
+    return material
+  }
+}

@@ -1,0 +1,45 @@
+import HLSPackCore
+import HLSPackCrypto
+
+/// SAMPLE-AES for one MPEG-TS rendition: encrypts H.264 access units and AAC
+/// frames with their segment's key and IV (Apple's MPEG-2 stream encryption
+/// format) and rewrites the PMT of encrypted segments to announce it.
+final class SampleAESStreamEncryptor: SampleEncryptor {
+  private let keying: SegmentKeying
+  private var video: [String: H264SampleEncryptor] = [:]
+  private var audio: [String: AACSampleEncryptor] = [:]
+  private var rewriter: TransportStreamPMTRewriter?
+
+  init(keying: SegmentKeying) {
+    self.keying = keying
+  }
+
+  func encrypt(_ payload: [UInt8], kind: SampleKind, segment: Int) throws -> [UInt8]? {
+    guard let material = try keying.material(for: segment) else { return nil }
+    let id = material.key.content.idHex
+    switch kind {
+    case .h264:
+      let cipher = try video[id] ?? H264SampleEncryptor(key: material.key.content.bytes)
+      video[id] = cipher
+      return try cipher.encrypt(accessUnit: payload, iv: material.iv)
+    case .aac:
+      let cipher = try audio[id] ?? AACSampleEncryptor(key: material.key.content.bytes)
+      audio[id] = cipher
+      return try cipher.encrypt(rawFrame: payload, iv: material.iv)
+    case .ac3:
+      throw PackError.crypto("SAMPLE-AES for AC-3 audio is not wired into encoding yet")
+    }
+  }
+
+  func finish(_ segment: inout [UInt8], index: Int, audioPID: UInt16?, audioConfig: [UInt8]) throws {
+    guard try keying.material(for: index) != nil else { return }
+    if rewriter == nil {
+      var setup: [UInt16: SampleAESAudioSetup] = [:]
+      if let audioPID { setup[audioPID] = try SampleAESAudioSetup.aac(audioSpecificConfig: audioConfig) }
+      // After a clear lead the PMT changes, so its version must too (conformance L5).
+      let version: UInt8 = keying.encryption.clearLeadSegments > 0 ? 1 : 0
+      rewriter = TransportStreamPMTRewriter(signalling: SampleAESSignalling(version: version, audioSetup: setup))
+    }
+    try rewriter?.rewrite(&segment)
+  }
+}

@@ -1,0 +1,54 @@
+/// Undoes `H264SampleEncryptor` (conformance J5): in each slice NAL unit (types
+/// 1 and 5) longer than 48 bytes as it stands in the encrypted stream, strips
+/// one layer of emulation prevention, then decrypts the blocks at the offsets
+/// computed on the stripped length, one CBC chain per NAL unit from the IV.
+/// The result is the original access unit byte for byte. This is the reading
+/// of FFmpeg's hls demuxer, the decryptor hlspack is checked against.
+///
+/// One instance per key and per thread.
+public final class H264SampleDecryptor {
+  private let cipher: SampleAESCipher
+
+  /// - Parameter key: the 16-byte content key.
+  public init(key: [UInt8]) throws {
+    cipher = try SampleAESCipher(key: key, encrypt: false)
+  }
+
+  /// Returns the clear access unit (a new array).
+  /// - Parameters:
+  ///   - accessUnit: one encrypted Annex B access unit (a whole PES payload).
+  ///   - iv: the segment's 16-byte IV.
+  public func decrypt(accessUnit: [UInt8], iv: [UInt8]) throws -> [UInt8] {
+    try accessUnit.withUnsafeBufferPointer { try decrypt(accessUnit: $0, iv: iv) }
+  }
+
+  /// The same, reading the access unit where it lies.
+  public func decrypt(accessUnit: UnsafeBufferPointer<UInt8>, iv: [UInt8]) throws -> [UInt8] {
+    try SampleAESCipher.withIV(iv) { iv in
+      var out: [UInt8] = []
+      out.reserveCapacity(accessUnit.count)
+      var scanner = try AnnexBScanner(accessUnit)
+      var copied = 0
+      while let nal = scanner.next() {
+        // The encryptor escaped exactly the NAL units it encrypted, and those
+        // were longer than 48 bytes before escaping, so longer after it too.
+        guard nal.count >= SampleAESLayout.minimumEncryptedNALLength,
+          SampleAESLayout.isEncryptedVideoType(accessUnit[nal.lowerBound])
+        else { continue }
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: accessUnit[copied..<nal.lowerBound]))
+        let start = out.count
+        EmulationPrevention.appendUnescaped(UnsafeBufferPointer(rebasing: accessUnit[nal]), to: &out)
+        let offsets = SampleAESLayout.videoBlocks(nalLength: out.count - start)
+        try cipher.restart(iv: iv)
+        try out.withUnsafeMutableBufferPointer { buffer in
+          guard let base = buffer.baseAddress else { return }
+          // The context carries the chain from one block to the next.
+          for offset in offsets { try cipher.crypt(base + start + offset, count: 16) }
+        }
+        copied = nal.upperBound
+      }
+      out.append(contentsOf: UnsafeBufferPointer(rebasing: accessUnit[copied...]))
+      return out
+    }
+  }
+}

@@ -1,0 +1,56 @@
+import HLSPackCrypto
+
+/// A SAMPLE-AES decryptor written in the tests from Apple's rules (conformance
+/// J3–J5, K1/K3), independent of the product's encryptor: strip one layer of
+/// emulation prevention, decrypt the blocks at 32 + 160·k while more than 16
+/// bytes remain, one CBC chain per NAL from the IV.
+enum SampleAESReference {
+  static func decryptNAL(_ nal: [UInt8], key: [UInt8], iv: [UInt8]) throws -> [UInt8] {
+    var clear = unescape(nal)
+    guard clear.count > 48 else { return clear }
+    var offsets: [Int] = []
+    var position = 32
+    while position + 16 < clear.count {
+      offsets.append(position)
+      position += 160
+    }
+    let blocks = offsets.flatMap { clear[$0..<($0 + 16)] }
+    let plain = try AES128CBC().decryptBlocks(blocks, key: key, iv: iv)
+    for (i, offset) in offsets.enumerated() { clear.replaceSubrange(offset..<(offset + 16), with: plain[(16 * i)..<(16 * i + 16)]) }
+    return clear
+  }
+
+  /// Removes one 0x03 after every 00 00.
+  static func unescape(_ nal: [UInt8]) -> [UInt8] {
+    var out: [UInt8] = []
+    var zeros = 0
+    for byte in nal {
+      if zeros >= 2, byte == 3 {
+        zeros = 0
+        continue
+      }
+      zeros = byte == 0 ? zeros + 1 : 0
+      out.append(byte)
+    }
+    return out
+  }
+
+  /// NAL units of an Annex B access unit, without start codes or trailing zeros.
+  static func nalUnits(_ au: [UInt8]) -> [[UInt8]] {
+    var starts: [Int] = []
+    var i = 0
+    while i + 2 < au.count {
+      if au[i] == 0, au[i + 1] == 0, au[i + 2] == 1 {
+        starts.append(i + 3)
+        i += 3
+      } else {
+        i += 1
+      }
+    }
+    return starts.enumerated().map { n, start in
+      var end = n + 1 < starts.count ? starts[n + 1] - 3 : au.count
+      while end > start, au[end - 1] == 0 { end -= 1 }
+      return Array(au[start..<end])
+    }
+  }
+}
