@@ -8,6 +8,9 @@ final class SampleAESStreamEncryptor: SampleEncryptor {
   private let keying: SegmentKeying
   private var video: [String: H264SampleEncryptor] = [:]
   private var audio: [String: AACSampleEncryptor] = [:]
+  private var ac3: [String: AC3SampleEncryptor] = [:]
+  /// AC-3's setup data is the start of a syncframe, taken from the first clear frame.
+  private var ac3Header: [UInt8]?
   private var rewriter: TransportStreamPMTRewriter?
 
   init(keying: SegmentKeying) {
@@ -27,7 +30,10 @@ final class SampleAESStreamEncryptor: SampleEncryptor {
       audio[id] = cipher
       return try cipher.encrypt(rawFrame: payload, iv: material.iv)
     case .ac3:
-      throw PackError.crypto("SAMPLE-AES for AC-3 audio is not wired into encoding yet")
+      if ac3Header == nil { ac3Header = Array(payload.prefix(10)) }
+      let cipher = try ac3[id] ?? AC3SampleEncryptor(key: material.key.content.bytes)
+      ac3[id] = cipher
+      return try cipher.encrypt(syncFrames: payload, iv: material.iv)
     }
   }
 
@@ -35,7 +41,10 @@ final class SampleAESStreamEncryptor: SampleEncryptor {
     guard try keying.material(for: index) != nil else { return }
     if rewriter == nil {
       var setup: [UInt16: SampleAESAudioSetup] = [:]
-      if let audioPID { setup[audioPID] = try SampleAESAudioSetup.aac(audioSpecificConfig: audioConfig) }
+      if let audioPID {
+        setup[audioPID] = try ac3Header.map { try SampleAESAudioSetup.ac3(syncFrame: $0) }
+          ?? SampleAESAudioSetup.aac(audioSpecificConfig: audioConfig)
+      }
       // After a clear lead the PMT changes, so its version must too (conformance L5).
       let version: UInt8 = keying.encryption.clearLeadSegments > 0 ? 1 : 0
       rewriter = TransportStreamPMTRewriter(signalling: SampleAESSignalling(version: version, audioSetup: setup))

@@ -72,10 +72,11 @@ final class Encoder {
     return Array(UnsafeBufferPointer(start: data, count: Int(ctx.pointee.extradata_size)))
   }
 
-  /// FFmpeg's native AAC-LC encoder.
-  static func aac(_ settings: AudioSettings, bitExact: Bool, globalHeader: Bool) throws -> Encoder {
-    guard let codec = avcodec_find_encoder(AV_CODEC_ID_AAC) else {
-      throw FFmpegError(call: "this FFmpeg has no AAC encoder", code: hlspack_averror(ENOSYS))
+  /// FFmpeg's native AAC-LC or AC-3 encoder.
+  static func audio(_ settings: AudioSettings, bitExact: Bool, globalHeader: Bool) throws -> Encoder {
+    let id = settings.codec == .ac3 ? AV_CODEC_ID_AC3 : AV_CODEC_ID_AAC
+    guard let codec = avcodec_find_encoder(id) else {
+      throw FFmpegError(call: "this FFmpeg has no \(settings.codec.rawValue) encoder", code: hlspack_averror(ENOSYS))
     }
     let encoder = try allocate(codec)
     let ctx = encoder.ctx
@@ -86,7 +87,7 @@ final class Encoder {
     ctx.pointee.time_base = AVRational(num: 1, den: Int32(settings.sampleRate))
     if bitExact { ctx.pointee.flags |= AV_CODEC_FLAG_BITEXACT }
     if globalHeader { ctx.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
-    try check(avcodec_open2(ctx, codec, nil), "avcodec_open2(aac)")
+    try check(avcodec_open2(ctx, codec, nil), "avcodec_open2(\(settings.codec.rawValue))")
     return encoder
   }
 

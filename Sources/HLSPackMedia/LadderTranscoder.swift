@@ -65,14 +65,14 @@ public final class LadderTranscoder: RenditionProducer {
     var audioForRungs: (parameters: CodecParameters, timeBase: AVRational, codec: String)?
     if let settings = job.audio, let index = input.audioStreamIndex {
       let stream = input.stream(index)
-      let encoder = try Encoder.aac(settings, bitExact: job.bitExact, globalHeader: job.container == .fmp4)
+      let encoder = try Encoder.audio(settings, bitExact: job.bitExact, globalHeader: job.container == .fmp4)
       let decoder = try Decoder(stream: stream, describing: "audio")
       let converter = try AudioConverter(
         settings: settings, frameSize: encoder.ctx.pointee.frame_size,
         startSeconds: Self.startSeconds(stream) - videoStart)
       audio = (decoder, converter, encoder)
       let parameters = try CodecParameters(from: encoder.ctx)
-      let codec = CodecString.mp4a(audioSpecificConfig: parameters.extradata) ?? "mp4a.40.2"
+      let codec = audioCodecString(parameters.pointer) ?? "mp4a.40.2"
       audioForRungs = (parameters, encoder.timeBase, codec)
     }
 

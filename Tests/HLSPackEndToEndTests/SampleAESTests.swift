@@ -70,6 +70,47 @@ struct SampleAESTests {
     #expect(checked > 2 * Fixtures.clipFrames)
   }
 
+  @Test func ac3AudioDecodesLikeTheClearEncodeAndEveryFrameDecryptsByTheRules() throws {
+    func package(_ method: String) throws -> URL {
+      let scratch = try Fixtures.scratchFolder()
+      let profile = scratch.appendingPathComponent("ac3.json")
+      try Data(
+        """
+        {"version": 1, "segment": {"duration": 1}, "video": [\(Self.rung)],
+         "audio": {"codec": "ac3", "channels": 6, "bitrate": 384000}, "encryption": {"method": "\(method)"}}
+        """.utf8
+      ).write(to: profile)
+      let output = scratch.appendingPathComponent("out")
+      let result = try Command.run(
+        try Fixtures.executable(), ["encode", "--profile", profile.path, "--output", output.path, "--seed", "ac3", try Fixtures.clip().path])
+      guard result.status == 0 else { throw FixtureError(result.stderr) }
+      return output.appendingPathComponent("clip")
+    }
+    let clear = try package("none"), encrypted = try package("sample-aes")
+    let audio = try hashes(encrypted.appendingPathComponent("v/index.m3u8"), "a")
+    let reference = try hashes(clear.appendingPathComponent("v/index.m3u8"), "a")
+    #expect(audio.count == reference.count && audio.count > 100)
+    // FFmpeg's end-of-file defect again: the last audio frame is proven below.
+    #expect(audio.dropLast() == reference.dropLast())
+
+    let playlist = try PlaylistReader(contentsOf: encrypted.appendingPathComponent("v/index.m3u8"))
+    let tag = try #require(playlist.segments.first?.keyAttributes)
+    let uri = try #require(tag["URI"]), ivText = try #require(tag["IV"])
+    let key = Array(try Data(contentsOf: encrypted.appendingPathComponent("v").appendingPathComponent(uri)))
+    let iv = try #require(Hex.decode(ivText))
+    for segment in playlist.segments {
+      let e = try TransportStream(Array(try Data(contentsOf: encrypted.appendingPathComponent("v/\(segment.uri)"))))
+      let c = try TransportStream(Array(try Data(contentsOf: clear.appendingPathComponent("v/\(segment.uri)"))))
+      #expect(e.elementaryStreams.map(\.type) == [0xDB, 0xC1], "AC-3 announced as encrypted (0xC1)")
+      let encryptedFrames = e.pesUnits(pid: 0x101), clearFrames = c.pesUnits(pid: 0x101)
+      #expect(encryptedFrames.count == clearFrames.count)
+      for (ef, cf) in zip(encryptedFrames, clearFrames) {
+        #expect(ef.data != cf.data)
+        #expect(try SampleAESReference.decryptAC3(ef.data, key: key, iv: iv) == cf.data)
+      }
+    }
+  }
+
   @Test func fairPlaySignallingAndSessionKey() throws {
     let package = try Self.package(#"{"method": "sample-aes", "fairplay": true, "session_key": true}"#)
     let playlist = try PlaylistReader(contentsOf: package.appendingPathComponent("v/index.m3u8"))

@@ -87,6 +87,8 @@ public struct VideoRung: Sendable, Equatable {
 
 public enum AudioCodec: String, Sendable, Equatable, CaseIterable {
   case aac
+  /// FFmpeg's native AC-3 encoder (Dolby Digital), up to 5.1.
+  case ac3
   /// The source's audio packets as they are (with copy rungs).
   case copy
 }

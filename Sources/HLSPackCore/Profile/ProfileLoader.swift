@@ -216,11 +216,13 @@ public enum ProfileLoader {
       try r.finish()
       return AudioSettings(codec: .copy, bitrate: 0, channels: 0, sampleRate: 0)
     }
-    let bitrate = try r.integer("bitrate", in: 8_000...512_000) ?? 128_000
-    let channels = try r.integer("channels", in: 1...8) ?? 2
+    let ac3 = codec == .ac3
+    let bitrate = try r.integer("bitrate", in: ac3 ? 32_000...640_000 : 8_000...512_000) ?? (ac3 ? 384_000 : 128_000)
+    let channels = try r.integer("channels", in: 1...(ac3 ? 6 : 8)) ?? 2
     let sampleRate = try r.integer("sample_rate", in: 8_000...96_000) ?? 48_000
-    guard aacSampleRates.contains(sampleRate) else {
-      throw r.error("sample_rate", "\(sampleRate) is not an AAC sample rate (\(aacSampleRates.map(String.init).joined(separator: ", ")))")
+    let rates = ac3 ? [32000, 44100, 48000] : aacSampleRates
+    guard rates.contains(sampleRate) else {
+      throw r.error("sample_rate", "\(sampleRate) is not a \(codec.rawValue.uppercased()) sample rate (\(rates.map(String.init).joined(separator: ", ")))")
     }
     try r.finish()
     return AudioSettings(codec: codec, bitrate: bitrate, channels: channels, sampleRate: sampleRate)

@@ -53,4 +53,27 @@ enum SampleAESReference {
       return Array(au[start..<end])
     }
   }
+
+  /// AC-3 (conformance K5): per syncframe, 16 bytes clear, then every whole
+  /// block, one CBC chain per frame from the IV. Frames are split by the
+  /// syncinfo's frame size (48 kHz only: 2 bytes × kbit/s).
+  static func decryptAC3(_ payload: [UInt8], key: [UInt8], iv: [UInt8]) throws -> [UInt8] {
+    let kbps = [32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320, 384, 448, 512, 576, 640]
+    var out: [UInt8] = []
+    var offset = 0
+    while offset + 5 <= payload.count, payload[offset] == 0x0B, payload[offset + 1] == 0x77 {
+      let code = Int(payload[offset + 4] & 0x3F) / 2
+      guard payload[offset + 4] >> 6 == 0, code < kbps.count else { throw FixtureError("only 48 kHz AC-3 is handled") }
+      let size = min(kbps[code] * 4, payload.count - offset)
+      var frame = Array(payload[offset..<(offset + size)])
+      let blocks = (frame.count - 16) / 16 * 16
+      if blocks > 0 {
+        let plain = try AES128CBC().decryptBlocks(Array(frame[16..<(16 + blocks)]), key: key, iv: iv)
+        frame.replaceSubrange(16..<(16 + blocks), with: plain)
+      }
+      out += frame
+      offset += size
+    }
+    return out + payload[offset...]
+  }
 }
