@@ -5,7 +5,10 @@ internal import CFFmpeg
 /// What the transcoder needs to know about one job.
 public struct LadderJob: Sendable {
   public var rungs: [VideoRung]
+  /// Audio muxed into every rung.
   public var audio: AudioSettings?
+  /// Alternate audio renditions, each its own audio-only segments.
+  public var audioRenditions: [AudioRendition] = []
   public var segmentDuration: Double
   public var container: Container
   /// Same input, same output, to the byte: fixed encoder thread counts and no
@@ -61,44 +64,48 @@ public final class LadderTranscoder: RenditionProducer {
     let video = try Decoder(stream: videoStream, describing: "video")
     let videoStart = Self.startSeconds(videoStream)
 
-    var audio: (decoder: Decoder, converter: AudioConverter, encoder: Encoder)?
-    var audioForRungs: (parameters: CodecParameters, timeBase: AVRational, codec: String)?
+    var chains: [AudioChain] = []
+    var muxedAudio: (parameters: CodecParameters, timeBase: AVRational, codec: String)?
+    var workers: [RungWorker] = []
+    var feeding = true
+    func broadcast(_ make: () throws -> RungWorker.Item) throws {
+      for worker in workers where !worker.queue.put(try make()) { feeding = false }
+    }
     if let settings = job.audio, let index = input.audioStreamIndex {
-      let stream = input.stream(index)
-      let encoder = try Encoder.audio(settings, bitExact: job.bitExact, globalHeader: job.container == .fmp4)
-      let decoder = try Decoder(stream: stream, describing: "audio")
-      let converter = try AudioConverter(
-        settings: settings, frameSize: encoder.ctx.pointee.frame_size,
-        startSeconds: Self.startSeconds(stream) - videoStart)
-      audio = (decoder, converter, encoder)
-      let parameters = try CodecParameters(from: encoder.ctx)
-      let codec = audioCodecString(parameters.pointer) ?? "mp4a.40.2"
-      audioForRungs = (parameters, encoder.timeBase, codec)
+      let chain = try AudioChain(
+        input: input, sourceIndex: index, settings: settings, videoStart: videoStart, container: job.container,
+        bitExact: job.bitExact
+      ) { packet in try broadcast { .audio(try Packet(referencing: packet.pointer)) } }
+      let parameters = try chain.parameters()
+      muxedAudio = (parameters, chain.encoder.timeBase, audioCodecString(parameters.pointer) ?? "mp4a.40.2")
+      chains.append(chain)
+    }
+    // Alternate audio renditions are muxed on this thread: audio is light work.
+    var renditionMuxers: [AudioRenditionMuxer] = []
+    for (rendition, sink) in zip(job.audioRenditions, sinks.dropFirst(job.rungs.count)) {
+      let index = try input.audioStream(rendition.track, for: rendition.name)
+      var muxer: AudioRenditionMuxer?
+      let chain = try AudioChain(
+        input: input, sourceIndex: index, settings: rendition.settings, videoStart: videoStart, container: job.container,
+        bitExact: job.bitExact
+      ) { packet in try muxer?.write(packet) }
+      muxer = try AudioRenditionMuxer(
+        parameters: try chain.parameters(), timeBase: chain.encoder.timeBase, segmentDuration: job.segmentDuration,
+        container: job.container, bitExact: job.bitExact, sink: sink)
+      if let muxer { renditionMuxers.append(muxer) }
+      chains.append(chain)
     }
 
     let sourceRate = input.videoFrameRate
-    let workers = try zip(job.rungs, sinks).map { rung, sink -> RungWorker in
+    workers = try zip(job.rungs, sinks).map { rung, sink -> RungWorker in
       guard let rate = rung.fps ?? sourceRate else {
         throw PackError.input(path: input.path, reason: "the video frame rate cannot be read; set \"fps\" for rung \(rung.name)")
       }
       return try RungWorker(
         rung: rung, rate: rate, segmentDuration: job.segmentDuration, container: job.container, bitExact: job.bitExact,
-        audio: audioForRungs, sink: sink)
+        audio: muxedAudio, sink: sink)
     }
     workers.forEach { $0.start() }
-
-    var feeding = true
-    func broadcast(_ make: () throws -> RungWorker.Item) throws {
-      for worker in workers where !worker.queue.put(try make()) { feeding = false }
-    }
-    func drainAudio() throws {
-      guard let encoder = audio?.encoder else { return }
-      let packet = try Packet()
-      while try encoder.receive(into: packet) {
-        defer { av_packet_unref(packet.pointer) }
-        try broadcast { .audio(try Packet(referencing: packet.pointer)) }
-      }
-    }
 
     let frame = try Frame()
     var lastSeconds = -1.0
@@ -114,24 +121,10 @@ public final class LadderTranscoder: RenditionProducer {
         progress(max(0, seconds))
       }
     }
-    func receiveAudio() throws {
-      guard let audio else { return }
-      while feeding, try audio.decoder.receive(into: frame) {
-        defer { av_frame_unref(frame.pointer) }
-        try audio.converter.push(frame.pointer)
-        try encodeAudio(final: false)
-      }
-    }
-    func encodeAudio(final: Bool) throws {
-      guard let audio else { return }
-      while let chunk = try audio.converter.pop(final: final) {
-        try audio.encoder.send(chunk.pointer)
-        try drainAudio()
-      }
-    }
 
     var decodeErrors = 0
     var producerError: Error?
+    var audioFacts: [WrittenStreamFacts] = []
     do {
       let packet = try Packet()
       while feeding, try input.read(into: packet) {
@@ -141,22 +134,15 @@ public final class LadderTranscoder: RenditionProducer {
           // A damaged packet is skipped as the ffmpeg CLI does; the frame count shows it.
           do { try video.send(packet) } catch { decodeErrors += 1 }
           try receiveVideo()
-        } else if let audio, index == input.audioStreamIndex {
-          do { try audio.decoder.send(packet) } catch { decodeErrors += 1 }
-          try receiveAudio()
+        } else {
+          for chain in chains where chain.sourceIndex == index { try chain.send(packet) }
         }
       }
       if feeding {
         try video.send(nil)
         try receiveVideo()
-        if let audio {
-          try audio.decoder.send(nil)
-          try receiveAudio()
-          try audio.converter.push(nil)
-          try encodeAudio(final: true)
-          try audio.encoder.send(nil)
-          try drainAudio()
-        }
+        for chain in chains { try chain.finish() }
+        audioFacts = try renditionMuxers.map { try $0.finish() }
       }
     } catch {
       producerError = error
@@ -172,7 +158,8 @@ public final class LadderTranscoder: RenditionProducer {
     guard lastSeconds >= 0 else {
       throw PackError.input(path: input.path, reason: "no video frame could be decoded (\(decodeErrors) damaged packets)")
     }
-    return workers.map { $0.facts ?? WrittenStreamFacts(codecs: [], width: 0, height: 0, frameRate: 0, videoFrames: 0) }
+    let videoFacts = workers.map { $0.facts ?? WrittenStreamFacts(codecs: [], width: 0, height: 0, frameRate: 0, videoFrames: 0) }
+    return videoFacts + audioFacts
   }
 
   private static func startSeconds(_ stream: UnsafeMutablePointer<AVStream>) -> Double {

@@ -63,6 +63,30 @@ final class MediaInput {
     return nil
   }
 
+  /// The source audio stream an alternate rendition takes.
+  func audioStream(_ selector: AudioTrackSelector, for rendition: String) throws -> Int32 {
+    let streams = (0..<Int32(ctx.pointee.nb_streams)).filter {
+      stream($0).pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_AUDIO
+    }
+    let languages = streams.map { index -> String in
+      av_dict_get(stream(index).pointee.metadata, "language", nil, 0).map { String(cString: $0.pointee.value) } ?? "und"
+    }
+    switch selector {
+    case .index(let n):
+      guard n < streams.count else {
+        throw PackError.input(path: path, reason: "audio rendition \(rendition) wants audio track \(n), but the file has \(streams.count)")
+      }
+      return streams[n]
+    case .language(let tag):
+      if let i = languages.firstIndex(where: { LanguageTag.matches($0, tag) }) { return streams[i] }
+      // One audio track and no language to tell: it is the one.
+      if streams.count == 1, languages == ["und"] { return streams[0] }
+      throw PackError.input(
+        path: path,
+        reason: "audio rendition \(rendition) wants language \"\(tag)\", but the audio tracks are [\(languages.joined(separator: ", "))]; set \"track\"")
+    }
+  }
+
   /// Reads the next packet; false at the end of the file.
   func read(into packet: Packet) throws -> Bool {
     let rc = av_read_frame(ctx, packet.pointer)

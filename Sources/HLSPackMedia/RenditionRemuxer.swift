@@ -96,7 +96,7 @@ final class RenditionRemuxer: @unchecked Sendable {
     let video = CodecString.video(hevc: hevc, parameterSets: muxer.firstKeyframe, extradata: videoParameters.extradata)
     facts = WrittenStreamFacts(
       codecs: [video, audioCodec].compactMap { $0 }, width: Int(parameters.width), height: Int(parameters.height),
-      frameRate: muxer.frameRate, videoFrames: muxer.videoFrames)
+      frameRate: muxer.frameRate, videoFrames: muxer.frames)
   }
 }
 

@@ -92,7 +92,7 @@ final class RungWorker: @unchecked Sendable {
     let video = rung.codec == .hevc ? CodecString.hvc1(annexB: parameterSets) : CodecString.avc1(annexB: parameterSets)
     facts = WrittenStreamFacts(
       codecs: [video, audioCodec].compactMap { $0 },
-      width: rung.width, height: rung.height, frameRate: muxer.frameRate, videoFrames: muxer.videoFrames)
+      width: rung.width, height: rung.height, frameRate: muxer.frameRate, videoFrames: muxer.frames)
   }
 
   private func encode(_ frame: Frame) throws {

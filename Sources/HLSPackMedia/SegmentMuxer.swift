@@ -6,7 +6,7 @@ internal import CFFmpeg
 /// in fMP4 the mov muxer writes the init segment once and one moof+mdat
 /// fragment per segment. A segment is cut before every video keyframe that
 /// opens a segment, and audio is interleaved by decode time so each segment
-/// holds its own audio.
+/// holds its own audio. An audio-only rendition is cut on its own packets.
 final class SegmentMuxer {
   /// All timestamps are shifted by this much (90 kHz: 1 s) so that B-frame DTS
   /// and AAC priming never go negative; the same for every rung, so segments align.
@@ -16,17 +16,20 @@ final class SegmentMuxer {
 
   private var context: UnsafeMutablePointer<AVFormatContext>?
   private let output: MemoryOutput
-  private let videoIndex: Int32
+  private let videoIndex: Int32?
   private let audioIndex: Int32?
-  private let videoTimeBase: AVRational
+  private let videoTimeBase: AVRational?
   private let audioTimeBase: AVRational?
+  /// The stream whose timestamps time the segments: video, else audio.
+  private let primaryIndex: Int32
   private let sink: SegmentSink
   private let container: Container
   private var pendingAudio: [Packet] = []
   private var segmentStart: Int64?
-  private var lastVideoPTS = Int64.min
-  private var firstVideoPTS: Int64?
-  private(set) var videoFrames = 0
+  private var lastPTS = Int64.min
+  private var firstPTS: Int64?
+  /// Packets of the primary stream written so far.
+  private(set) var frames = 0
   private(set) var firstKeyframe: [UInt8] = []
   /// AVIO position where the current segment began, so keyframe offsets are segment-relative.
   private var segmentStartPosition: Int64 = 0
@@ -38,13 +41,13 @@ final class SegmentMuxer {
   private let audioKind: SampleKind?
 
   init(
-    container: Container, bitExact: Bool, video: CodecParameters, videoTimeBase: AVRational, audio: CodecParameters?,
+    container: Container, bitExact: Bool, video: CodecParameters?, videoTimeBase: AVRational?, audio: CodecParameters?,
     audioTimeBase: AVRational?, sink: SegmentSink
   ) throws {
     self.sink = sink
     self.container = container
     encryptor = sink.sampleEncryptor
-    videoKind = video.pointer.pointee.codec_id == AV_CODEC_ID_H264 ? .h264 : nil
+    videoKind = video?.pointer.pointee.codec_id == AV_CODEC_ID_H264 ? .h264 : nil
     switch audio?.pointer.pointee.codec_id {
     case AV_CODEC_ID_AAC?: audioKind = .aac
     case AV_CODEC_ID_AC3?: audioKind = .ac3
@@ -65,29 +68,38 @@ final class SegmentMuxer {
     ctx.pointee.avoid_negative_ts = 0
     if bitExact { ctx.pointee.flags |= AVFMT_FLAG_BITEXACT }
 
-    videoIndex = try Self.addStream(ctx, video, videoTimeBase)
-    if encryptor != nil, container != .ts || videoKind == nil || (audio != nil && audioKind == nil) {
+    if encryptor != nil, container != .ts || (video != nil && videoKind == nil) || (audio != nil && audioKind == nil) {
       throw FFmpegError(call: "SAMPLE-AES needs MPEG-TS with H.264 video and AAC or AC-3 audio", code: hlspack_averror(EINVAL))
     }
-    if container == .fmp4, video.pointer.pointee.codec_id == AV_CODEC_ID_HEVC {
-      // Parameter sets in the sample entry (conformance C7).
-      ctx.pointee.streams[Int(videoIndex)].unsafelyUnwrapped.pointee.codecpar.pointee.codec_tag = Self.fourCC("hvc1")
+    if let video, let videoTimeBase {
+      let index = try Self.addStream(ctx, video, videoTimeBase)
+      videoIndex = index
+      if container == .fmp4, video.pointer.pointee.codec_id == AV_CODEC_ID_HEVC {
+        // Parameter sets in the sample entry (conformance C7).
+        ctx.pointee.streams[Int(index)].unsafelyUnwrapped.pointee.codecpar.pointee.codec_tag = Self.fourCC("hvc1")
+      }
+    } else {
+      videoIndex = nil
     }
     if let audio, let audioTimeBase {
       audioIndex = try Self.addStream(ctx, audio, audioTimeBase)
     } else {
       audioIndex = nil
     }
+    guard let primary = videoIndex ?? audioIndex else {
+      throw FFmpegError(call: "a rendition needs a video or an audio stream", code: hlspack_averror(EINVAL))
+    }
+    primaryIndex = primary
     if container == .ts {
       // Fixed PIDs (the TS muxer takes a stream's id as its PID), so the PMT can be rewritten by PID.
-      ctx.pointee.streams[Int(videoIndex)].unsafelyUnwrapped.pointee.id = Self.videoPID
+      if let videoIndex { ctx.pointee.streams[Int(videoIndex)].unsafelyUnwrapped.pointee.id = Self.videoPID }
       if let audioIndex { ctx.pointee.streams[Int(audioIndex)].unsafelyUnwrapped.pointee.id = Self.audioPID }
     }
     var options: OpaquePointer?
     defer { av_dict_free(&options) }
     if container == .fmp4 {
       // The init segment at write_header, then one moof+mdat per flush; no mfra.
-      av_dict_set(&options, "movflags", "frag_custom+empty_moov+default_base_moof+skip_trailer", 0)
+      av_dict_set(&options, "movflags", "frag_custom+empty_moov+default_base_moof+skip_trailer+frag_discont", 0)
     }
     try check(avformat_write_header(ctx, &options), "avformat_write_header(\(format))")
     if let unused = av_dict_get(options, "", nil, AV_DICT_IGNORE_SUFFIX) {
@@ -126,6 +138,25 @@ final class SegmentMuxer {
     p.pointee.stream_index = stream
   }
 
+  /// Audio-only renditions: writes an audio packet, cutting a segment before
+  /// it when `opensSegment`.
+  func writeAudioOnly(_ packet: Packet, opensSegment: Bool) throws {
+    guard videoIndex == nil, let audioIndex, let audioTimeBase else { return }
+    toMuxerTime(packet, from: audioTimeBase, stream: audioIndex)
+    try advance(packet.pointer.pointee.pts, opensSegment: opensSegment)
+    try encrypt(packet, kind: audioKind)
+    try check(av_write_frame(ctx, packet.pointer), "av_write_frame(audio)")
+  }
+
+  /// Cuts when asked and keeps the primary stream's timing.
+  private func advance(_ pts: Int64, opensSegment: Bool) throws {
+    if opensSegment, let start = segmentStart { try cut(start: start, end: pts) }
+    if segmentStart == nil { segmentStart = pts }
+    firstPTS = min(firstPTS ?? pts, pts)
+    lastPTS = max(lastPTS, pts)
+    frames += 1
+  }
+
   /// Queues an encoded audio packet; it is written once video has reached its time.
   func writeAudio(_ packet: Packet) throws {
     guard let audioIndex, let audioTimeBase else { return }
@@ -136,17 +167,12 @@ final class SegmentMuxer {
   /// Writes an encoded video packet. `opensSegment` is true for the forced IDR
   /// at a segment boundary.
   func writeVideo(_ packet: Packet, opensSegment: Bool) throws {
-    if videoFrames == 0 { firstKeyframe = packet.bytes }
+    guard let videoIndex, let videoTimeBase else { return }
+    if frames == 0 { firstKeyframe = packet.bytes }
     toMuxerTime(packet, from: videoTimeBase, stream: videoIndex)
     let p = packet.pointer
     try writeAudio(before: p.pointee.dts)
-    if opensSegment, let start = segmentStart {
-      try cut(start: start, end: p.pointee.pts)
-    }
-    if segmentStart == nil { segmentStart = p.pointee.pts }
-    firstVideoPTS = min(firstVideoPTS ?? p.pointee.pts, p.pointee.pts)
-    lastVideoPTS = max(lastVideoPTS, p.pointee.pts)
-    videoFrames += 1
+    try advance(p.pointee.pts, opensSegment: opensSegment)
     try encrypt(packet, kind: videoKind)
     if container == .ts, packet.isKeyframe {
       // PAT/PMT right before every IDR: each I-frame byte range then decodes on its own.
@@ -166,28 +192,28 @@ final class SegmentMuxer {
     try writeAudio(before: .max)
     try check(av_write_trailer(ctx), "av_write_trailer")
     guard let start = segmentStart else { return }
-    try emit(start: start, end: lastVideoPTS + frameTicks)
+    try emit(start: start, end: lastPTS + frameTicks)
   }
 
   /// The frame interval as written, from the first and last timestamps.
   var frameTicks: Int64 {
-    guard let first = firstVideoPTS, videoFrames > 1 else { return 0 }
-    return (lastVideoPTS - first + Int64(videoFrames - 1) / 2) / Int64(videoFrames - 1)
+    guard let first = firstPTS, frames > 1 else { return 0 }
+    return (lastPTS - first + Int64(frames - 1) / 2) / Int64(frames - 1)
   }
 
   var frameRate: Double {
-    guard let first = firstVideoPTS, videoFrames > 1, lastVideoPTS > first else { return 0 }
-    let tb = videoStreamTimeBase
-    return Double(videoFrames - 1) * Double(tb.den) / (Double(lastVideoPTS - first) * Double(tb.num))
+    guard let first = firstPTS, frames > 1, lastPTS > first else { return 0 }
+    let tb = primaryTimeBase
+    return Double(frames - 1) * Double(tb.den) / (Double(lastPTS - first) * Double(tb.num))
   }
 
-  private var videoStreamTimeBase: AVRational {
-    ctx.pointee.streams[Int(videoIndex)].unsafelyUnwrapped.pointee.time_base
+  private var primaryTimeBase: AVRational {
+    ctx.pointee.streams[Int(primaryIndex)].unsafelyUnwrapped.pointee.time_base
   }
 
-  /// A video timestamp in 90 kHz ticks (MPEG-TS time is already 90 kHz).
+  /// A primary-stream timestamp in 90 kHz ticks (MPEG-TS time is already 90 kHz).
   private func toTicks(_ pts: Int64) -> Int64 {
-    av_rescale_q(pts, videoStreamTimeBase, AVRational(num: 1, den: Int32(MediaClock.ticksPerSecond)))
+    av_rescale_q(pts, primaryTimeBase, AVRational(num: 1, den: Int32(MediaClock.ticksPerSecond)))
   }
 
   /// Writes the queued audio that decodes before `dts` (a video timestamp).
@@ -197,7 +223,7 @@ final class SegmentMuxer {
     let audioTimeBase = ctx.pointee.streams[Int(audioIndex)].unsafelyUnwrapped.pointee.time_base
     var written = 0
     for packet in pendingAudio {
-      if dts != .max, av_compare_ts(packet.pointer.pointee.dts, audioTimeBase, dts, videoStreamTimeBase) >= 0 { break }
+      if dts != .max, av_compare_ts(packet.pointer.pointee.dts, audioTimeBase, dts, primaryTimeBase) >= 0 { break }
       try encrypt(packet, kind: audioKind)
       try check(av_write_frame(ctx, packet.pointer), "av_write_frame(audio)")
       written += 1
@@ -237,7 +263,7 @@ final class SegmentMuxer {
     }
     let start90k = toTicks(start)
     // fMP4: only the fragment's first sample can be reached without another moof.
-    if container == .fmp4, let end = FragmentLayout.firstSampleEnd(bytes) {
+    if container == .fmp4, videoIndex != nil, let end = FragmentLayout.firstSampleEnd(bytes) {
       keyframes = [KeyframeRange(offset: 0, length: end, ptsTicks: start90k)]
     }
     try sink.accept(MediaSegment(bytes: bytes, startTicks: start90k, durationTicks: toTicks(end) - start90k, keyframes: keyframes))

@@ -9,8 +9,15 @@ public struct MultivariantPlaylist: Sendable {
     public var width: Int
     public var height: Int
     public var frameRate: Double
+    /// GROUP-ID of the EXT-X-MEDIA audio group this variant plays with.
+    public var audioGroup: String?
+    public var subtitleGroup: String?
 
-    public init(uri: String, bandwidth: Int, averageBandwidth: Int, codecs: [String], width: Int, height: Int, frameRate: Double) {
+    /// `width` 0: an audio-only variant (no RESOLUTION or FRAME-RATE).
+    public init(
+      uri: String, bandwidth: Int, averageBandwidth: Int, codecs: [String], width: Int, height: Int, frameRate: Double,
+      audioGroup: String? = nil, subtitleGroup: String? = nil
+    ) {
       self.uri = uri
       self.bandwidth = bandwidth
       self.averageBandwidth = averageBandwidth
@@ -18,6 +25,54 @@ public struct MultivariantPlaylist: Sendable {
       self.width = width
       self.height = height
       self.frameRate = frameRate
+      self.audioGroup = audioGroup
+      self.subtitleGroup = subtitleGroup
+    }
+  }
+
+  /// An EXT-X-MEDIA rendition (conformance F1–F4).
+  public struct Media: Sendable, Equatable {
+    public enum Kind: String, Sendable {
+      case audio = "AUDIO"
+      case subtitles = "SUBTITLES"
+    }
+
+    public var kind: Kind
+    public var groupID: String
+    public var name: String
+    public var language: String
+    public var isDefault: Bool
+    public var autoselect: Bool
+    /// Subtitles only.
+    public var forced: Bool?
+    /// Audio only: the channel count.
+    public var channels: Int?
+    public var uri: String
+
+    public init(
+      kind: Kind, groupID: String, name: String, language: String, isDefault: Bool, autoselect: Bool, forced: Bool? = nil,
+      channels: Int? = nil, uri: String
+    ) {
+      self.kind = kind
+      self.groupID = groupID
+      self.name = name
+      self.language = language
+      self.isDefault = isDefault
+      self.autoselect = autoselect
+      self.forced = forced
+      self.channels = channels
+      self.uri = uri
+    }
+
+    var line: String {
+      var attributes = [
+        "TYPE=\(kind.rawValue)", "GROUP-ID=\"\(groupID)\"", "NAME=\"\(name)\"", "LANGUAGE=\"\(language)\"",
+        "DEFAULT=\(isDefault ? "YES" : "NO")", "AUTOSELECT=\(autoselect ? "YES" : "NO")",
+      ]
+      if let forced { attributes.append("FORCED=\(forced ? "YES" : "NO")") }
+      if let channels { attributes.append("CHANNELS=\"\(channels)\"") }
+      attributes.append("URI=\"\(uri)\"")
+      return "#EXT-X-MEDIA:" + attributes.joined(separator: ",")
     }
   }
 
@@ -41,6 +96,7 @@ public struct MultivariantPlaylist: Sendable {
   }
 
   public var variants: [Variant]
+  public var media: [Media] = []
   public var iFrameVariants: [IFrameVariant]
   /// EXT-X-SESSION-KEY tags.
   public var sessionKeys: [KeyTag]
@@ -64,6 +120,7 @@ public struct MultivariantPlaylist: Sendable {
     if version > 1 { lines.append("#EXT-X-VERSION:\(version)") }
     if independentSegments { lines.append("#EXT-X-INDEPENDENT-SEGMENTS") }
     lines += sessionKeys.map { "#EXT-X-SESSION-KEY:\($0.attributes)" }
+    lines += media.map(\.line)
     // Lowest bandwidth first; ties keep the profile's order.
     let ordered = variants.enumerated().sorted { ($0.element.bandwidth, $0.offset) < ($1.element.bandwidth, $1.offset) }
     for (_, v) in ordered {
@@ -71,9 +128,11 @@ public struct MultivariantPlaylist: Sendable {
         "BANDWIDTH=\(v.bandwidth)",
         "AVERAGE-BANDWIDTH=\(v.averageBandwidth)",
         "CODECS=\"\(v.codecs.joined(separator: ","))\"",
-        "RESOLUTION=\(v.width)x\(v.height)",
       ]
+      if v.width > 0 { attributes.append("RESOLUTION=\(v.width)x\(v.height)") }
       if v.frameRate > 0 { attributes.append("FRAME-RATE=\(Self.formatFrameRate(v.frameRate))") }
+      if let group = v.audioGroup { attributes.append("AUDIO=\"\(group)\"") }
+      if let group = v.subtitleGroup { attributes.append("SUBTITLES=\"\(group)\"") }
       lines.append("#EXT-X-STREAM-INF:" + attributes.joined(separator: ","))
       lines.append(v.uri)
     }

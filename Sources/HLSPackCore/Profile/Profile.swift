@@ -9,7 +9,15 @@ public struct Profile: Sendable, Equatable {
   public var output: URL?
   public var segment: SegmentSettings
   public var video: [VideoRung]
+  /// Audio muxed into every video rendition (`audio` given as one object).
   public var audio: AudioSettings?
+  /// Separate audio renditions in EXT-X-MEDIA groups (`audio` given as a list).
+  public var audioRenditions: [AudioRendition] = []
+  /// An audio-only EXT-X-STREAM-INF per audio group.
+  public var audioOnlyVariants = false
+  public var subtitles: [SubtitleTrack] = []
+  /// Warn when no variant's BANDWIDTH is at or below this (offline downloads start low).
+  public var lowVariantBandwidth = 265_000
   public var encryption: EncryptionSettings
 
   /// Packaging only: every rung copies its source's video.
@@ -98,6 +106,46 @@ public struct AudioSettings: Sendable, Equatable {
   public var bitrate: Int
   public var channels: Int
   public var sampleRate: Int
+}
+
+/// Which audio track of the source a rendition takes.
+public enum AudioTrackSelector: Sendable, Equatable {
+  /// The n-th audio stream of the source, from 0.
+  case index(Int)
+  /// The first audio stream whose language tag is this (ISO 639-2 or BCP 47 primary subtag).
+  case language(String)
+}
+
+/// One alternate audio rendition: its own media playlist in an EXT-X-MEDIA group.
+public struct AudioRendition: Sendable, Equatable {
+  /// Folder name under `audio/`.
+  public var id: String
+  /// EXT-X-MEDIA NAME.
+  public var name: String
+  /// BCP 47 language tag.
+  public var language: String
+  public var settings: AudioSettings
+  public var track: AudioTrackSelector
+  public var isDefault: Bool
+  public var autoselect: Bool
+
+  /// Renditions of one codec share a group (conformance F3, D5).
+  public var groupID: String { "audio-\(settings.codec.rawValue)" }
+}
+
+/// A sidecar subtitle file (WebVTT, or SRT converted to WebVTT).
+public struct SubtitleTrack: Sendable, Equatable {
+  /// Folder name under `subtitles/`.
+  public var id: String
+  public var name: String
+  public var language: String
+  /// The file; `{stem}` in it is replaced by the input's file stem.
+  public var file: String
+  public var isDefault: Bool
+  public var autoselect: Bool
+  public var forced: Bool
+
+  public static let groupID = "subtitles"
 }
 
 public enum EncryptionMethod: String, Sendable, Equatable, CaseIterable {

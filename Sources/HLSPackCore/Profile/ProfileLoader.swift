@@ -72,7 +72,19 @@ public enum ProfileLoader {
       }
       rungs.append(rung)
     }
-    let audio = try r.object("audio").map(readAudio)
+    var audio: AudioSettings?
+    var audioRenditions: [AudioRendition] = []
+    switch r.value("audio") {
+    case .array(let list)?: audioRenditions = try MediaGroupsReader.audioRenditions(list, file: file)
+    case let value?: audio = try readAudio(try FieldReader(value, file: file, path: "$.audio"))
+    case nil: break
+    }
+    let subtitles = try r.array("subtitles").map { try MediaGroupsReader.subtitles($0, file: file) } ?? []
+    let audioOnlyVariants = try r.bool("audio_only_variants") ?? false
+    if audioOnlyVariants, audioRenditions.isEmpty {
+      throw r.error("audio_only_variants", "needs alternate audio renditions (\"audio\" as a list)")
+    }
+    let lowVariantBandwidth = try r.integer("low_variant_bandwidth", in: 1...2_000_000_000) ?? 265_000
     let copies = rungs.map { $0.codec == .copy }
     if copies.contains(true), copies.contains(false) {
       let i = copies.firstIndex(of: false) ?? 0
@@ -82,6 +94,9 @@ public enum ProfileLoader {
     }
     if let audio, copies.first == true, audio.codec != .copy {
       throw ProfileError(file: file, path: "$.audio.codec", message: "must be \"copy\" when the video rungs copy their sources")
+    }
+    if copies.first == true, !audioRenditions.isEmpty || !subtitles.isEmpty {
+      throw ProfileError(file: file, path: "$.audio", message: "alternate audio and subtitles need encoded (not copy) video rungs")
     }
     if let audio, copies.first == false, audio.codec == .copy {
       throw ProfileError(file: file, path: "$.audio.codec", message: "\"copy\" needs video rungs with codec \"copy\"")
@@ -102,7 +117,12 @@ public enum ProfileLoader {
         message: "\"sequence\" IVs with one key for \(rungs.count) renditions would repeat (key, IV) pairs; use \"random\" or scope \"rendition\"")
     }
 
-    return Profile(inputs: inputs, output: output, segment: segment, video: rungs, audio: audio, encryption: encryption)
+    var profile = Profile(inputs: inputs, output: output, segment: segment, video: rungs, audio: audio, encryption: encryption)
+    profile.audioRenditions = audioRenditions
+    profile.audioOnlyVariants = audioOnlyVariants
+    profile.subtitles = subtitles
+    profile.lowVariantBandwidth = lowVariantBandwidth
+    return profile
   }
 
   /// Resolves a relative path against a folder; `~` is expanded.
@@ -208,12 +228,18 @@ public enum ProfileLoader {
 
   static func readAudio(_ reader: FieldReader) throws -> AudioSettings {
     var r = reader
+    let settings = try readAudioFields(&r)
+    try r.finish()
+    return settings
+  }
+
+  /// The codec fields shared by muxed audio and alternate audio renditions.
+  static func readAudioFields(_ r: inout FieldReader) throws -> AudioSettings {
     let codec = try r.oneOf("codec", AudioCodec.allCases.map(\.rawValue)).flatMap(AudioCodec.init) ?? .aac
     if codec == .copy {
       for field in ["bitrate", "channels", "sample_rate"] where r.wasGiven(field) {
         throw r.error(field, "does not apply to audio codec \"copy\"")
       }
-      try r.finish()
       return AudioSettings(codec: .copy, bitrate: 0, channels: 0, sampleRate: 0)
     }
     let ac3 = codec == .ac3
@@ -224,7 +250,6 @@ public enum ProfileLoader {
     guard rates.contains(sampleRate) else {
       throw r.error("sample_rate", "\(sampleRate) is not a \(codec.rawValue.uppercased()) sample rate (\(rates.map(String.init).joined(separator: ", ")))")
     }
-    try r.finish()
     return AudioSettings(codec: codec, bitrate: bitrate, channels: channels, sampleRate: sampleRate)
   }
 
