@@ -248,7 +248,7 @@ public enum ProfileLoader {
     let sampleRate = try r.integer("sample_rate", in: 8_000...96_000) ?? 48_000
     let rates = ac3 ? [32000, 44100, 48000] : aacSampleRates
     guard rates.contains(sampleRate) else {
-      throw r.error("sample_rate", "\(sampleRate) is not a \(codec.rawValue.uppercased()) sample rate (\(rates.map(String.init).joined(separator: ", ")))")
+      throw r.error("sample_rate", "\(sampleRate) is not an \(codec.rawValue.uppercased()) sample rate (\(rates.map(String.init).joined(separator: ", ")))")
     }
     return AudioSettings(codec: codec, bitrate: bitrate, channels: channels, sampleRate: sampleRate)
   }
