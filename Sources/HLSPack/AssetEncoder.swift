@@ -19,16 +19,20 @@ struct AssetEncoder {
     let started = Date()
     let encryption = profile.encryption
     let transcoder = try producer(bitExact: encryption.seed != nil)
-    if profile.audio != nil, !transcoder.hasAudio {
+    if profile.audio != nil || !profile.audioRenditions.isEmpty, !transcoder.hasAudio {
       logger.warning("\(input.path): has no audio stream; the renditions carry video only")
     }
+    // Sidecar subtitles are read first: a bad file fails before any media work.
+    let subtitles = try profile.subtitles.map { try SubtitleRendition.load($0, input: input) }
     let staging = try AssetStaging(destination: destination, replace: replace)
     defer { staging.discard() }
 
     let keys = encryption.method == .none ? nil : KeyRing(settings: encryption, asset: assetName, folder: staging.folder)
-    let writers = try profile.video.map {
+    // Video renditions, then alternate audio renditions (under audio/), as the producer expects.
+    let names = profile.video.map(\.name) + profile.audioRenditions.map { "audio/\($0.id)" }
+    let writers = try names.map {
       try RenditionWriter(
-        name: $0.name, asset: assetName, assetFolder: staging.folder, container: profile.segment.container,
+        name: $0, asset: assetName, assetFolder: staging.folder, container: profile.segment.container,
         encryption: encryption, keys: keys)
     }
     progress.report(ProgressEvent(event: .start, asset: assetName, input: input.path, duration: transcoder.duration))
@@ -47,7 +51,8 @@ struct AssetEncoder {
       profile: profile, input: input, assetName: assetName, folder: staging.folder, destination: destination)
     // A seeded run must be reproducible to the byte, so its report carries no timings.
     let timed = encryption.seed == nil ? started : nil
-    let report = try outputs.write(writers: writers, facts: facts, started: timed)
+    let (report, warnings) = try outputs.write(writers: writers, facts: facts, subtitles: subtitles, started: timed)
+    for warning in warnings { logger.warning("\(assetName): \(warning)") }
     try staging.publish()
     progress.report(
       ProgressEvent(
@@ -63,9 +68,10 @@ struct AssetEncoder {
         renditions: profile.video.map { .init(name: $0.name, source: ($0.source ?? input).path) },
         copyAudio: profile.audio != nil, segmentDuration: profile.segment.duration, container: profile.segment.container)
     }
-    let job = LadderJob(
+    var job = LadderJob(
       rungs: profile.video, audio: profile.audio, segmentDuration: profile.segment.duration,
       container: profile.segment.container, bitExact: bitExact)
+    job.audioRenditions = profile.audioRenditions
     return try LadderTranscoder(path: input.path, job: job)
   }
 }

@@ -12,7 +12,11 @@ struct AssetOutputs {
   /// Where the asset will be published (key-info files name key paths there).
   let destination: URL
 
-  func write(writers: [RenditionWriter], facts: [WrittenStreamFacts], started: Date?) throws -> AssetReport {
+  /// Writes everything; `writers` and `facts` hold the video renditions, then
+  /// the alternate audio renditions in profile order.
+  func write(
+    writers: [RenditionWriter], facts: [WrittenStreamFacts], subtitles: [SubtitleRendition], started: Date?
+  ) throws -> (report: AssetReport, warnings: [String]) {
     for writer in writers where writer.records.isEmpty {
       throw PackError.media(path: input.path, reason: "rung \(writer.name) produced no segment")
     }
@@ -20,7 +24,7 @@ struct AssetOutputs {
     let longest = writers.flatMap(\.records).map(\.durationTicks).max() ?? 0
     let targetDuration = MediaPlaylist.targetDuration(forLongest: longest)
 
-    var variants: [MultivariantPlaylist.Variant] = []
+    var measured: [MasterPlan.Measured] = []
     var iFrameVariants: [MultivariantPlaylist.IFrameVariant] = []
     var renditions: [AssetReport.Rendition] = []
     for (writer, fact) in zip(writers, facts) {
@@ -33,12 +37,10 @@ struct AssetOutputs {
       try write(playlist.render(), to: playlistPath)
 
       let samples = writer.records.map { BandwidthMeter.Sample(bytes: $0.byteCount, durationTicks: $0.durationTicks) }
-      let variant = MultivariantPlaylist.Variant(
-        uri: playlistPath,
-        bandwidth: BandwidthMeter.peak(samples, targetDuration: targetDuration),
-        averageBandwidth: BandwidthMeter.average(samples),
-        codecs: fact.codecs, width: fact.width, height: fact.height, frameRate: fact.frameRate)
-      variants.append(variant)
+      let variant = MasterPlan.Measured(
+        playlist: playlistPath, facts: fact, peak: BandwidthMeter.peak(samples, targetDuration: targetDuration),
+        average: BandwidthMeter.average(samples))
+      measured.append(variant)
       if profile.segment.iFramePlaylists, let iFrames = iFramePlaylist(writer), !iFrames.entries.isEmpty {
         let path = "\(writer.name)/iframes.m3u8"
         try write(iFrames.render(), to: path)
@@ -51,9 +53,9 @@ struct AssetOutputs {
       }
       renditions.append(
         AssetReport.Rendition(
-          name: writer.name, playlist: playlistPath, bandwidth: variant.bandwidth,
-          averageBandwidth: variant.averageBandwidth, codecs: fact.codecs.joined(separator: ","),
-          resolution: "\(fact.width)x\(fact.height)", frameRate: (fact.frameRate * 1000).rounded() / 1000,
+          name: writer.name, playlist: playlistPath, bandwidth: variant.peak,
+          averageBandwidth: variant.average, codecs: fact.codecs.joined(separator: ","),
+          resolution: fact.width > 0 ? "\(fact.width)x\(fact.height)" : "", frameRate: (fact.frameRate * 1000).rounded() / 1000,
           videoFrames: fact.videoFrames,
           segments: writer.records.map {
             AssetReport.Segment(
@@ -61,11 +63,15 @@ struct AssetOutputs {
               sha256: $0.sha256, iv: $0.key.iv.map(KeyTag.formatIV), keyID: $0.keyID)
           }))
     }
-    try write(
-      MultivariantPlaylist(
-        variants: variants, iFrameVariants: iFrameVariants, sessionKeys: sessionKeys(writers), independentSegments: true
-      ).render(),
-      to: "master.m3u8")
+    let videoCount = profile.video.count
+    let subtitlePlaylists = try subtitles.map {
+      ($0.track, try $0.write(into: folder, segments: writers[0].records, targetDuration: targetDuration))
+    }
+    let plan = MasterPlan(
+      profile: profile, video: Array(measured.prefix(videoCount)), audio: Array(measured.dropFirst(videoCount)),
+      subtitles: subtitlePlaylists, iFrameVariants: iFrameVariants, sessionKeys: sessionKeys(writers))
+    let master = plan.playlist()
+    try write(master.render(), to: "master.m3u8")
 
     let manifest = keysManifest(writers)
     if !manifest.keys.isEmpty {
@@ -80,7 +86,7 @@ struct AssetOutputs {
       keys: manifest.keys.map { AssetReport.Key(keyID: $0.keyID, uri: $0.uri, file: $0.keyFile) },
       renditions: renditions, timings: started.map { timings(started: $0, writers: writers) })
     try writeJSON(report, to: "report.json", privateFile: false)
-    return report
+    return (report, plan.warnings(master))
   }
 
   /// EXT-X-SESSION-KEY on request: one per distinct key tag, without IVs
@@ -157,7 +163,7 @@ struct AssetOutputs {
         var fixedIV: [UInt8]?
         if case .fixed(let iv) = profile.encryption.iv { fixedIV = iv }
         let info = FFmpegKeyInfo(uri: uri, keyPath: destination.appendingPathComponent(keyFile).path, iv: fixedIV)
-        try write(info.text, to: "keys/\(writer.name).\(record.period).keyinfo")
+        try write(info.text, to: "keys/\(writer.name.replacingOccurrences(of: "/", with: "-")).\(record.period).keyinfo")
       }
     }
   }

@@ -54,7 +54,8 @@ final class SegmentKeying {
       }
     }
     let values = KeyURITemplate.Values(
-      asset: asset, rendition: rendition, keyID: key.content.idHex, period: period, keyFile: "../\(key.file)")
+      asset: asset, rendition: rendition, keyID: key.content.idHex, period: period,
+      keyFile: String(repeating: "../", count: rendition.split(separator: "/").count) + key.file)
     let tag = KeyTag(
       method: encryption.method == .sampleAES ? .sampleAES : .aes128, uri: encryption.keyURI.render(values), iv: written,
       keyFormat: encryption.keyFormat, keyFormatVersions: encryption.keyFormatVersions)

@@ -47,7 +47,7 @@ enum MediaGroupsReader {
     return renditions
   }
 
-  static func subtitles(_ list: [JSONValue], file: String) throws -> [SubtitleTrack] {
+  static func subtitles(_ list: [JSONValue], file: String, baseDirectory: URL) throws -> [SubtitleTrack] {
     var tracks: [SubtitleTrack] = []
     for (i, item) in list.enumerated() {
       var r = try FieldReader(item, file: file, path: "$.subtitles[\(i)]")
@@ -67,7 +67,7 @@ enum MediaGroupsReader {
       if tracks.contains(where: { $0.name == name }) { throw r.error("name", "duplicate subtitle NAME \"\(name)\"") }
       if isDefault, tracks.contains(where: \.isDefault) { throw r.error("default", "another subtitle track is already the default") }
       tracks.append(SubtitleTrack(
-        id: id, name: name, language: language, file: path, isDefault: isDefault, autoselect: autoselect, forced: forced))
+        id: id, name: name, language: language, file: ProfileLoader.resolve(path, against: baseDirectory).path, isDefault: isDefault, autoselect: autoselect, forced: forced))
     }
     return tracks
   }

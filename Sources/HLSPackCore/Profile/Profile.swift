@@ -139,7 +139,8 @@ public struct SubtitleTrack: Sendable, Equatable {
   public var id: String
   public var name: String
   public var language: String
-  /// The file; `{stem}` in it is replaced by the input's file stem.
+  /// The file (resolved against the profile's folder); `{stem}` in it is
+  /// replaced by the input's file stem.
   public var file: String
   public var isDefault: Bool
   public var autoselect: Bool

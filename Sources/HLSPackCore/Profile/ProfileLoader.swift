@@ -79,7 +79,7 @@ public enum ProfileLoader {
     case let value?: audio = try readAudio(try FieldReader(value, file: file, path: "$.audio"))
     case nil: break
     }
-    let subtitles = try r.array("subtitles").map { try MediaGroupsReader.subtitles($0, file: file) } ?? []
+    let subtitles = try r.array("subtitles").map { try MediaGroupsReader.subtitles($0, file: file, baseDirectory: baseDirectory) } ?? []
     let audioOnlyVariants = try r.bool("audio_only_variants") ?? false
     if audioOnlyVariants, audioRenditions.isEmpty {
       throw r.error("audio_only_variants", "needs alternate audio renditions (\"audio\" as a list)")

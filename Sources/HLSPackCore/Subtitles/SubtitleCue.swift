@@ -1,0 +1,96 @@
+/// One timed cue of a subtitle file.
+public struct SubtitleCue: Sendable, Equatable {
+  /// Milliseconds from the start of the source.
+  public var start: Int64
+  public var end: Int64
+  /// WebVTT cue settings after the timings (position, align, …); empty for SRT.
+  public var settings: String
+  public var text: String
+
+  public init(start: Int64, end: Int64, settings: String = "", text: String) {
+    self.start = start
+    self.end = end
+    self.settings = settings
+    self.text = text
+  }
+}
+
+public struct SubtitleParseError: Error, CustomStringConvertible, Equatable {
+  public var line: Int
+  public var reason: String
+  public var description: String { "line \(line): \(reason)" }
+}
+
+/// Reads WebVTT and SRT files into cues. Only cue timings and text are kept;
+/// WebVTT STYLE/REGION/NOTE blocks are dropped.
+public enum SubtitleParser {
+  public static func parse(_ text: String, srt: Bool) throws -> [SubtitleCue] {
+    let lines = text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
+      .split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    var index = 0
+    if !srt {
+      let first = lines.first.map { $0.hasPrefix("\u{FEFF}") ? String($0.dropFirst()) : $0 } ?? ""
+      guard first.hasPrefix("WEBVTT") else { throw SubtitleParseError(line: 1, reason: "a WebVTT file starts with \"WEBVTT\"") }
+      index = 1
+    }
+    var cues: [SubtitleCue] = []
+    while index < lines.count {
+      // A block: lines up to the next blank line.
+      while index < lines.count, lines[index].trimmingCharacters(in: .whitespaces).isEmpty { index += 1 }
+      guard index < lines.count else { break }
+      let blockStart = index
+      var block: [String] = []
+      while index < lines.count, !lines[index].trimmingCharacters(in: .whitespaces).isEmpty {
+        block.append(lines[index])
+        index += 1
+      }
+      guard let timingLine = block.firstIndex(where: { $0.contains("-->") }) else {
+        if srt { throw SubtitleParseError(line: blockStart + 1, reason: "an SRT block without \"-->\" timings") }
+        continue  // NOTE, STYLE, REGION
+      }
+      let parts = block[timingLine].components(separatedBy: "-->")
+      let startText = parts[0].trimmingCharacters(in: .whitespaces)
+      let rest = parts[1].trimmingCharacters(in: .whitespaces).split(separator: " ", maxSplits: 1).map(String.init)
+      guard let start = milliseconds(startText), let endText = rest.first, let end = milliseconds(endText), end >= start else {
+        throw SubtitleParseError(line: blockStart + timingLine + 1, reason: "cannot read the cue timings \"\(block[timingLine])\"")
+      }
+      let payload = block[(timingLine + 1)...].joined(separator: "\n")
+      cues.append(SubtitleCue(start: start, end: end, settings: srt ? "" : (rest.count > 1 ? rest[1] : ""), text: payload))
+    }
+    return cues
+  }
+
+  /// "hh:mm:ss.mmm", "mm:ss.mmm" or SRT's "hh:mm:ss,mmm".
+  static func milliseconds(_ text: String) -> Int64? {
+    let parts = text.replacingOccurrences(of: ",", with: ".").split(separator: ":")
+    guard (2...3).contains(parts.count), let last = parts.last else { return nil }
+    let secondsParts = last.split(separator: ".")
+    guard secondsParts.count == 2, let seconds = Int64(secondsParts[0]), secondsParts[1].count == 3, let millis = Int64(secondsParts[1]),
+      seconds < 60
+    else { return nil }
+    var total = seconds * 1000 + millis
+    var multiplier: Int64 = 60_000
+    for part in parts.dropLast().reversed() {
+      guard let value = Int64(part) else { return nil }
+      total += value * multiplier
+      multiplier *= 60
+    }
+    return total
+  }
+
+  static func format(_ ms: Int64) -> String {
+    let h = ms / 3_600_000, m = ms / 60_000 % 60, s = ms / 1000 % 60, f = ms % 1000
+    func pad(_ v: Int64, _ n: Int) -> String { String(repeating: "0", count: max(0, n - String(v).count)) + String(v) }
+    return "\(pad(h, 2)):\(pad(m, 2)):\(pad(s, 2)).\(pad(f, 3))"
+  }
+}
+
+private extension String {
+  func trimmingCharacters(in set: Set<Character>) -> String {
+    String(drop { set.contains($0) }.reversed().drop { set.contains($0) }.reversed())
+  }
+}
+
+private extension Set where Element == Character {
+  static let whitespaces: Set<Character> = [" ", "\t"]
+}

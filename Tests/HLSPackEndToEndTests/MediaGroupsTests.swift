@@ -1,0 +1,135 @@
+import Foundation
+import HLSPackCore
+import Testing
+
+/// Alternate audio (two languages plus 5.1), sidecar subtitles and audio-only
+/// variants, checked against the rules of conformance D3, D5, F1–F4.
+@Suite("Alternate audio and subtitles")
+struct MediaGroupsTests {
+  /// A 4 s source with English stereo, French stereo and English 5.1 audio,
+  /// plus a WebVTT and an SRT sidecar.
+  static func source(in folder: URL) throws -> URL {
+    let url = folder.appendingPathComponent("film.mp4")
+    let result = try Command.run("ffmpeg", [
+      "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=4",
+      "-f", "lavfi", "-i", "sine=frequency=440:duration=4", "-f", "lavfi", "-i", "sine=frequency=660:duration=4",
+      "-f", "lavfi", "-i", "sine=frequency=220:duration=4",
+      "-filter_complex", "[3:a]pan=5.1|c0=c0|c1=c0|c2=c0|c3=c0|c4=c0|c5=c0[s]",
+      "-map", "0:v", "-map", "1:a", "-map", "2:a", "-map", "[s]", "-c:v", "libx264", "-preset", "ultrafast", "-g", "25",
+      "-c:a", "aac", "-metadata:s:a:0", "language=eng", "-metadata:s:a:1", "language=fra", "-metadata:s:a:2", "language=eng",
+      url.path,
+    ])
+    guard result.status == 0 else { throw FixtureError(result.stderr) }
+    try Data("WEBVTT\n\n00:00:00.500 --> 00:00:01.500\nHello\n\n00:00:01.800 --> 00:00:02.600\nSpanning\n\n00:00:03.000 --> 00:00:03.800\nBye\n".utf8)
+      .write(to: folder.appendingPathComponent("film.en.vtt"))
+    try Data("1\n00:00:00,700 --> 00:00:01,900\nBonjour\n\n2\n00:00:03,100 --> 00:00:03,900\nAu revoir\n".utf8)
+      .write(to: folder.appendingPathComponent("film.fr.srt"))
+    return url
+  }
+
+  static func package(encryption: String) throws -> URL {
+    let scratch = try Fixtures.scratchFolder()
+    let input = try source(in: scratch)
+    let profile = scratch.appendingPathComponent("groups.json")
+    try Data(
+      """
+      {"version": 1, "segment": {"duration": 1},
+       "video": [\(Fixtures.defaultRungs[1])],
+       "audio": [{"name": "English", "language": "en", "track": 0, "default": true},
+                 {"name": "Français", "language": "fr", "track": "fra"},
+                 {"name": "English 5.1", "language": "en", "track": 2, "channels": 6, "id": "en-51"}],
+       "audio_only_variants": true,
+       "subtitles": [{"name": "English", "language": "en", "file": "{stem}.en.vtt", "default": true},
+                     {"name": "Français", "language": "fr", "file": "{stem}.fr.srt"}],
+       "encryption": \(encryption)}
+      """.utf8
+    ).write(to: profile)
+    let output = scratch.appendingPathComponent("out")
+    let result = try Command.run(try Fixtures.executable(), ["encode", "--profile", profile.path, "--output", output.path, input.path])
+    guard result.status == 0 else { throw FixtureError(result.stderr) }
+    return output.appendingPathComponent("film")
+  }
+
+  /// Decodes without errors; `tolerateEndOfFile`: FFmpeg mis-decrypts the last
+  /// SAMPLE-AES access units at end of file (frame-exact checks are in SampleAESTests).
+  func decodes(_ playlist: URL, tolerateEndOfFile: Bool = false) throws -> Bool {
+    let result = try Command.run("ffmpeg", ["-v", "error", "-allowed_extensions", "ALL", "-i", playlist.path, "-f", "null", "-"])
+    return result.status == 0 && (tolerateEndOfFile || result.stderr.isEmpty)
+  }
+
+  @Test func masterListsTheGroupsWithCorrectAttributes() throws {
+    let asset = try Self.package(encryption: #"{"method": "aes-128"}"#)
+    let master = try PlaylistReader(contentsOf: asset.appendingPathComponent("master.m3u8"))
+    let media = master.values(of: "#EXT-X-MEDIA").map(PlaylistReader.attributes)
+    let audio = media.filter { $0["TYPE"] == "AUDIO" }, subtitles = media.filter { $0["TYPE"] == "SUBTITLES" }
+    #expect(audio.count == 3 && subtitles.count == 2)
+    for group in Set(media.compactMap { $0["GROUP-ID"] }) {
+      let members = media.filter { $0["GROUP-ID"] == group }
+      #expect(members.filter { $0["DEFAULT"] == "YES" }.count == 1, "one DEFAULT in \(group)")
+      #expect(members.allSatisfy { $0["DEFAULT"] != "YES" || $0["AUTOSELECT"] == "YES" })
+      #expect(Set(members.compactMap { $0["NAME"] }).count == members.count, "unique NAMEs in \(group)")
+      #expect(members.allSatisfy { ($0["LANGUAGE"] ?? "").wholeMatch(of: /[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*/) != nil })
+    }
+    #expect(audio.allSatisfy { $0["CHANNELS"] != nil && $0["FORCED"] == nil })
+    #expect(audio.first { $0["NAME"] == "English 5.1" }?["CHANNELS"] == "6")
+    #expect(subtitles.allSatisfy { $0["FORCED"] == "NO" && $0["CHANNELS"] == nil })
+
+    // Every video variant references the audio group and lists its codecs; BANDWIDTH
+    // adds the group's largest audio rendition (conformance D3), measured here independently.
+    let video = master.variants.filter { $0.attributes["RESOLUTION"] != nil }
+    #expect(!video.isEmpty)
+    for variant in video {
+      #expect(variant.attributes["AUDIO"] == "audio-aac" && variant.attributes["SUBTITLES"] == "subtitles")
+      #expect(variant.attributes["CODECS"]?.contains("mp4a.40.2") == true)
+      let peak = { (uri: String) throws -> Double in
+        let playlist = try PlaylistReader(contentsOf: asset.appendingPathComponent(uri))
+        let base = asset.appendingPathComponent(uri).deletingLastPathComponent()
+        let sizes = try playlist.segments.map {
+          try #require(try FileManager.default.attributesOfItem(atPath: base.appendingPathComponent($0.uri).path)[.size] as? Int)
+        }
+        let target = Double(playlist.values(of: "#EXT-X-TARGETDURATION").first ?? "") ?? 1
+        return AES128LadderTests.peakAndAverage(sizes: sizes, durations: playlist.segments.map(\.duration), target: target).peak
+      }
+      let audioPeak = try audio.compactMap { $0["URI"] }.map(peak).max() ?? 0
+      let expected = try peak(variant.uri) + audioPeak
+      let declared = try #require(Double(variant.attributes["BANDWIDTH"] ?? ""))
+      #expect(declared >= expected.rounded(.down) && declared <= expected * 1.1, "\(declared) vs \(expected)")
+    }
+    let audioOnly = master.variants.filter { $0.attributes["RESOLUTION"] == nil }
+    #expect(audioOnly.count == 1)
+    #expect(audioOnly.first?.attributes["CODECS"] == "mp4a.40.2" && audioOnly.first?.attributes["AUDIO"] == "audio-aac")
+  }
+
+  @Test(arguments: [#"{"method": "aes-128"}"#, #"{"method": "sample-aes"}"#])
+  func everyRenditionDecodesAudioIsEncryptedAndSubtitlesStayClear(encryption: String) throws {
+    let asset = try Self.package(encryption: encryption)
+    let master = try PlaylistReader(contentsOf: asset.appendingPathComponent("master.m3u8"))
+    let media = master.values(of: "#EXT-X-MEDIA").map(PlaylistReader.attributes)
+    for uri in master.variants.map(\.uri) + media.filter({ $0["TYPE"] == "AUDIO" }).compactMap({ $0["URI"] }) {
+      #expect(try decodes(asset.appendingPathComponent(uri), tolerateEndOfFile: encryption.contains("sample-aes")), "\(uri)")
+    }
+    for attributes in media {
+      let playlist = try PlaylistReader(contentsOf: asset.appendingPathComponent(try #require(attributes["URI"])))
+      let keyed = !playlist.values(of: "#EXT-X-KEY").isEmpty
+      #expect(keyed == (attributes["TYPE"] == "AUDIO"), "\(attributes["NAME"] ?? ""): audio encrypted, subtitles clear")
+    }
+  }
+
+  @Test func subtitleCuesSitAtTheSidecarTimes() throws {
+    let asset = try Self.package(encryption: #"{"method": "none"}"#)
+    for (id, expected) in [("en", [0.5, 1.8, 3.0]), ("fr", [0.7, 3.1])] {
+      let playlist = asset.appendingPathComponent("subtitles/\(id)/index.m3u8")
+      let first = try String(contentsOf: asset.appendingPathComponent("subtitles/\(id)/segment_00000.vtt"), encoding: .utf8)
+      #expect(first.contains("X-TIMESTAMP-MAP=MPEGTS:90000,LOCAL:00:00:01.000"))
+      let probe = try Command.run("ffprobe", ["-v", "error", "-show_entries", "packet=pts_time", "-of", "csv=p=0", playlist.path])
+      let starts = Set(probe.text.split(separator: "\n").compactMap { Double($0) })
+      // The media clock starts 1 s in (the muxers' timeline offset); within one frame (40 ms).
+      let shifted = starts.map { $0 - 1 }.sorted()
+      #expect(shifted.count == expected.count, "\(id): \(shifted)")
+      for (got, want) in zip(shifted, expected) { #expect(abs(got - want) < 0.04, "\(id): \(got) vs \(want)") }
+      // The "Spanning" cue crosses a segment boundary and is in both segments (RFC 8216 §3.5).
+    }
+    let second = try String(contentsOf: asset.appendingPathComponent("subtitles/en/segment_00002.vtt"), encoding: .utf8)
+    #expect(second.contains("Spanning"))
+  }
+}
