@@ -79,6 +79,13 @@ public enum ProfileLoader {
     case let value?: audio = try readAudio(try FieldReader(value, file: file, path: "$.audio"))
     case nil: break
     }
+    if let mode = try r.oneOf("audio_mode", ["muxed", "group"]) {
+      // The form of "audio" already says which; the mode must agree with it.
+      if mode == "group", audio != nil { throw r.error("audio_mode", "\"group\" takes \"audio\" as a list of renditions") }
+      if mode == "muxed", !audioRenditions.isEmpty {
+        throw r.error("audio_mode", "\"muxed\" takes \"audio\" as one object: a segment never carries two audio streams")
+      }
+    }
     let subtitles = try r.array("subtitles").map { try MediaGroupsReader.subtitles($0, file: file, baseDirectory: baseDirectory) } ?? []
     let audioOnlyVariants = try r.bool("audio_only_variants") ?? false
     if audioOnlyVariants, audioRenditions.isEmpty {
