@@ -65,6 +65,10 @@ final class RenditionWriter: SegmentSink, SampleEncryptorProviding, @unchecked S
       }
     }
     // SAMPLE-AES in TS changes the PMT's stream types after a clear lead (conformance B10).
+    // SAMPLE-AES in TS is encrypted by the muxer: a segment that skipped it must never be published.
+    if material != nil, let encryptor = sampleEncryptor as? SampleAESStreamEncryptor, !encryptor.finished.contains(index) {
+      throw PackError.crypto("\(name)/\(uri): the segment reached the writer without SAMPLE-AES encryption")
+    }
     let discontinuity = sampleEncryptor != nil && index > 0 && index == keying?.encryption.clearLeadSegments
     try write(bytes, to: uri)
     records.append(

@@ -12,6 +12,8 @@ final class SampleAESStreamEncryptor: SampleEncryptor {
   /// AC-3's setup data is the start of a syncframe, taken from the first clear frame.
   private var ac3Header: [UInt8]?
   private var rewriter: TransportStreamPMTRewriter?
+  /// Encrypted segments the muxer has finished; the writer checks every one arrived this way.
+  private(set) var finished: Set<Int> = []
 
   init(keying: SegmentKeying) {
     self.keying = keying
@@ -50,5 +52,6 @@ final class SampleAESStreamEncryptor: SampleEncryptor {
       rewriter = TransportStreamPMTRewriter(signalling: SampleAESSignalling(version: version, audioSetup: setup))
     }
     try rewriter?.rewrite(&segment)
+    finished.insert(index)
   }
 }

@@ -15,6 +15,8 @@ final class RenditionRemuxer: @unchecked Sendable {
   private let videoTimeBase: AVRational
   private let hevc: Bool
   private let videoParameters: CodecParameters
+  /// TS with SAMPLE-AES: H.264 from MP4 becomes Annex B before the encryptor sees it.
+  private let annexB: BitstreamFilter?
   private let audioCodec: String?
   private(set) var failure: Error?
   private(set) var facts: WrittenStreamFacts?
@@ -44,8 +46,18 @@ final class RenditionRemuxer: @unchecked Sendable {
       audio = (try CodecParameters(copying: stream.pointee.codecpar), stream.pointee.time_base)
     }
     self.audioCodec = audioCodec
+    var muxedVideo = videoParameters
+    if container == .ts, sink.sampleEncryptor != nil, video.pointee.codecpar.pointee.codec_id == AV_CODEC_ID_H264,
+      video.pointee.codecpar.pointee.extradata_size > 0, video.pointee.codecpar.pointee.extradata?.pointee == 1
+    {
+      let filter = try BitstreamFilter(name: "h264_mp4toannexb", parameters: video.pointee.codecpar, timeBase: videoTimeBase)
+      muxedVideo = try CodecParameters(copying: filter.outputParameters)
+      annexB = filter
+    } else {
+      annexB = nil
+    }
     muxer = try SegmentMuxer(
-      container: container, bitExact: true, video: videoParameters, videoTimeBase: videoTimeBase,
+      container: container, bitExact: true, video: muxedVideo, videoTimeBase: videoTimeBase,
       audio: audio?.0, audioTimeBase: audio?.1, sink: limit)
   }
 
@@ -79,7 +91,14 @@ final class RenditionRemuxer: @unchecked Sendable {
           opens = wroteVideo
           boundary = Int((seconds + 0.001) / segmentDuration) + 1
         }
-        try muxer.writeVideo(packet, opensSegment: opens)
+        if let annexB {
+          let keyframe = packet.isKeyframe
+          for (i, converted) in try annexB.filter(try Packet(referencing: p)).enumerated() {
+            try muxer.writeVideo(converted, opensSegment: opens && keyframe && i == 0)
+          }
+        } else {
+          try muxer.writeVideo(packet, opensSegment: opens)
+        }
         wroteVideo = true
         progress(seconds)
       } else if copyAudio, let audioIndex = input.audioStreamIndex, p.pointee.stream_index == audioIndex {
@@ -102,7 +121,7 @@ final class RenditionRemuxer: @unchecked Sendable {
 
 /// Passes segments on, refusing one longer than the target + 0.5 s (Apple's
 /// limit, conformance B2), and remembers where each segment starts.
-final class DurationGuard: SegmentSink {
+final class DurationGuard: SegmentSink, SampleEncryptorProviding {
   let rendition: String
   let path: String
   let target: Double
@@ -117,6 +136,9 @@ final class DurationGuard: SegmentSink {
   }
 
   func acceptInitialization(_ bytes: [UInt8]) throws { try next.acceptInitialization(bytes) }
+
+  /// A decorator must not hide the rendition's sample encryptor from the muxer.
+  var sampleEncryptor: SampleEncryptor? { next.sampleEncryptor }
 
   func accept(_ segment: MediaSegment) throws {
     let limit = Int64((target + 0.5) * Double(MediaClock.ticksPerSecond))
