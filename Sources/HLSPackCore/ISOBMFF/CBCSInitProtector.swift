@@ -1,0 +1,79 @@
+/// Rewrites an fMP4 initialization segment for SAMPLE-AES `cbcs`
+/// (conformance M1, M2, M7, C6, C7): every `avc1`/`hvc1` sample entry becomes
+/// `encv`, every `mp4a`/`ac-3`/`ec-3` entry `enca`, each with a `sinf` appended:
+/// `frma` (the original format, so `hvc1` stays `hvc1`), `schm` (`cbcs`,
+/// version 0x00010000) and `schi`/`tenc` version 1 (video 1:9, audio 0:0,
+/// protected, no per-sample IV, the key id and the 16-byte constant IV).
+/// Every enclosing box grows by the same amount; `iso6` is added to the
+/// compatible brands when missing. Nothing else changes, and no `pssh` is
+/// written: identity keys and FairPlay deliver keys through the playlist.
+public struct CBCSInitProtector: Sendable {
+  public let keyID: [UInt8]
+  public let constantIV: [UInt8]
+
+  public init(keyID: [UInt8], constantIV: [UInt8]) throws {
+    guard keyID.count == 16 else { throw CBCSError.invalidKeying("the key id is \(keyID.count) bytes, expected 16") }
+    guard constantIV.count == 16 else { throw CBCSError.invalidKeying("the constant IV is \(constantIV.count) bytes, expected 16") }
+    self.keyID = keyID
+    self.constantIV = constantIV
+  }
+
+  public func protect(_ initSegment: [UInt8]) throws -> [UInt8] {
+    let layout = try InitSegmentLayout(initSegment)
+    var out = initSegment
+    var insertions: [(at: Int, bytes: [UInt8], enclosing: [ISOBox])] = []
+    if !compatibleBrands(initSegment, layout.ftyp).contains("iso6") {
+      insertions.append((layout.ftyp.end, Array("iso6".utf8), [layout.ftyp]))
+    }
+    for track in layout.tracks {
+      for entry in track.entries {
+        let video = track.kind != .audio
+        out.replaceSubrange((entry.box.start + 4)..<(entry.box.start + 8), with: (video ? "encv" : "enca").utf8)
+        let sinf = Self.sinf(format: entry.format, pattern: video ? .video : .audio, keyID: keyID, constantIV: constantIV)
+        insertions.append((entry.box.end, sinf, track.ancestors + [entry.box]))
+      }
+    }
+    // From the back, so that earlier offsets stay valid.
+    for insertion in insertions.sorted(by: { $0.at > $1.at }) {
+      for box in insertion.enclosing { try grow(box, by: insertion.bytes.count, in: &out) }
+      out.insert(contentsOf: insertion.bytes, at: insertion.at)
+    }
+    return out
+  }
+
+  /// `sinf` for one sample entry of original format `format`.
+  static func sinf(format: String, pattern: CBCSPattern, keyID: [UInt8], constantIV: [UInt8]) -> [UInt8] {
+    var frma = BoxWriter()
+    frma.fourCC(format)
+    var schm = BoxWriter()
+    schm.versionAndFlags(0, 0)
+    schm.fourCC("cbcs")
+    schm.u32(0x0001_0000)
+    var tenc = BoxWriter()
+    tenc.versionAndFlags(1, 0)
+    tenc.u8(0)  // reserved
+    tenc.u8(pattern.tencByte)
+    tenc.u8(1)  // default_isProtected
+    tenc.u8(0)  // default_Per_Sample_IV_Size: constant IV
+    tenc.append(keyID)
+    tenc.u8(UInt8(constantIV.count))
+    tenc.append(constantIV)
+    let schi = BoxWriter.box("schi", BoxWriter.box("tenc", tenc.bytes))
+    return BoxWriter.box("sinf", BoxWriter.box("frma", frma.bytes) + BoxWriter.box("schm", schm.bytes) + schi)
+  }
+
+  private func compatibleBrands(_ bytes: [UInt8], _ ftyp: ISOBox) -> [String] {
+    stride(from: ftyp.payload + 8, to: ftyp.end - 3, by: 4).map { ISOBox.fourCC(bytes, $0) }
+  }
+
+  private func grow(_ box: ISOBox, by delta: Int, in bytes: inout [UInt8]) throws {
+    if box.payload - box.start == 16 {
+      BigEndian.put64(BigEndian.u64(bytes, box.start + 8) + UInt64(delta), into: &bytes, at: box.start + 8)
+      return
+    }
+    let size = Int(BigEndian.u32(bytes, box.start))
+    guard size != 0 else { throw CBCSError.unsupportedBox("'\(box.type)' with size 0 (to end of file) cannot grow") }
+    guard size + delta <= Int(UInt32.max) else { throw CBCSError.unsupportedBox("'\(box.type)' would exceed 4 GiB") }
+    BigEndian.put32(UInt32(size + delta), into: &bytes, at: box.start)
+  }
+}

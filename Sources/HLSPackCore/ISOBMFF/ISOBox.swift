@@ -1,0 +1,82 @@
+/// One box of an ISO-BMFF buffer, located by offsets into that buffer
+/// (ISO/IEC 14496-12 §4.2). Reading never copies the payload.
+public struct ISOBox: Equatable, Sendable {
+  /// The four-character type, e.g. "moof".
+  public var type: String
+  /// Offset of the box's first byte (its size field).
+  public var start: Int
+  /// Offset of the first payload byte (after size, type and any largesize).
+  public var payload: Int
+  /// Offset just past the box.
+  public var end: Int
+
+  public var size: Int { end - start }
+  public var range: Range<Int> { start..<end }
+  public var payloadRange: Range<Int> { payload..<end }
+
+  /// The boxes that tile `range` of `bytes` exactly; throws on a size that
+  /// overruns its parent or leaves a partial header behind.
+  public static func children(of bytes: [UInt8], in range: Range<Int>, context: String) throws -> [ISOBox] {
+    var boxes: [ISOBox] = []
+    var offset = range.lowerBound
+    while offset < range.upperBound {
+      guard offset + 8 <= range.upperBound else {
+        throw CBCSError.malformedBox("\(context): \(range.upperBound - offset) stray bytes at offset \(offset)")
+      }
+      let type = fourCC(bytes, offset + 4)
+      var size = Int(BigEndian.u32(bytes, offset))
+      var header = 8
+      if size == 1 {
+        guard offset + 16 <= range.upperBound else { throw CBCSError.malformedBox("\(context): box '\(type)' at \(offset) is cut short") }
+        let large = BigEndian.u64(bytes, offset + 8)
+        guard large <= UInt64(Int.max) else { throw CBCSError.malformedBox("\(context): box '\(type)' at \(offset) is too large") }
+        size = Int(large)
+        header = 16
+      } else if size == 0 {
+        size = range.upperBound - offset  // runs to the end of its container
+      }
+      guard size >= header, size <= range.upperBound - offset else {
+        throw CBCSError.malformedBox("\(context): box '\(type)' at offset \(offset) has size \(size), \(range.upperBound - offset) bytes remain")
+      }
+      boxes.append(ISOBox(type: type, start: offset, payload: offset + header, end: offset + size))
+      offset += size
+    }
+    return boxes
+  }
+
+  /// The only child of `type`; throws when it is missing or repeated.
+  public static func single(_ type: String, in boxes: [ISOBox], context: String) throws -> ISOBox {
+    let found = boxes.filter { $0.type == type }
+    guard found.count == 1, let box = found.first else {
+      throw CBCSError.malformedBox("\(context): expected one '\(type)' box, found \(found.count)")
+    }
+    return box
+  }
+
+  static func fourCC(_ bytes: [UInt8], _ offset: Int) -> String {
+    String(decoding: bytes[offset..<offset + 4].map { (0x20...0x7E).contains($0) ? $0 : UInt8(ascii: "?") }, as: UTF8.self)
+  }
+}
+
+/// Big-endian integer access with the bounds checked by the caller's box walk.
+enum BigEndian {
+  static func u16(_ b: [UInt8], _ i: Int) -> UInt16 { UInt16(b[i]) << 8 | UInt16(b[i + 1]) }
+
+  static func u32(_ b: [UInt8], _ i: Int) -> UInt32 {
+    UInt32(b[i]) << 24 | UInt32(b[i + 1]) << 16 | UInt32(b[i + 2]) << 8 | UInt32(b[i + 3])
+  }
+
+  static func u64(_ b: [UInt8], _ i: Int) -> UInt64 { UInt64(u32(b, i)) << 32 | UInt64(u32(b, i + 4)) }
+
+  static func put32(_ value: UInt32, into b: inout [UInt8], at i: Int) {
+    b[i] = UInt8(truncatingIfNeeded: value >> 24)
+    b[i + 1] = UInt8(truncatingIfNeeded: value >> 16)
+    b[i + 2] = UInt8(truncatingIfNeeded: value >> 8)
+    b[i + 3] = UInt8(truncatingIfNeeded: value)
+  }
+
+  static func put64(_ value: UInt64, into b: inout [UInt8], at i: Int) {
+    put32(UInt32(truncatingIfNeeded: value >> 32), into: &b, at: i)
+    put32(UInt32(truncatingIfNeeded: value), into: &b, at: i + 4)
+  }
+}

@@ -1,0 +1,80 @@
+/// Where the samples of one `traf` lie (ISO/IEC 14496-12 §8.8.7, §8.8.8):
+/// sizes from each `trun`, else `tfhd`'s default, else `trex`'s; data from
+/// each run's data_offset, relative to the moof (default-base-is-moof), or
+/// right after the previous run.
+struct TrackFragmentLayout {
+  var trackID: UInt32
+  var traf: ISOBox
+  /// Each sample's bytes, as offsets into the segment.
+  var samples: [Range<Int>]
+  /// Offsets of every trun's data_offset field in the segment.
+  var dataOffsetFields: [Int]
+
+  init(_ bytes: [UInt8], moof: ISOBox, traf: ISOBox, trexDefaultSize: (UInt32) -> UInt32?) throws {
+    self.traf = traf
+    let children = try ISOBox.children(of: bytes, in: traf.payloadRange, context: "traf")
+    for type in ["senc", "saiz", "saio"] where children.contains(where: { $0.type == type }) {
+      throw CBCSError.unsupportedBox("traf already has a '\(type)' box: the fragment is already protected")
+    }
+    let tfhd = try ISOBox.single("tfhd", in: children, context: "traf")
+    guard tfhd.end - tfhd.payload >= 8 else { throw CBCSError.malformedBox("tfhd is \(tfhd.size) bytes") }
+    let flags = BigEndian.u32(bytes, tfhd.payload) & 0xFF_FFFF
+    trackID = BigEndian.u32(bytes, tfhd.payload + 4)
+    guard flags & 0x1 == 0 else {
+      throw CBCSError.unsupportedBox("track \(trackID): tfhd base_data_offset (the moof would move the data it points at)")
+    }
+    guard flags & 0x2_0000 != 0 else {
+      throw CBCSError.unsupportedBox("track \(trackID): tfhd without default-base-is-moof")
+    }
+    var i = tfhd.payload + 8
+    if flags & 0x2 != 0 { i += 4 }  // sample_description_index
+    if flags & 0x8 != 0 { i += 4 }  // default_sample_duration
+    var defaultSize = trexDefaultSize(trackID)
+    if flags & 0x10 != 0 {
+      guard i + 4 <= tfhd.end else { throw CBCSError.malformedBox("track \(trackID): tfhd is \(tfhd.size) bytes") }
+      defaultSize = BigEndian.u32(bytes, i)
+    }
+
+    samples = []
+    dataOffsetFields = []
+    var position: Int?
+    for trun in children where trun.type == "trun" {
+      guard trun.end - trun.payload >= 8 else { throw CBCSError.malformedBox("track \(trackID): trun is \(trun.size) bytes") }
+      let runFlags = BigEndian.u32(bytes, trun.payload) & 0xFF_FFFF
+      let count = Int(BigEndian.u32(bytes, trun.payload + 4))
+      var j = trun.payload + 8
+      if runFlags & 0x1 != 0 {
+        guard j + 4 <= trun.end else { throw CBCSError.malformedBox("track \(trackID): trun is \(trun.size) bytes") }
+        dataOffsetFields.append(j)
+        position = moof.start + Int(Int32(bitPattern: BigEndian.u32(bytes, j)))
+        j += 4
+      }
+      guard var at = position else {
+        throw CBCSError.unsupportedBox("track \(trackID): the first trun has no data_offset")
+      }
+      if runFlags & 0x4 != 0 { j += 4 }  // first_sample_flags
+      let perSample = [0x100, 0x200, 0x400, 0x800].filter { runFlags & $0 != 0 }.count * 4
+      guard count <= 1 << 24, perSample == 0 || count <= (trun.end - j) / perSample else {
+        throw CBCSError.malformedBox("track \(trackID): trun of \(trun.size) bytes cannot hold \(count) samples")
+      }
+      for _ in 0..<count {
+        if runFlags & 0x100 != 0 { j += 4 }
+        var size = defaultSize
+        if runFlags & 0x200 != 0 {
+          size = BigEndian.u32(bytes, j)
+          j += 4
+        }
+        if runFlags & 0x400 != 0 { j += 4 }
+        if runFlags & 0x800 != 0 { j += 4 }
+        guard let size else { throw CBCSError.malformedBox("track \(trackID): no sample size in trun, tfhd or trex") }
+        guard at >= 0, Int(size) <= bytes.count - at else {
+          throw CBCSError.malformedBox("track \(trackID): sample \(samples.count) at offset \(at) runs past the end of the segment")
+        }
+        samples.append(at..<at + Int(size))
+        at += Int(size)
+      }
+      position = at
+    }
+    guard !dataOffsetFields.isEmpty else { throw CBCSError.malformedBox("track \(trackID): traf has no trun") }
+  }
+}
