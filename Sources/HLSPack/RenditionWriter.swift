@@ -21,15 +21,19 @@ struct SegmentRecord: Sendable {
 }
 
 /// Receives one rendition's segments on its worker thread: encrypts each one
-/// with AES-128 (whole segment, PKCS#7, its own IV) unless SAMPLE-AES already
-/// encrypted its samples, writes it and records it.
+/// with AES-128 (whole segment, PKCS#7, its own IV), or in fMP4 with SAMPLE-AES
+/// `cbcs` (samples in place, init segment rewritten), unless SAMPLE-AES in TS
+/// already encrypted its samples; writes it and records it.
 final class RenditionWriter: SegmentSink, SampleEncryptorProviding, @unchecked Sendable {
   let name: String
   let folder: URL
   private let container: Container
   private let keying: SegmentKeying?
   private let cipher: AES128CBC
+  /// SAMPLE-AES in MPEG-TS: the muxer encrypts samples before muxing.
   let sampleEncryptor: SampleEncryptor?
+  /// SAMPLE-AES in fMP4 (`cbcs`): the writer protects the init segment and each fragment.
+  private let cbcs: CBCSRenditionProtection?
   private(set) var records: [SegmentRecord] = []
   /// The fMP4 initialization segment's file name; it is never encrypted.
   private(set) var initialization: String?
@@ -42,12 +46,22 @@ final class RenditionWriter: SegmentSink, SampleEncryptorProviding, @unchecked S
     folder = assetFolder.appendingPathComponent(name)
     let keying = keys.map { SegmentKeying(rendition: name, asset: asset, encryption: encryption, keys: $0) }
     self.keying = keying
-    sampleEncryptor = encryption.method == .sampleAES ? keying.map(SampleAESStreamEncryptor.init) : nil
+    let sampleAES = encryption.method == .sampleAES
+    sampleEncryptor = sampleAES && container == .ts ? keying.map(SampleAESStreamEncryptor.init) : nil
+    cbcs = sampleAES && container == .fmp4 ? keying.map(CBCSRenditionProtection.init) : nil
     cipher = try AES128CBC()
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
   }
 
   func acceptInitialization(_ bytes: [UInt8]) throws {
+    var bytes = bytes
+    if let cbcs {
+      do {
+        bytes = try cbcs.protectInitialization(bytes)
+      } catch {
+        throw PackError.crypto("\(name)/init.mp4: \(error)")
+      }
+    }
     try write(bytes, to: "init.mp4")
     initialization = "init.mp4"
   }
@@ -57,7 +71,18 @@ final class RenditionWriter: SegmentSink, SampleEncryptorProviding, @unchecked S
     let uri = String(format: "segment_%05d.", index) + container.segmentExtension
     var bytes = segment.bytes
     let material = try keying?.material(for: index)
-    if let material, sampleEncryptor == nil {
+    var keyframes = segment.keyframes
+    if let cbcs {
+      do {
+        bytes = try cbcs.protect(bytes, index: index)
+      } catch {
+        throw PackError.crypto("\(name)/\(uri): \(error)")
+      }
+      // The moof grew: measure the I-frame range (moof + first sample) again.
+      keyframes = FragmentLayout.firstSampleEnd(bytes).map {
+        [KeyframeRange(offset: 0, length: $0, ptsTicks: segment.keyframes.first?.ptsTicks ?? segment.startTicks)]
+      } ?? []
+    } else if let material, sampleEncryptor == nil {
       do {
         bytes = try cipher.encryptPadded(bytes, key: material.key.content.bytes, iv: material.iv)
       } catch {
@@ -76,7 +101,7 @@ final class RenditionWriter: SegmentSink, SampleEncryptorProviding, @unchecked S
         uri: uri, startTicks: segment.startTicks, durationTicks: segment.durationTicks, byteCount: bytes.count,
         sha256: Hex.encode(try Digest.sha256(bytes)), key: material?.tag ?? .none, keyID: material?.key.content.idHex,
         keyFile: material?.key.file, period: keying?.period(of: index) ?? 0, iv: material?.iv,
-        keyframes: segment.keyframes, discontinuity: discontinuity))
+        keyframes: keyframes, discontinuity: discontinuity))
   }
 
   private func write(_ bytes: [UInt8], to name: String) throws {

@@ -113,9 +113,7 @@ public enum ProfileLoader {
     } ?? .none
     try r.finish()
     if encryption.method == .sampleAES, segment.container == .fmp4 {
-      throw ProfileError(
-        file: file, path: "$.encryption.method",
-        message: "\"sample-aes\" (cbcs) in fMP4 is not supported yet; use container \"ts\" or method \"aes-128\"")
+      try checkCBCS(encryption, file: file)
     }
     if encryption.iv == .sequence, encryption.scope == .asset, rungs.count > 1 {
       // G8(e): every rendition would encrypt its first block (the same PAT) under the same (key, IV).
@@ -130,6 +128,27 @@ public enum ProfileLoader {
     profile.subtitles = subtitles
     profile.lowVariantBandwidth = lowVariantBandwidth
     return profile
+  }
+
+  /// SAMPLE-AES in fMP4 is `cbcs`: the key id and the constant IV live in the
+  /// init segment's tenc, one per key (conformance M2, M8), so whatever needs
+  /// several keys or IVs per rendition is refused until it is built.
+  static func checkCBCS(_ encryption: EncryptionSettings, file: String) throws {
+    if encryption.rotateEvery != nil {
+      throw ProfileError(
+        file: file, path: "$.encryption.rotate_every",
+        message: "key rotation with \"sample-aes\" in fMP4 (cbcs) is not supported yet: every key period would need its own init segment and EXT-X-MAP")
+    }
+    if encryption.clearLeadSegments > 0 {
+      throw ProfileError(
+        file: file, path: "$.encryption.clear_lead_segments",
+        message: "a clear lead with \"sample-aes\" in fMP4 (cbcs) is not supported yet: it needs a second, clear sample description")
+    }
+    if encryption.iv == .sequence {
+      throw ProfileError(
+        file: file, path: "$.encryption.iv",
+        message: "\"sequence\" IVs cannot be used with \"sample-aes\" in fMP4 (cbcs): the IV is the init segment's constant IV; use \"random\" or a fixed IV")
+    }
   }
 
   /// Resolves a relative path against a folder; `~` is expanded.
