@@ -39,10 +39,36 @@ final class CBCSSubsampleMapper {
     }
   }
 
+  /// One NAL unit of a sample: its bytes and, for a slice, the length of its
+  /// NAL unit header plus slice header in escaped bytes.
+  struct NALUnit: Equatable {
+    var range: Range<Int>
+    var headerLength: Int?
+  }
+
   /// The subsamples of `sample` (a range of `bytes`); their sizes add up to the sample's.
   func subsamples(_ bytes: [UInt8], sample: Range<Int>) throws -> [CBCSSubsample] {
     var result: [CBCSSubsample] = []
     var clear = 0
+    for nal in try nalUnits(bytes, sample: sample) {
+      guard let header = nal.headerLength else {
+        clear += nalLengthSize + nal.range.count
+        continue
+      }
+      clear += nalLengthSize + header
+      let protected = nal.range.count - header
+      guard protected > 0 else { continue }
+      Self.append(clear: clear, protected: protected, to: &result)
+      clear = 0
+    }
+    if clear > 0 || result.isEmpty { Self.append(clear: clear, protected: 0, to: &result) }
+    return result
+  }
+
+  /// The NAL units of `sample` in order; parameter sets among them are learnt
+  /// before the slices that follow are read.
+  func nalUnits(_ bytes: [UInt8], sample: Range<Int>) throws -> [NALUnit] {
+    var units: [NALUnit] = []
     var offset = sample.lowerBound
     while offset < sample.upperBound {
       guard sample.upperBound - offset >= nalLengthSize else {
@@ -57,18 +83,12 @@ final class CBCSSubsampleMapper {
       }
       offset = nal.upperBound
       if try learnParameterSet(bytes, nal) || !isVCL(bytes, nal) {
-        clear += nalLengthSize + length
-        continue
+        units.append(NALUnit(range: nal, headerLength: nil))
+      } else {
+        units.append(NALUnit(range: nal, headerLength: try headerLength(bytes, nal)))
       }
-      let header = try headerLength(bytes, nal)
-      clear += nalLengthSize + header
-      let protected = length - header
-      guard protected > 0 else { continue }
-      Self.append(clear: clear, protected: protected, to: &result)
-      clear = 0
     }
-    if clear > 0 || result.isEmpty { Self.append(clear: clear, protected: 0, to: &result) }
-    return result
+    return units
   }
 
   static func append(clear: Int, protected: Int, to result: inout [CBCSSubsample]) {

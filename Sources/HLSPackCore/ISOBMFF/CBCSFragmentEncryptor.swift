@@ -28,7 +28,7 @@ public final class CBCSFragmentEncryptor {
   /// by `CBCSInitProtector` (its tracks and parameter sets are read from it).
   public init(initSegment: [UInt8], cipher: CBCSChainCipher) throws {
     self.cipher = cipher
-    let layout = try InitSegmentLayout(initSegment)
+    let layout = try InitSegmentLayout(initSegment, acceptProtected: true)
     var defaults: [UInt32: UInt32] = [:]
     for track in layout.tracks {
       defaults[track.id] = track.trexDefaultSampleSize

@@ -36,7 +36,9 @@ struct InitSegmentLayout {
   static let videoFormats: [String: Kind] = ["avc1": .h264, "hvc1": .hevc]
   static let audioFormats: Set<String> = ["mp4a", "ac-3", "ec-3"]
 
-  init(_ bytes: [UInt8]) throws {
+  /// `acceptProtected`: read `encv`/`enca` entries by their `frma` original
+  /// format (for the fragment encryptor); the protector refuses them.
+  init(_ bytes: [UInt8], acceptProtected: Bool = false) throws {
     let top = try ISOBox.children(of: bytes, in: 0..<bytes.count, context: "init segment")
     guard top.map(\.type) == ["ftyp", "moov"], let ftyp = top.first, let moov = top.last else {
       throw CBCSError.malformedBox("init segment: expected ftyp + moov, found \(top.map(\.type))")
@@ -57,14 +59,14 @@ struct InitSegmentLayout {
       throw CBCSError.unsupportedBox("moov already carries a pssh box: the init segment is already protected")
     }
     tracks = try moovChildren.filter { $0.type == "trak" }.map { trak in
-      var track = try Self.track(bytes, moov: moov, trak: trak)
+      var track = try Self.track(bytes, moov: moov, trak: trak, acceptProtected: acceptProtected)
       track.trexDefaultSampleSize = trex[track.id]
       return track
     }
     guard !tracks.isEmpty else { throw CBCSError.malformedBox("moov has no trak") }
   }
 
-  private static func track(_ bytes: [UInt8], moov: ISOBox, trak: ISOBox) throws -> Track {
+  private static func track(_ bytes: [UInt8], moov: ISOBox, trak: ISOBox, acceptProtected: Bool) throws -> Track {
     let trakChildren = try ISOBox.children(of: bytes, in: trak.payloadRange, context: "trak")
     let tkhd = try ISOBox.single("tkhd", in: trakChildren, context: "trak")
     guard tkhd.end - tkhd.payload >= 24 else { throw CBCSError.malformedBox("tkhd is \(tkhd.size) bytes") }
@@ -93,7 +95,7 @@ struct InitSegmentLayout {
     var kinds: [Kind] = []
     var entries: [SampleEntry] = []
     for box in boxes {
-      let (kind, entry) = try sampleEntry(bytes, box, context: context)
+      let (kind, entry) = try sampleEntry(bytes, box, context: context, acceptProtected: acceptProtected)
       kinds.append(kind)
       entries.append(entry)
     }
@@ -103,10 +105,13 @@ struct InitSegmentLayout {
     return Track(id: id, kind: kind, entries: entries, ancestors: [moov, trak, mdia, minf, stbl, stsd], trexDefaultSampleSize: nil)
   }
 
-  private static func sampleEntry(_ bytes: [UInt8], _ box: ISOBox, context: String) throws -> (Kind, SampleEntry) {
-    let format = box.type
+  private static func sampleEntry(
+    _ bytes: [UInt8], _ box: ISOBox, context: String, acceptProtected: Bool
+  ) throws -> (Kind, SampleEntry) {
+    var format = box.type
     if format == "encv" || format == "enca" {
-      throw CBCSError.unsupportedBox("\(context): sample entry '\(format)' is already protected")
+      guard acceptProtected else { throw CBCSError.unsupportedBox("\(context): sample entry '\(format)' is already protected") }
+      format = try originalFormat(bytes, box, video: format == "encv", context: context)
     }
     if let kind = videoFormats[format] {
       // VisualSampleEntry: 8 (SampleEntry) + 70 bytes of fixed fields (ISO 14496-12 §12.1.3).
@@ -115,32 +120,47 @@ struct InitSegmentLayout {
       let children = try ISOBox.children(of: bytes, in: childrenStart..<box.end, context: "\(context) \(format)")
       let configType = kind == .h264 ? "avcC" : "hvcC"
       let config = try ISOBox.single(configType, in: children, context: "\(context) \(format)")
-      if children.contains(where: { $0.type == "sinf" }) {
+      if !acceptProtected, children.contains(where: { $0.type == "sinf" }) {
         throw CBCSError.unsupportedBox("\(context): '\(format)' already has a sinf box")
       }
       return (kind, SampleEntry(box: box, format: format, childrenStart: childrenStart, configuration: Array(bytes[config.payloadRange])))
     }
     if audioFormats.contains(format) {
-      // AudioSampleEntry: 8 (SampleEntry) + 20 bytes; QuickTime sound description
-      // versions 1 and 2 add 16 and 36 bytes.
-      guard box.payload + 28 <= box.end else { throw CBCSError.malformedBox("\(context): '\(format)' is \(box.size) bytes") }
-      let version = BigEndian.u16(bytes, box.payload + 8)
-      let extra: Int
-      switch version {
-      case 0: extra = 0
-      case 1: extra = 16
-      case 2: extra = 36
-      default: throw CBCSError.unsupportedBox("\(context): '\(format)' sound description version \(version)")
-      }
-      let childrenStart = box.payload + 28 + extra
-      guard childrenStart <= box.end else { throw CBCSError.malformedBox("\(context): '\(format)' is \(box.size) bytes") }
+      let childrenStart = try audioChildrenStart(bytes, box, context: context)
       let children = try ISOBox.children(of: bytes, in: childrenStart..<box.end, context: "\(context) \(format)")
-      if children.contains(where: { $0.type == "sinf" }) {
+      if !acceptProtected, children.contains(where: { $0.type == "sinf" }) {
         throw CBCSError.unsupportedBox("\(context): '\(format)' already has a sinf box")
       }
       return (.audio, SampleEntry(box: box, format: format, childrenStart: childrenStart, configuration: []))
     }
     throw CBCSError.unsupportedBox(
       "\(context): sample entry '\(format)'; cbcs here covers avc1, hvc1 (parameter sets in the sample entry), mp4a, ac-3 and ec-3")
+  }
+
+  /// The `frma` format inside an encv/enca entry's sinf.
+  private static func originalFormat(_ bytes: [UInt8], _ box: ISOBox, video: Bool, context: String) throws -> String {
+    let start = video ? box.payload + 78 : try audioChildrenStart(bytes, box, context: context)
+    guard start <= box.end else { throw CBCSError.malformedBox("\(context): '\(box.type)' is \(box.size) bytes") }
+    let children = try ISOBox.children(of: bytes, in: start..<box.end, context: "\(context) \(box.type)")
+    let sinf = try ISOBox.single("sinf", in: children, context: "\(context) \(box.type)")
+    let frma = try ISOBox.single("frma", in: try ISOBox.children(of: bytes, in: sinf.payloadRange, context: "sinf"), context: "sinf")
+    guard frma.end - frma.payload == 4 else { throw CBCSError.malformedBox("\(context): frma is \(frma.size) bytes") }
+    return ISOBox.fourCC(bytes, frma.payload)
+  }
+
+  /// AudioSampleEntry: 8 (SampleEntry) + 20 bytes; QuickTime sound description
+  /// versions 1 and 2 add 16 and 36 bytes.
+  private static func audioChildrenStart(_ bytes: [UInt8], _ box: ISOBox, context: String) throws -> Int {
+    guard box.payload + 28 <= box.end else { throw CBCSError.malformedBox("\(context): '\(box.type)' is \(box.size) bytes") }
+    let version = BigEndian.u16(bytes, box.payload + 8)
+    let extra: Int
+    switch version {
+    case 0: extra = 0
+    case 1: extra = 16
+    case 2: extra = 36
+    default: throw CBCSError.unsupportedBox("\(context): '\(box.type)' sound description version \(version)")
+    }
+    guard box.payload + 28 + extra <= box.end else { throw CBCSError.malformedBox("\(context): '\(box.type)' is \(box.size) bytes") }
+    return box.payload + 28 + extra
   }
 }
