@@ -305,6 +305,25 @@ import Testing
     #expect(Array(out[mdat.payload...]) == expected)
   }
 
+  @Test func saizListsEachSizeWhenSamplesDiffer() throws {
+    // Two slices in one picture: two subsamples, a record of 2 + 2 × 6 bytes.
+    let twoSlices = lengthPrefixed([HandMadeH264.idr(length: 100), HandMadeH264.idr(length: 100)])
+    let oneSlice = lengthPrefixed([HandMadeH264.idr(length: 100)])
+    let (clear, _) = Self.fragment(video: [oneSlice, twoSlices], audio: [])
+    let out = try CBCSFragmentEncryptor(initSegment: Self.initSegment(), cipher: RecordingCipher()).encrypt(clear)
+    let moof = try #require(try ISOBox.children(of: out, in: 0..<out.count, context: "test").first)
+    let traf = try #require(try ISOBox.children(of: out, in: moof.payloadRange, context: "moof").first { $0.type == "traf" })
+    let boxes = try ISOBox.children(of: out, in: traf.payloadRange, context: "traf")
+    let saiz = try #require(boxes.first { $0.type == "saiz" })
+    #expect(Array(out[saiz.payload..<saiz.end]) == [0, 0, 0, 0, 0, 0, 0, 0, 2, 8, 14], "default 0, then 8 and 14")
+    let senc = try #require(boxes.first { $0.type == "senc" })
+    #expect(
+      Array(out[(senc.payload + 8)..<senc.end]) == [
+        0, 1, 0, 11, 0, 0, 0, 93,  // one slice: 4 + 1 + 6 clear, 93 protected
+        0, 2, 0, 11, 0, 0, 0, 93, 0, 11, 0, 0, 0, 93,  // two slices: a subsample each
+      ])
+  }
+
   @Test func fragmentEncryptorRefusesFragmentsItCannotAddress() throws {
     let encryptor = try CBCSFragmentEncryptor(initSegment: Self.initSegment(), cipher: RecordingCipher())
     let (clear, _) = Self.fragment(video: [lengthPrefixed([HandMadeH264.idr(length: 40)])], audio: [])
