@@ -108,7 +108,8 @@ struct AssetOutputs {
     var ends: [Int64] = []
     for record in writer.records {
       var key = record.key
-      if key.method != .none { key.iv = record.iv }
+      // Explicit IVs, except with FairPlay, which delivers the IV with the key (conformance G9).
+      if key.method != .none, !profile.encryption.fairPlay { key.iv = record.iv }
       for range in record.keyframes {
         entries.append(.init(uri: record.uri, offset: range.offset, length: range.length, durationTicks: 0, key: key))
         ends.append(range.ptsTicks)

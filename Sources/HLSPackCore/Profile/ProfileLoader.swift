@@ -112,6 +112,11 @@ public enum ProfileLoader {
       try EncryptionReader.read($0, baseDirectory: baseDirectory, environment: environment)
     } ?? .none
     try r.finish()
+    let audioCodecs = [audio?.codec].compactMap { $0 } + audioRenditions.map(\.settings.codec)
+    if segment.container == .fmp4, audioCodecs.contains(.ac3) {
+      // FFmpeg 5.1's mov muxer cannot write an AC-3 sample entry before it has seen a frame.
+      throw ProfileError(file: file, path: "$.audio", message: "AC-3 audio in fMP4 is not supported yet; use container \"ts\" or AAC")
+    }
     if encryption.method == .sampleAES, segment.container == .fmp4 {
       try checkCBCS(encryption, file: file)
     }
