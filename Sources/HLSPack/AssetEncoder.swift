@@ -37,15 +37,23 @@ struct AssetEncoder {
     }
     progress.report(ProgressEvent(event: .start, asset: assetName, input: input.path, duration: transcoder.duration))
     var lastReport = Date.distantPast
-    let facts = try transcoder.run(sinks: writers) { seconds in
-      let now = Date()
-      guard now.timeIntervalSince(lastReport) >= 0.5 else { return }
-      lastReport = now
-      progress.report(
-        ProgressEvent(
-          event: .progress, asset: assetName, input: input.path, seconds: seconds, duration: transcoder.duration,
-          elapsed: now.timeIntervalSince(started)))
+    let facts: [WrittenStreamFacts]
+    do {
+      facts = try transcoder.run(sinks: writers) { seconds in
+        let now = Date()
+        guard now.timeIntervalSince(lastReport) >= 0.5 else { return }
+        lastReport = now
+        progress.report(
+          ProgressEvent(
+            event: .progress, asset: assetName, input: input.path, seconds: seconds, duration: transcoder.duration,
+            elapsed: now.timeIntervalSince(started)))
+      }
+    } catch {
+      // Stop the writer threads; the transcoder's error is the one to report.
+      for writer in writers { try? writer.close() }
+      throw error
     }
+    for writer in writers { try writer.close() }
 
     let outputs = AssetOutputs(
       profile: profile, input: input, assetName: assetName, folder: staging.folder, destination: destination)

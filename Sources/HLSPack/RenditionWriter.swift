@@ -1,6 +1,7 @@
 import Foundation
 import HLSPackCore
 import HLSPackCrypto
+import HLSPackMedia
 
 /// One written segment: what the playlist, the report and keys.json need.
 struct SegmentRecord: Sendable {
@@ -20,10 +21,12 @@ struct SegmentRecord: Sendable {
   var discontinuity: Bool
 }
 
-/// Receives one rendition's segments on its worker thread: encrypts each one
-/// with AES-128 (whole segment, PKCS#7, its own IV), or in fMP4 with SAMPLE-AES
-/// `cbcs` (samples in place, init segment rewritten), unless SAMPLE-AES in TS
-/// already encrypted its samples; writes it and records it.
+/// Receives one rendition's segments from its muxing thread: decides each
+/// segment's key and IV there, then hands the segment to a writer thread of its
+/// own that encrypts it with AES-128 (whole segment, PKCS#7), hashes, writes
+/// and records it, so that work overlaps with muxing the next segment.
+/// SAMPLE-AES is applied before it arrives (TS: by the muxer) or here on the
+/// muxing thread (fMP4 `cbcs`: samples in place, init segment rewritten).
 final class RenditionWriter: SegmentSink, SampleEncryptorProviding, @unchecked Sendable {
   let name: String
   let folder: URL
@@ -34,9 +37,15 @@ final class RenditionWriter: SegmentSink, SampleEncryptorProviding, @unchecked S
   let sampleEncryptor: SampleEncryptor?
   /// SAMPLE-AES in fMP4 (`cbcs`): the writer protects the init segment and each fragment.
   private let cbcs: CBCSRenditionProtection?
+  /// Read only after `close()`: the writer thread appends to it.
   private(set) var records: [SegmentRecord] = []
   /// The fMP4 initialization segment's file name; it is never encrypted.
   private(set) var initialization: String?
+  /// Segments waiting for the writer thread (two at most: memory stays flat).
+  private let pending = WorkQueue<() throws -> Void>(capacity: 2)
+  private let done = DispatchSemaphore(value: 0)
+  private var failure: Error?
+  private var accepted = 0
 
   init(
     name: String, asset: String, assetFolder: URL, container: Container, encryption: EncryptionSettings, keys: KeyRing?
@@ -51,6 +60,32 @@ final class RenditionWriter: SegmentSink, SampleEncryptorProviding, @unchecked S
     cbcs = sampleAES && container == .fmp4 ? keying.map(CBCSRenditionProtection.init) : nil
     cipher = try AES128CBC()
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    Thread { [self] in
+      while let job = pending.take() {
+        do {
+          try job()
+        } catch {
+          failure = error
+          pending.abort()
+        }
+      }
+      done.signal()
+    }.start()
+  }
+
+  /// Waits until every segment is written; throws the first failure.
+  func close() throws {
+    pending.close()
+    done.wait()
+    if let failure { throw failure }
+  }
+
+  private func enqueue(_ job: @escaping () throws -> Void) throws {
+    guard pending.put(job) else {
+      // The writer thread stopped on an error; report it here, to the muxer.
+      done.wait()
+      throw failure ?? PackError.output(path: folder.path, reason: "the segment writer stopped")
+    }
   }
 
   func acceptInitialization(_ bytes: [UInt8]) throws {
@@ -67,7 +102,8 @@ final class RenditionWriter: SegmentSink, SampleEncryptorProviding, @unchecked S
   }
 
   func accept(_ segment: MediaSegment) throws {
-    let index = records.count
+    let index = accepted
+    accepted += 1
     let uri = String(format: "segment_%05d.", index) + container.segmentExtension
     var bytes = segment.bytes
     let material = try keying?.material(for: index)
@@ -82,32 +118,36 @@ final class RenditionWriter: SegmentSink, SampleEncryptorProviding, @unchecked S
       keyframes = FragmentLayout.firstSampleEnd(bytes).map {
         [KeyframeRange(offset: 0, length: $0, ptsTicks: segment.keyframes.first?.ptsTicks ?? segment.startTicks)]
       } ?? []
-    } else if let material, sampleEncryptor == nil {
-      do {
-        bytes = try cipher.encryptPadded(bytes, key: material.key.content.bytes, iv: material.iv)
-      } catch {
-        throw PackError.crypto("\(name)/\(uri): \(error)")
-      }
     }
-    // SAMPLE-AES in TS changes the PMT's stream types after a clear lead (conformance B10).
     // SAMPLE-AES in TS is encrypted by the muxer: a segment that skipped it must never be published.
     if material != nil, let encryptor = sampleEncryptor as? SampleAESStreamEncryptor, !encryptor.finished.contains(index) {
       throw PackError.crypto("\(name)/\(uri): the segment reached the writer without SAMPLE-AES encryption")
     }
+    // SAMPLE-AES in TS changes the PMT's stream types after a clear lead (conformance B10).
     let discontinuity = sampleEncryptor != nil && index > 0 && index == keying?.encryption.clearLeadSegments
-    try write(bytes, to: uri)
-    records.append(
-      SegmentRecord(
-        uri: uri, startTicks: segment.startTicks, durationTicks: segment.durationTicks, byteCount: bytes.count,
-        sha256: Hex.encode(try Digest.sha256(bytes)), key: material?.tag ?? .none, keyID: material?.key.content.idHex,
-        keyFile: material?.key.file, period: keying?.period(of: index) ?? 0, iv: material?.iv,
-        keyframes: keyframes, discontinuity: discontinuity))
+    let wholeSegment = sampleEncryptor == nil && cbcs == nil ? material : nil
+    let period = keying?.period(of: index) ?? 0
+    let prepared = bytes, ranges = keyframes
+    try enqueue { [self] in
+      var bytes = prepared
+      if let wholeSegment {
+        do {
+          bytes = try cipher.encryptPadded(bytes, key: wholeSegment.key.content.bytes, iv: wholeSegment.iv)
+        } catch {
+          throw PackError.crypto("\(name)/\(uri): \(error)")
+        }
+      }
+      try write(bytes, to: uri)
+      records.append(
+        SegmentRecord(
+          uri: uri, startTicks: segment.startTicks, durationTicks: segment.durationTicks, byteCount: bytes.count,
+          sha256: Hex.encode(try Digest.sha256(bytes)), key: material?.tag ?? .none, keyID: material?.key.content.idHex,
+          keyFile: material?.key.file, period: period, iv: material?.iv, keyframes: ranges,
+          discontinuity: discontinuity))
+    }
   }
 
   private func write(_ bytes: [UInt8], to name: String) throws {
-    let url = folder.appendingPathComponent(name)
-    guard FileManager.default.createFile(atPath: url.path, contents: Data(bytes)) else {
-      throw PackError.output(path: url.path, reason: "cannot write the segment")
-    }
+    try writeFile(bytes, to: folder.appendingPathComponent(name))
   }
 }

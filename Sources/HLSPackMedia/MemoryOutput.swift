@@ -42,7 +42,10 @@ final class MemoryOutput {
   /// Flushes AVIO and hands over everything written since the last call.
   func take() -> [UInt8] {
     avio_flush(context)
-    defer { buffer.bytes = [] }
-    return buffer.bytes
+    // One exact-size copy out; the buffer keeps its capacity, so segments do
+    // not regrow it (page faults and copies on every doubling).
+    let bytes = Array(buffer.bytes)
+    buffer.bytes.removeAll(keepingCapacity: true)
+    return bytes
   }
 }

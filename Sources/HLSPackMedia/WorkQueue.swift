@@ -1,9 +1,9 @@
 import Foundation
 
-/// A bounded blocking queue between the decoding thread and one rung's
-/// worker. The bound keeps memory flat: the decoder waits for the slowest
-/// encoder instead of buffering the source.
-final class WorkQueue<Item>: @unchecked Sendable {
+/// A bounded blocking queue between two threads (the decoder and a rung's
+/// worker; a muxer and its segment writer). The bound keeps memory flat: the
+/// producer waits for the slower consumer instead of buffering.
+public final class WorkQueue<Item>: @unchecked Sendable {
   private let condition = NSCondition()
   private var items: [Item] = []
   private var head = 0
@@ -11,10 +11,10 @@ final class WorkQueue<Item>: @unchecked Sendable {
   private var closed = false
   private var aborted = false
 
-  init(capacity: Int) { self.capacity = capacity }
+  public init(capacity: Int) { self.capacity = capacity }
 
   /// Blocks while full. Returns false once the consumer has aborted.
-  func put(_ item: Item) -> Bool {
+  public func put(_ item: Item) -> Bool {
     condition.lock()
     defer { condition.unlock() }
     while items.count - head >= capacity && !aborted { condition.wait() }
@@ -25,7 +25,7 @@ final class WorkQueue<Item>: @unchecked Sendable {
   }
 
   /// Blocks while empty. Returns nil when closed and drained, or aborted.
-  func take() -> Item? {
+  public func take() -> Item? {
     condition.lock()
     defer { condition.unlock() }
     while head == items.count && !closed && !aborted { condition.wait() }
@@ -41,7 +41,7 @@ final class WorkQueue<Item>: @unchecked Sendable {
   }
 
   /// No more items will come.
-  func close() {
+  public func close() {
     condition.lock()
     closed = true
     condition.broadcast()
@@ -49,7 +49,7 @@ final class WorkQueue<Item>: @unchecked Sendable {
   }
 
   /// The consumer gives up: producers stop blocking and learn of it.
-  func abort() {
+  public func abort() {
     condition.lock()
     aborted = true
     items.removeAll()
