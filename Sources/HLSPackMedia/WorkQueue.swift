@@ -6,7 +6,6 @@ import Foundation
 public final class WorkQueue<Item>: @unchecked Sendable {
   private let condition = NSCondition()
   private var items: [Item] = []
-  private var head = 0
   private let capacity: Int
   private var closed = false
   private var aborted = false
@@ -17,7 +16,7 @@ public final class WorkQueue<Item>: @unchecked Sendable {
   public func put(_ item: Item) -> Bool {
     condition.lock()
     defer { condition.unlock() }
-    while items.count - head >= capacity && !aborted { condition.wait() }
+    while items.count >= capacity && !aborted { condition.wait() }
     guard !aborted else { return false }
     items.append(item)
     condition.broadcast()
@@ -28,14 +27,11 @@ public final class WorkQueue<Item>: @unchecked Sendable {
   public func take() -> Item? {
     condition.lock()
     defer { condition.unlock() }
-    while head == items.count && !closed && !aborted { condition.wait() }
-    guard !aborted, head < items.count else { return nil }
-    let item = items[head]
-    head += 1
-    if head > 64 && head * 2 > items.count {
-      items.removeFirst(head)
-      head = 0
-    }
+    while items.isEmpty && !closed && !aborted { condition.wait() }
+    guard !aborted, !items.isEmpty else { return nil }
+    // Removed at once, so a taken item (a frame, a segment) is freed as soon as
+    // its consumer is done with it; the queue is small, the shift is cheap.
+    let item = items.removeFirst()
     condition.broadcast()
     return item
   }
@@ -53,7 +49,6 @@ public final class WorkQueue<Item>: @unchecked Sendable {
     condition.lock()
     aborted = true
     items.removeAll()
-    head = 0
     condition.broadcast()
     condition.unlock()
   }
