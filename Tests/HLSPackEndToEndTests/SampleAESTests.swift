@@ -111,6 +111,56 @@ struct SampleAESTests {
     }
   }
 
+  /// Shaka Packager 3.8 and hlspack package the same pre-encoded input with the
+  /// same key and IV; the test's own decryptor restores the same elementary
+  /// stream from both (NAL units per access unit; Shaka reorders parameter sets).
+  @Test(.enabled(if: ProcessInfo.processInfo.environment["HLSPACK_PEER_PACKAGER"] != nil))
+  func sameElementaryStreamsAsShakaPackager() throws {
+    let packager = try #require(ProcessInfo.processInfo.environment["HLSPACK_PEER_PACKAGER"])
+    let scratch = try Fixtures.scratchFolder()
+    let key = "000102030405060708090a0b0c0d0e0f", keyID = "0f0e0d0c0b0a09080706050403020100"
+    let iv = "11112222333344445555666677778888"
+    let clip = try Fixtures.clip().path
+    let shaka = scratch.appendingPathComponent("shaka")
+    try FileManager.default.createDirectory(at: shaka, withIntermediateDirectories: true)
+    let made = try Command.run(packager, [
+      "in=\(clip),stream=video,segment_template=\(shaka.path)/v_$Number$.ts,playlist_name=v.m3u8",
+      "--protection_scheme", "cbcs", "--enable_raw_key_encryption", "--keys", "label=:key_id=\(keyID):key=\(key):iv=\(iv)",
+      "--clear_lead", "0", "--segment_duration", "1", "--hls_master_playlist_output", "\(shaka.path)/master.m3u8",
+    ])
+    #expect(made.status == 0, "\(made.stderr)")
+    let profile = scratch.appendingPathComponent("copy.json")
+    try Data(
+      """
+      {"version": 1, "segment": {"duration": 1, "iframe_playlists": false}, "video": [{"name": "v", "codec": "copy"}],
+       "encryption": {"method": "sample-aes", "key_hex": "\(key)", "key_id": "\(keyID)", "iv": "\(iv)"}}
+      """.utf8
+    ).write(to: profile)
+    let ours = try Command.run(
+      try Fixtures.executable(), ["encode", "--profile", profile.path, "--output", scratch.appendingPathComponent("ours").path, clip])
+    #expect(ours.status == 0, "\(ours.stderr)")
+
+    func accessUnits(_ playlist: URL) throws -> [[[UInt8]]] {
+      let keyBytes = try #require(Hex.decode(key)), ivBytes = try #require(Hex.decode(iv))
+      var units: [[[UInt8]]] = []
+      for segment in try PlaylistReader(contentsOf: playlist).segments {
+        let ts = try TransportStream(Array(try Data(contentsOf: playlist.deletingLastPathComponent().appendingPathComponent(segment.uri))))
+        let pid = try #require(ts.videoPID)
+        for unit in ts.pesUnits(pid: pid) {
+          let nals = try SampleAESReference.nalUnits(unit.data).filter { ($0.first ?? 0) & 0x1F != 9 }.map { nal in
+            [1, 5].contains((nal.first ?? 0) & 0x1F) ? try SampleAESReference.decryptNAL(nal, key: keyBytes, iv: ivBytes) : nal
+          }
+          units.append(nals.sorted { $0.lexicographicallyPrecedes($1) })
+        }
+      }
+      return units
+    }
+    let fromShaka = try accessUnits(shaka.appendingPathComponent("v.m3u8"))
+    let fromOurs = try accessUnits(scratch.appendingPathComponent("ours/clip/v/index.m3u8"))
+    #expect(fromShaka.count == Fixtures.clipFrames)
+    #expect(fromShaka == fromOurs)
+  }
+
   @Test func fairPlaySignallingAndSessionKey() throws {
     let package = try Self.package(#"{"method": "sample-aes", "fairplay": true, "session_key": true}"#)
     let playlist = try PlaylistReader(contentsOf: package.appendingPathComponent("v/index.m3u8"))

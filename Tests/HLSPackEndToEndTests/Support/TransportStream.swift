@@ -64,7 +64,8 @@ struct TransportStream {
     return streams
   }
 
-  var videoPID: Int? { elementaryStreams.first { $0.type == 0x1B }?.pid }
+  /// The H.264 stream, clear (0x1B) or SAMPLE-AES (0xDB).
+  var videoPID: Int? { elementaryStreams.first { $0.type == 0x1B || $0.type == 0xDB }?.pid }
 
   /// Every PES unit of a PID, reassembled from its packets.
   func pesUnits(pid: Int) -> [PESUnit] {
