@@ -132,4 +132,31 @@ struct MediaGroupsTests {
     let second = try String(contentsOf: asset.appendingPathComponent("subtitles/en/segment_00002.vtt"), encoding: .utf8)
     #expect(second.contains("Spanning"))
   }
+
+  /// Through the master playlist with FFmpeg 8.1 (5.1 exposes no subtitles
+  /// there). FFmpeg drops the cues of the first subtitle segment of any
+  /// package (Shaka Packager's too), so cues from the second segment on are
+  /// compared with the sidecar: FFmpeg's times start at the input's start
+  /// (the earliest stream, audio priming included), within one frame.
+  @Test(.enabled(if: ProcessInfo.processInfo.environment["HLSPACK_PEER_FFMPEG"] != nil))
+  func cuesThroughTheMasterPlaylistWithFFmpeg8() throws {
+    let ffmpeg = try #require(ProcessInfo.processInfo.environment["HLSPACK_PEER_FFMPEG"])
+    let ffprobe = URL(fileURLWithPath: ffmpeg).deletingLastPathComponent()
+      .appendingPathComponent(URL(fileURLWithPath: ffmpeg).lastPathComponent.replacingOccurrences(of: "ffmpeg", with: "ffprobe")).path
+    let asset = try Self.package(encryption: #"{"method": "none"}"#)
+    let master = asset.appendingPathComponent("master.m3u8").path
+    let start = try #require(Double(try Command.run(
+      ffprobe, ["-v", "error", "-show_entries", "format=start_time", "-of", "csv=p=0", master]).text
+      .trimmingCharacters(in: .whitespacesAndNewlines)))
+    for (index, sidecar) in [(0, [1.8, 3.0]), (1, [3.1])] {
+      let run = try Command.run(ffmpeg, ["-v", "error", "-i", master, "-map", "0:s:\(index)", "-f", "webvtt", "-"])
+      let starts = run.text.split(separator: "\n").filter { $0.contains("-->") }.compactMap { line -> Double? in
+        let parts = line.split(separator: " ")[0].split(separator: ":").compactMap { Double($0) }
+        return parts.reversed().enumerated().reduce(0) { $0 + $1.element * pow(60, Double($1.offset)) }
+      }
+      for cue in sidecar {
+        #expect(starts.contains { abs($0 - (cue + 1 - start)) < 0.04 }, "cue at \(cue) s: FFmpeg shows \(starts)")
+      }
+    }
+  }
 }
