@@ -78,6 +78,10 @@ public final class CBCSFragmentEncryptor {
         continue
       }
       guard child.payload - child.start == 8 else { throw CBCSError.unsupportedBox("traf with a 64-bit size") }
+      let trafChildren = try ISOBox.children(of: bytes, in: child.payloadRange, context: "traf")
+      for type in ["senc", "saiz", "saio"] where trafChildren.contains(where: { $0.type == type }) {
+        throw CBCSError.unsupportedBox("traf already has a '\(type)' box: the fragment is already protected")
+      }
       let layout = try TrackFragmentLayout(bytes, moof: moof, traf: child) { self.trexDefaultSizes[$0] }
       let boxes = try encryptSamples(layout, in: &bytes, mdats: mdats)
       let saiz = try boxes.saiz(), saio = SampleEncryptionBoxes.saio(), senc = try boxes.senc()

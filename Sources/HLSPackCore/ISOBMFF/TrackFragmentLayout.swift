@@ -13,9 +13,6 @@ struct TrackFragmentLayout {
   init(_ bytes: [UInt8], moof: ISOBox, traf: ISOBox, trexDefaultSize: (UInt32) -> UInt32?) throws {
     self.traf = traf
     let children = try ISOBox.children(of: bytes, in: traf.payloadRange, context: "traf")
-    for type in ["senc", "saiz", "saio"] where children.contains(where: { $0.type == type }) {
-      throw CBCSError.unsupportedBox("traf already has a '\(type)' box: the fragment is already protected")
-    }
     let tfhd = try ISOBox.single("tfhd", in: children, context: "traf")
     guard tfhd.end - tfhd.payload >= 8 else { throw CBCSError.malformedBox("tfhd is \(tfhd.size) bytes") }
     let flags = BigEndian.u32(bytes, tfhd.payload) & 0xFF_FFFF
