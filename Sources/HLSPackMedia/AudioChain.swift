@@ -22,8 +22,8 @@ final class AudioChain {
     let stream = input.stream(sourceIndex)
     encoder = try Encoder.audio(settings, bitExact: bitExact, globalHeader: container == .fmp4)
     decoder = try Decoder(stream: stream, describing: "audio")
-    let start = stream.pointee.start_time == hlspack_nopts_value() ? 0 : Double(stream.pointee.start_time) * stream.pointee.time_base.seconds
-    converter = try AudioConverter(settings: settings, frameSize: encoder.ctx.pointee.frame_size, startSeconds: start - videoStart)
+    converter = try AudioConverter(
+      settings: settings, frameSize: encoder.ctx.pointee.frame_size, startSeconds: stream.startSeconds - videoStart)
     self.deliver = deliver
     frame = try Frame()
     packet = try Packet()

@@ -5,10 +5,8 @@ internal import CFFmpeg
 func audioCodecString(_ parameters: UnsafeMutablePointer<AVCodecParameters>) -> String? {
   switch parameters.pointee.codec_id {
   case AV_CODEC_ID_AAC:
-    let extradata = parameters.pointee.extradata.map {
-      Array(UnsafeBufferPointer(start: $0, count: Int(parameters.pointee.extradata_size)))
-    } ?? []
-    return CodecString.mp4a(audioSpecificConfig: extradata) ?? "mp4a.40.2"
+    let config = copiedBytes(parameters.pointee.extradata, count: parameters.pointee.extradata_size)
+    return CodecString.mp4a(audioSpecificConfig: config) ?? "mp4a.40.2"
   case AV_CODEC_ID_AC3: return "ac-3"
   case AV_CODEC_ID_EAC3: return "ec-3"
   case AV_CODEC_ID_MP3: return "mp4a.40.34"

@@ -68,8 +68,7 @@ final class Encoder {
 
   /// The encoder's extradata (parameter sets, AudioSpecificConfig).
   var extradata: [UInt8] {
-    guard let data = ctx.pointee.extradata, ctx.pointee.extradata_size > 0 else { return [] }
-    return Array(UnsafeBufferPointer(start: data, count: Int(ctx.pointee.extradata_size)))
+    copiedBytes(ctx.pointee.extradata, count: ctx.pointee.extradata_size)
   }
 
   /// FFmpeg's native AAC-LC or AC-3 encoder.

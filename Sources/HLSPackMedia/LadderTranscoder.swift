@@ -62,7 +62,7 @@ public final class LadderTranscoder: RenditionProducer {
   private func transcode(_ job: LadderJob, sinks: [SegmentSink], progress: (Double) -> Void) throws -> [WrittenStreamFacts] {
     let videoStream = input.stream(input.videoStreamIndex)
     let video = try Decoder(stream: videoStream, describing: "video")
-    let videoStart = Self.startSeconds(videoStream)
+    let videoStart = videoStream.startSeconds
 
     var chains: [AudioChain] = []
     var muxedAudio: (parameters: CodecParameters, timeBase: AVRational, codec: String)?
@@ -160,10 +160,5 @@ public final class LadderTranscoder: RenditionProducer {
     }
     let videoFacts = workers.map { $0.facts ?? WrittenStreamFacts(codecs: [], width: 0, height: 0, frameRate: 0, videoFrames: 0) }
     return videoFacts + audioFacts
-  }
-
-  private static func startSeconds(_ stream: UnsafeMutablePointer<AVStream>) -> Double {
-    let start = stream.pointee.start_time
-    return start == hlspack_nopts_value() ? 0 : Double(start) * stream.pointee.time_base.seconds
   }
 }

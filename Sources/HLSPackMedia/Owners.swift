@@ -97,8 +97,20 @@ final class CodecParameters: @unchecked Sendable {
   }
 
   var extradata: [UInt8] {
-    guard let data = pointer.pointee.extradata, pointer.pointee.extradata_size > 0 else { return [] }
-    return Array(UnsafeBufferPointer(start: data, count: Int(pointer.pointee.extradata_size)))
+    copiedBytes(pointer.pointee.extradata, count: pointer.pointee.extradata_size)
+  }
+}
+
+/// A copy of C bytes (extradata and the like); empty when there are none.
+func copiedBytes(_ pointer: UnsafeMutablePointer<UInt8>?, count: Int32) -> [UInt8] {
+  guard let pointer, count > 0 else { return [] }
+  return Array(UnsafeBufferPointer(start: pointer, count: Int(count)))
+}
+
+extension UnsafeMutablePointer where Pointee == AVStream {
+  /// The stream's start time in seconds (0 when the container does not say).
+  var startSeconds: Double {
+    pointee.start_time == hlspack_nopts_value() ? 0 : Double(pointee.start_time) * pointee.time_base.seconds
   }
 }
 

@@ -255,9 +255,7 @@ final class SegmentMuxer {
     guard !bytes.isEmpty else { return }
     if let encryptor {
       let audio = audioIndex.map { ctx.pointee.streams[Int($0)].unsafelyUnwrapped.pointee }
-      let config = audio.flatMap { stream in
-        stream.codecpar.pointee.extradata.map { Array(UnsafeBufferPointer(start: $0, count: Int(stream.codecpar.pointee.extradata_size))) }
-      } ?? []
+      let config = audio.map { copiedBytes($0.codecpar.pointee.extradata, count: $0.codecpar.pointee.extradata_size) } ?? []
       try encryptor.finish(
         &bytes, index: segmentIndex, audioPID: audio.map { _ in UInt16(Self.audioPID) }, audioConfig: config)
     }

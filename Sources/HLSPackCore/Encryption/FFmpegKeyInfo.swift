@@ -15,7 +15,7 @@ public struct FFmpegKeyInfo: Sendable, Equatable {
   /// Nil with a reason when the text is not a key-info file.
   public static func parse(_ text: String) -> Result<FFmpegKeyInfo, KeyURITemplateError> {
     let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
-      .map { $0.trimmingCharacters(in: .whitespaces) }
+      .map { $0.trimmingSpaces() }
     guard lines.count >= 2, !lines[0].isEmpty, !lines[1].isEmpty else {
       return .failure(KeyURITemplateError("expected a key URI on line 1 and a key file path on line 2"))
     }
@@ -32,14 +32,4 @@ public struct FFmpegKeyInfo: Sendable, Equatable {
   public var text: String {
     [uri, keyPath, iv.map { Hex.encode($0) }].compactMap { $0 }.joined(separator: "\n") + "\n"
   }
-}
-
-private extension String {
-  func trimmingCharacters(in set: Set<Character>) -> String {
-    String(drop { set.contains($0) }.reversed().drop { set.contains($0) }.reversed())
-  }
-}
-
-private extension Set where Element == Character {
-  static let whitespaces: Set<Character> = [" ", "\t", "\r"]
 }

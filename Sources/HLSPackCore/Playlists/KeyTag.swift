@@ -43,9 +43,6 @@ public struct KeyTag: Sendable, Equatable, Codable {
 
   /// `0x` + 32 upper-case hex digits (conformance G5).
   public static func formatIV(_ iv: [UInt8]) -> String {
-    "0x" + iv.map { byte in
-      let digits = Array("0123456789ABCDEF")
-      return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
-    }.joined()
+    "0x" + Hex.encode(iv, uppercase: true)
   }
 }

@@ -22,10 +22,7 @@ public enum CodecString {
     return objectType == 0 ? nil : "mp4a.40.\(objectType)"
   }
 
-  static func hex(_ b: UInt8) -> String {
-    let digits = Array("0123456789abcdef")
-    return String([digits[Int(b >> 4)], digits[Int(b & 0x0F)]])
-  }
+  static func hex(_ b: UInt8) -> String { Hex.encode([b]) }
 }
 
 /// Splits H.264/HEVC Annex B byte streams into NAL units (without start codes).

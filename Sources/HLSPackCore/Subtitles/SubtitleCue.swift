@@ -36,11 +36,11 @@ public enum SubtitleParser {
     var cues: [SubtitleCue] = []
     while index < lines.count {
       // A block: lines up to the next blank line.
-      while index < lines.count, lines[index].trimmingCharacters(in: .whitespaces).isEmpty { index += 1 }
+      while index < lines.count, lines[index].trimmingSpaces().isEmpty { index += 1 }
       guard index < lines.count else { break }
       let blockStart = index
       var block: [String] = []
-      while index < lines.count, !lines[index].trimmingCharacters(in: .whitespaces).isEmpty {
+      while index < lines.count, !lines[index].trimmingSpaces().isEmpty {
         block.append(lines[index])
         index += 1
       }
@@ -49,8 +49,8 @@ public enum SubtitleParser {
         continue  // NOTE, STYLE, REGION
       }
       let parts = block[timingLine].components(separatedBy: "-->")
-      let startText = parts[0].trimmingCharacters(in: .whitespaces)
-      let rest = parts[1].trimmingCharacters(in: .whitespaces).split(separator: " ", maxSplits: 1).map(String.init)
+      let startText = parts[0].trimmingSpaces()
+      let rest = parts[1].trimmingSpaces().split(separator: " ", maxSplits: 1).map(String.init)
       guard let start = milliseconds(startText), let endText = rest.first, let end = milliseconds(endText), end >= start else {
         throw SubtitleParseError(line: blockStart + timingLine + 1, reason: "cannot read the cue timings \"\(block[timingLine])\"")
       }
@@ -83,14 +83,4 @@ public enum SubtitleParser {
     func pad(_ v: Int64, _ n: Int) -> String { String(repeating: "0", count: max(0, n - String(v).count)) + String(v) }
     return "\(pad(h, 2)):\(pad(m, 2)):\(pad(s, 2)).\(pad(f, 3))"
   }
-}
-
-private extension String {
-  func trimmingCharacters(in set: Set<Character>) -> String {
-    String(drop { set.contains($0) }.reversed().drop { set.contains($0) }.reversed())
-  }
-}
-
-private extension Set where Element == Character {
-  static let whitespaces: Set<Character> = [" ", "\t"]
 }
