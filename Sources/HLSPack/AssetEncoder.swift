@@ -33,7 +33,7 @@ struct AssetEncoder {
     let writers = try names.map {
       try RenditionWriter(
         name: $0, asset: assetName, assetFolder: staging.folder, container: profile.segment.container,
-        encryption: encryption, keys: keys)
+        encryption: encryption, keys: keys, checksums: profile.segment.checksums)
     }
     progress.report(ProgressEvent(event: .start, asset: assetName, input: input.path, duration: transcoder.duration))
     var lastReport = Date.distantPast

@@ -12,8 +12,8 @@ final class SampleAESStreamEncryptor: SampleEncryptor {
   /// AC-3's setup data is the start of a syncframe, taken from the first clear frame.
   private var ac3Header: [UInt8]?
   private var rewriter: TransportStreamPMTRewriter?
-  /// Encrypted segments the muxer has finished; the writer checks every one arrived this way.
-  private(set) var finished: Set<Int> = []
+  /// Encrypted segments whose packets the muxer adjusted; the writer checks every one arrived this way.
+  private(set) var adjusted: Set<Int> = []
 
   init(keying: SegmentKeying) {
     self.keying = keying
@@ -39,7 +39,7 @@ final class SampleAESStreamEncryptor: SampleEncryptor {
     }
   }
 
-  func finish(_ segment: inout [UInt8], index: Int, audioPID: UInt16?, audioConfig: [UInt8]) throws {
+  func adjust(_ packets: inout [UInt8], segment index: Int, audioPID: UInt16?, audioConfig: [UInt8]) throws {
     guard try keying.material(for: index) != nil else { return }
     if rewriter == nil {
       var setup: [UInt16: SampleAESAudioSetup] = [:]
@@ -51,7 +51,7 @@ final class SampleAESStreamEncryptor: SampleEncryptor {
       let version: UInt8 = keying.encryption.clearLeadSegments > 0 ? 1 : 0
       rewriter = TransportStreamPMTRewriter(signalling: SampleAESSignalling(version: version, audioSetup: setup))
     }
-    try rewriter?.rewrite(&segment)
-    finished.insert(index)
+    try rewriter?.rewrite(&packets)
+    adjusted.insert(index)
   }
 }

@@ -1,7 +1,8 @@
+import HLSPackCore
 internal import CFFmpeg
 
 /// An AVIOContext whose writes land in a Swift byte buffer, so segments are cut
-/// from memory and never re-read from disk. The only file with the AVIO write
+/// from memory, in parts, and never re-read from disk. The only file with the AVIO write
 /// callback signature, which changes in FFmpeg 7 (const buffer).
 final class MemoryOutput {
   /// Holds the bytes; passed to C as the callback's opaque pointer.
@@ -39,13 +40,15 @@ final class MemoryOutput {
     avio_context_free(&context)
   }
 
-  /// Flushes AVIO and hands over everything written since the last call.
+  /// Bytes handed over by AVIO and not yet taken (AVIO's own buffer holds up to 64 KiB more).
+  var byteCount: Int { buffer.bytes.count }
+
+  /// Flushes AVIO and hands over everything written since the last call. The
+  /// buffer itself changes hands (no copy); writing goes on in a recycled one.
   func take() -> [UInt8] {
     avio_flush(context)
-    // One exact-size copy out; the buffer keeps its capacity, so segments do
-    // not regrow it (page faults and copies on every doubling).
-    let bytes = Array(buffer.bytes)
-    buffer.bytes.removeAll(keepingCapacity: true)
-    return bytes
+    var filled = SegmentBufferPool.shared.take()
+    swap(&filled, &buffer.bytes)
+    return filled
   }
 }

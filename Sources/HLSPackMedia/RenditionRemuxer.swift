@@ -136,6 +136,7 @@ final class DurationGuard: SegmentSink, SampleEncryptorProviding {
   }
 
   func acceptInitialization(_ bytes: [UInt8]) throws { try next.acceptInitialization(bytes) }
+  func acceptBytes(_ bytes: [UInt8]) throws { try next.acceptBytes(bytes) }
 
   /// A decorator must not hide the rendition's sample encryptor from the muxer.
   var sampleEncryptor: SampleEncryptor? { next.sampleEncryptor }

@@ -13,6 +13,10 @@ final class SegmentMuxer {
   static let timelineOffset: Int64 = 90_000
   static let videoPID: Int32 = 0x100
   static let audioPID: Int32 = 0x101
+  /// Segment bytes go to the sink in parts of about this size, so memory does
+  /// not grow with the segment (a 20 Mb/s, 10 s segment is 25 MB). fMP4
+  /// fragments come whole: the mov muxer holds a fragment until it is flushed.
+  static let partSize = 512 * 1024
 
   private var context: UnsafeMutablePointer<AVFormatContext>?
   private let output: MemoryOutput
@@ -33,6 +37,8 @@ final class SegmentMuxer {
   private(set) var firstKeyframe: [UInt8] = []
   /// AVIO position where the current segment began, so keyframe offsets are segment-relative.
   private var segmentStartPosition: Int64 = 0
+  /// Bytes of the current segment already handed to the sink.
+  private var sentBytes = 0
   private var keyframes: [KeyframeRange] = []
   /// Index of the segment being written, for per-segment keys and IVs.
   private var segmentIndex = 0
@@ -145,7 +151,7 @@ final class SegmentMuxer {
     toMuxerTime(packet, from: audioTimeBase, stream: audioIndex)
     try advance(packet.pointer.pointee.pts, opensSegment: opensSegment)
     try encrypt(packet, kind: audioKind)
-    try check(av_write_frame(ctx, packet.pointer), "av_write_frame(audio)")
+    try mux(packet, "audio")
   }
 
   /// Cuts when asked and keeps the primary stream's timing.
@@ -178,12 +184,19 @@ final class SegmentMuxer {
       // PAT/PMT right before every IDR: each I-frame byte range then decodes on its own.
       try setOption(ctx.pointee.priv_data, "mpegts_flags", "+resend_headers")
       let begin = avio_tell(ctx.pointee.pb) - segmentStartPosition
-      try check(av_write_frame(ctx, p), "av_write_frame(video)")
+      let pts = p.pointee.pts
+      try mux(packet, "video")
       let end = avio_tell(ctx.pointee.pb) - segmentStartPosition
-      keyframes.append(KeyframeRange(offset: Int(begin), length: Int(end - begin), ptsTicks: toTicks(p.pointee.pts)))
+      keyframes.append(KeyframeRange(offset: Int(begin), length: Int(end - begin), ptsTicks: toTicks(pts)))
       return
     }
-    try check(av_write_frame(ctx, p), "av_write_frame(video)")
+    try mux(packet, "video")
+  }
+
+  /// Writes a packet, then passes a full part on to the sink.
+  private func mux(_ packet: Packet, _ stream: String) throws {
+    try check(av_write_frame(ctx, packet.pointer), "av_write_frame(\(stream))")
+    if output.byteCount >= Self.partSize { try sendPart() }
   }
 
   /// Writes what is left and emits the last segment, which runs to the end of
@@ -225,7 +238,7 @@ final class SegmentMuxer {
     for packet in pendingAudio {
       if dts != .max, av_compare_ts(packet.pointer.pointee.dts, audioTimeBase, dts, primaryTimeBase) >= 0 { break }
       try encrypt(packet, kind: audioKind)
-      try check(av_write_frame(ctx, packet.pointer), "av_write_frame(audio)")
+      try mux(packet, "audio")
       written += 1
     }
     pendingAudio.removeFirst(written)
@@ -245,26 +258,36 @@ final class SegmentMuxer {
     }
   }
 
-  private func emit(start: Int64, end: Int64) throws {
+  /// Hands what was muxed since the last part to the sink, SAMPLE-AES-adjusted.
+  private func sendPart() throws {
     var bytes = output.take()
-    segmentStartPosition = avio_tell(ctx.pointee.pb)
-    defer {
-      keyframes = []
-      segmentIndex += 1
-    }
     guard !bytes.isEmpty else { return }
     if let encryptor {
       let audio = audioIndex.map { ctx.pointee.streams[Int($0)].unsafelyUnwrapped.pointee }
       let config = audio.map { copiedBytes($0.codecpar.pointee.extradata, count: $0.codecpar.pointee.extradata_size) } ?? []
-      try encryptor.finish(
-        &bytes, index: segmentIndex, audioPID: audio.map { _ in UInt16(Self.audioPID) }, audioConfig: config)
+      try encryptor.adjust(
+        &bytes, segment: segmentIndex, audioPID: audio.map { _ in UInt16(Self.audioPID) }, audioConfig: config)
     }
-    let start90k = toTicks(start)
-    // fMP4: only the fragment's first sample can be reached without another moof.
-    if container == .fmp4, videoIndex != nil, let end = FragmentLayout.firstSampleEnd(bytes) {
-      keyframes = [KeyframeRange(offset: 0, length: end, ptsTicks: start90k)]
+    // fMP4: the fragment arrives whole; only its first sample can be reached without another moof.
+    if container == .fmp4, sentBytes == 0, videoIndex != nil, let start = segmentStart,
+      let end = FragmentLayout.firstSampleEnd(bytes)
+    {
+      keyframes = [KeyframeRange(offset: 0, length: end, ptsTicks: toTicks(start))]
     }
-    try sink.accept(MediaSegment(bytes: bytes, startTicks: start90k, durationTicks: toTicks(end) - start90k, keyframes: keyframes))
+    sentBytes += bytes.count
+    try sink.acceptBytes(bytes)
   }
 
+  private func emit(start: Int64, end: Int64) throws {
+    try sendPart()
+    segmentStartPosition = avio_tell(ctx.pointee.pb)
+    defer {
+      keyframes = []
+      sentBytes = 0
+      segmentIndex += 1
+    }
+    guard sentBytes > 0 else { return }
+    let start90k = toTicks(start)
+    try sink.accept(MediaSegment(startTicks: start90k, durationTicks: toTicks(end) - start90k, keyframes: keyframes))
+  }
 }

@@ -49,6 +49,9 @@ struct EncodeCommand: ParsableCommand {
   @Flag(name: .long, help: "Write the key bytes into keys.json (then mode 0600), for app teams that bundle keys.")
   var exportKeys = false
 
+  @Flag(name: .long, help: "Record every segment's SHA-256 in report.json. Overrides segment.checksums.")
+  var checksums = false
+
   @Flag(name: .long, help: "Let FFmpeg's own warnings through to stderr.")
   var verbose = false
 
@@ -79,6 +82,7 @@ struct EncodeCommand: ParsableCommand {
       loaded.encryption.seed = seed
     }
     if exportKeys { loaded.encryption.exportKeys = true }
+    if checksums { loaded.segment.checksums = true }
     for warning in loaded.warnings { logger.warning("\(warning)") }
     let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
     let sources = inputs.isEmpty ? loaded.inputs : inputs.map { ProfileLoader.resolve($0, against: cwd) }

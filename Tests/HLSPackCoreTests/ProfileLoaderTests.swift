@@ -111,6 +111,7 @@ private typealias P = ProfileJSON
     #expect(profile.inputs.isEmpty)
     #expect(profile.output == nil)
     #expect(profile.segment.container == .ts)
+    #expect(profile.segment.iFramePlaylists && !profile.segment.checksums)
     let rung = try #require(profile.video.last)
     #expect(rung.codec == .h264)
     #expect(rung.preset == "veryfast")
@@ -180,6 +181,7 @@ private typealias P = ProfileJSON
     Rejection(P.profile(["segment": "{}"]), "$.segment.duration", "is required"),
     Rejection(P.profile(["segment": #"{"duration": 0.5}"#]), "$.segment.duration", "must be from 1 to 60 seconds, found 0.5"),
     Rejection(P.profile(["segment": #"{"duration": 6, "container": "mkv"}"#]), "$.segment.container", #"found "mkv""#),
+    Rejection(P.profile(["segment": #"{"duration": 6, "checksums": "yes"}"#]), "$.segment.checksums", "expected true or false"),
     Rejection(P.profile(["video": nil]), "$.video", "is required"),
     Rejection(P.profile(["video": "[]"]), "$.video", "one or more rungs"),
     // Picture size.

@@ -21,6 +21,17 @@ import Testing
     #expect(hex(digest) == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
   }
 
+  /// The million a's again, in pieces of uneven sizes: what a segment written part by part goes through.
+  @Test(arguments: [1, 63, 64, 65, 188 * 348, 1_000_000])
+  func sha256InPieces(piece: Int) throws {
+    let message = [UInt8](repeating: 0x61, count: 1_000_000)
+    let digest = try SHA256Stream()
+    for start in stride(from: 0, to: message.count, by: piece) {
+      try digest.update(Array(message[start..<min(start + piece, message.count)]))
+    }
+    #expect(hex(try digest.finish()) == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+  }
+
   /// RFC 4231 §4.2 and §4.3.
   @Test func hmacSHA256() throws {
     let case1 = try Digest.hmacSHA256(key: [UInt8](repeating: 0x0b, count: 20), message: Array("Hi There".utf8))

@@ -32,6 +32,33 @@ struct CommandLineTests {
     #expect(FileManager.default.fileExists(atPath: run.output.appendingPathComponent("clip/report.json").path))
   }
 
+  /// report.json hashes segments only when asked, and then the bytes as written (encrypted).
+  @Test func checksumsAreTheWrittenSegmentsSHA256OnlyWhenAsked() throws {
+    func segments(_ run: Run) throws -> [[String: Any]] {
+      let data = try Data(contentsOf: run.output.appendingPathComponent("clip/report.json"))
+      let report = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+      let renditions = try #require(report["renditions"] as? [[String: Any]])
+      return renditions.flatMap { ($0["segments"] as? [[String: Any]]) ?? [] }
+    }
+    let plain = try encode(try Fixtures.clip().path)
+    #expect(plain.result.status == 0, "\(plain.result.stderr)")
+    let unhashed = try segments(plain)
+    #expect(!unhashed.isEmpty)
+    #expect(unhashed.allSatisfy { $0["sha256"] == nil })
+
+    let hashed = try encode(try Fixtures.clip().path, extra: ["--checksums"])
+    #expect(hashed.result.status == 0, "\(hashed.result.stderr)")
+    let listed = try segments(hashed)
+    #expect(listed.count == unhashed.count)
+    for segment in listed {
+      let uri = try #require(segment["uri"] as? String)
+      let file = hashed.output.appendingPathComponent("clip").appendingPathComponent(uri)
+      let sum = try Command.run("sha256sum", [file.path]).text.prefix(64)
+      #expect(segment["sha256"] as? String == String(sum), "\(uri)")
+      #expect(segment["bytes"] as? Int == (try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int))
+    }
+  }
+
   @Test func missingInputFailsNamingTheFile() throws {
     let run = try encode("/nonexistent/movie.mp4")
     #expect(run.result.status == 1)

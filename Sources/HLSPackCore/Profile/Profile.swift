@@ -38,11 +38,14 @@ public struct SegmentSettings: Sendable, Equatable {
   public var container: Container
   /// Write an I-frame playlist per video rendition (trick play).
   public var iFramePlaylists: Bool
+  /// Record every segment's SHA-256 in report.json (costs a hash of every written byte).
+  public var checksums: Bool
 
-  public init(duration: Double, container: Container, iFramePlaylists: Bool = true) {
+  public init(duration: Double, container: Container, iFramePlaylists: Bool = true, checksums: Bool = false) {
     self.duration = duration
     self.container = container
     self.iFramePlaylists = iFramePlaylists
+    self.checksums = checksums
   }
 }
 

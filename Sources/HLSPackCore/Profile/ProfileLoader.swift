@@ -171,8 +171,9 @@ public enum ProfileLoader {
     }
     let container = try r.oneOf("container", Container.allCases.map(\.rawValue)).flatMap(Container.init) ?? .ts
     let iFrames = try r.bool("iframe_playlists") ?? true
+    let checksums = try r.bool("checksums") ?? false
     try r.finish()
-    return SegmentSettings(duration: duration, container: container, iFramePlaylists: iFrames)
+    return SegmentSettings(duration: duration, container: container, iFramePlaylists: iFrames, checksums: checksums)
   }
 
   static func readRung(_ reader: FieldReader, baseDirectory: URL) throws -> VideoRung {

@@ -26,7 +26,8 @@ public struct AssetReport: Sendable, Codable, Equatable {
     public var uri: String
     public var duration: Double
     public var bytes: Int
-    public var sha256: String
+    /// Of the bytes as written; only with `segment.checksums`.
+    public var sha256: String?
     public var iv: String?
     public var keyID: String?
 
@@ -34,7 +35,7 @@ public struct AssetReport: Sendable, Codable, Equatable {
       case uri, duration, bytes, sha256, iv, keyID = "key_id"
     }
 
-    public init(uri: String, duration: Double, bytes: Int, sha256: String, iv: String?, keyID: String?) {
+    public init(uri: String, duration: Double, bytes: Int, sha256: String?, iv: String?, keyID: String?) {
       self.uri = uri
       self.duration = duration
       self.bytes = bytes

@@ -1,6 +1,6 @@
-/// One segment as the muxer produced it, before encryption.
+/// One segment as the muxer cut it. Its bytes went to the sink before it, in
+/// parts (`SegmentSink.acceptBytes`), so no segment has to be held whole.
 public struct MediaSegment: Sendable {
-  public var bytes: [UInt8]
   /// Presentation time of the segment's first video frame, 90 kHz.
   public var startTicks: Int64
   /// Presentation duration (next segment's first PTS − this one's; the last
@@ -9,8 +9,7 @@ public struct MediaSegment: Sendable {
   /// Where the segment's independently decodable keyframes sit, for I-frame playlists.
   public var keyframes: [KeyframeRange]
 
-  public init(bytes: [UInt8], startTicks: Int64, durationTicks: Int64, keyframes: [KeyframeRange] = []) {
-    self.bytes = bytes
+  public init(startTicks: Int64, durationTicks: Int64, keyframes: [KeyframeRange] = []) {
     self.startTicks = startTicks
     self.durationTicks = durationTicks
     self.keyframes = keyframes
@@ -37,6 +36,10 @@ public struct KeyframeRange: Sendable, Equatable {
 public protocol SegmentSink: AnyObject {
   /// The fMP4 initialization segment (ftyp + moov), before any media segment.
   func acceptInitialization(_ bytes: [UInt8]) throws
+  /// The next bytes of the segment being written: whole packets in MPEG-TS,
+  /// the whole fragment (moof + mdat) in fMP4.
+  func acceptBytes(_ bytes: [UInt8]) throws
+  /// Ends the segment whose bytes arrived since the previous one ended.
   func accept(_ segment: MediaSegment) throws
 }
 

@@ -10,14 +10,14 @@ public enum SampleKind: Sendable, Equatable {
 
 /// Encrypts elementary-stream payloads inside segments (SAMPLE-AES). The muxer
 /// calls it on the rendition's thread right before each packet is written, and
-/// once with every finished segment.
+/// with every part of the segment's bytes before they go to the sink.
 public protocol SampleEncryptor: AnyObject {
   /// The encrypted payload, or nil to write it clear (a clear-lead segment).
   func encrypt(_ payload: [UInt8], kind: SampleKind, segment: Int) throws -> [UInt8]?
-  /// Adjusts a finished MPEG-TS segment (the PMT of an encrypted segment
-  /// announces encrypted streams). `audioPID`/`audioConfig`: the audio stream's
-  /// PID and codec configuration (AAC AudioSpecificConfig).
-  func finish(_ segment: inout [UInt8], index: Int, audioPID: UInt16?, audioConfig: [UInt8]) throws
+  /// Adjusts whole MPEG-TS packets of segment `index` (the PMT of an encrypted
+  /// segment announces encrypted streams). `audioPID`/`audioConfig`: the audio
+  /// stream's PID and codec configuration (AAC AudioSpecificConfig).
+  func adjust(_ packets: inout [UInt8], segment index: Int, audioPID: UInt16?, audioConfig: [UInt8]) throws
 }
 
 extension SegmentSink {
