@@ -22,58 +22,32 @@ struct SegmentRecord: Sendable {
   var discontinuity: Bool
 }
 
-/// Receives one rendition's segments from its muxing thread, part by part:
-/// decides each segment's key and IV there, and passes the parts to a writer
-/// thread of its own that encrypts them with AES-128 (whole segment, PKCS#7;
-/// CBC carries on from part to part), writes and records the segment, so that
-/// work overlaps with muxing and no segment is ever held whole.
-/// SAMPLE-AES is applied before the bytes arrive (TS: by the muxer) or here on
-/// the muxing thread (fMP4 `cbcs`: samples in place, init segment rewritten).
-final class RenditionWriter: SegmentSink, SampleEncryptorProviding, @unchecked Sendable {
+/// Receives one rendition's segments from its muxing thread, part by part,
+/// decides each segment's key and IV there, and passes the parts on to a
+/// segment file writer that encrypts whole-segment AES-128, writes and records
+/// them while the next parts are muxed; no segment is ever held whole. SAMPLE-AES is applied before the bytes arrive (TS: by
+/// the muxer) or here on the muxing thread (fMP4 `cbcs`: samples in place,
+/// init segment rewritten).
+final class RenditionWriter: SegmentSink, SampleEncryptorProviding {
   let name: String
   let folder: URL
   private let container: Container
   private let keying: SegmentKeying?
-  private let checksums: Bool
   /// SAMPLE-AES in MPEG-TS: the muxer encrypts samples before muxing.
   let sampleEncryptor: SampleEncryptor?
   /// SAMPLE-AES in fMP4 (`cbcs`): the writer protects the init segment and each fragment.
   private let cbcs: CBCSRenditionProtection?
-  /// Read only after `close()`: the writer thread appends to it.
+  private let file: SegmentFileWriter
+  /// Complete after `close()`.
   private(set) var records: [SegmentRecord] = []
   /// The fMP4 initialization segment's file name; it is never encrypted.
   private(set) var initialization: String?
-
-  /// What the muxing thread hands to the writer thread, in order.
-  private enum WriterJob {
-    /// A new segment file; with whole-segment AES-128, its key and IV.
-    case open(uri: String, wholeSegment: SegmentKeying.Material?)
-    case bytes([UInt8])
-    /// The segment is complete: pad, close and record it.
-    case close(SegmentRecord)
-  }
-
-  /// Two parts at most wait for the writer thread: memory stays flat however
-  /// long the input and however large its segments.
-  private let pending = WorkQueue<WriterJob>(capacity: 2)
-  private let done = DispatchSemaphore(value: 0)
-  private var failure: Error?
-
-  // Muxing thread.
   /// Index of the segment whose bytes are arriving.
   private var index = 0
-  /// The writer thread has opened segment `index`.
+  /// A file writer has opened segment `index`.
   private var opened = false
   /// cbcs: the fragment's bytes, protected whole once it is complete.
   private var fragment: [UInt8] = []
-
-  // Writer thread.
-  private var file: FileWriter?
-  private let cipher: AES128CBC
-  private var encrypting = false
-  private var ciphertext: [UInt8] = []
-  private var digest: SHA256Stream?
-  private var written = 0
 
   init(
     name: String, asset: String, assetFolder: URL, container: Container, encryption: EncryptionSettings, keys: KeyRing?,
@@ -81,41 +55,19 @@ final class RenditionWriter: SegmentSink, SampleEncryptorProviding, @unchecked S
   ) throws {
     self.name = name
     self.container = container
-    self.checksums = checksums
     folder = assetFolder.appendingPathComponent(name)
     let keying = keys.map { SegmentKeying(rendition: name, asset: asset, encryption: encryption, keys: $0) }
     self.keying = keying
     let sampleAES = encryption.method == .sampleAES
     sampleEncryptor = sampleAES && container == .ts ? keying.map(SampleAESStreamEncryptor.init) : nil
     cbcs = sampleAES && container == .fmp4 ? keying.map(CBCSRenditionProtection.init) : nil
-    cipher = try AES128CBC()
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    Thread { [self] in
-      while let job = pending.take() {
-        do {
-          try perform(job)
-        } catch {
-          failure = error
-          pending.abort()
-        }
-      }
-      done.signal()
-    }.start()
+    file = try SegmentFileWriter(rendition: name, checksums: checksums)
   }
 
   /// Waits until every segment is written; throws the first failure.
   func close() throws {
-    pending.close()
-    done.wait()
-    if let failure { throw failure }
-  }
-
-  private func enqueue(_ job: WriterJob) throws {
-    guard pending.put(job) else {
-      // The writer thread stopped on an error; report it here, to the muxer.
-      done.wait()
-      throw failure ?? PackError.output(path: folder.path, reason: "the segment writer stopped")
-    }
+    records = try file.finish()
   }
 
   func acceptInitialization(_ bytes: [UInt8]) throws {
@@ -139,14 +91,15 @@ final class RenditionWriter: SegmentSink, SampleEncryptorProviding, @unchecked S
       return
     }
     try open()
-    try enqueue(.bytes(bytes))
+    try file.send(.bytes(bytes))
   }
 
   private func open() throws {
     guard !opened else { return }
     opened = true
     let material = try keying?.material(for: index)
-    try enqueue(.open(uri: uri, wholeSegment: sampleEncryptor == nil && cbcs == nil ? material : nil))
+    let wholeSegment = sampleEncryptor == nil && cbcs == nil ? material : nil
+    try file.send(.open(folder.appendingPathComponent(uri), wholeSegment: wholeSegment))
   }
 
   func accept(_ segment: MediaSegment) throws {
@@ -165,7 +118,7 @@ final class RenditionWriter: SegmentSink, SampleEncryptorProviding, @unchecked S
         [KeyframeRange(offset: 0, length: $0, ptsTicks: segment.keyframes.first?.ptsTicks ?? segment.startTicks)]
       } ?? []
       try open()
-      try enqueue(.bytes(protected))
+      try file.send(.bytes(protected))
     }
     // SAMPLE-AES in TS is encrypted by the muxer: a segment that skipped it must never be published.
     if material != nil, let encryptor = sampleEncryptor as? SampleAESStreamEncryptor, !encryptor.adjusted.contains(index) {
@@ -178,54 +131,8 @@ final class RenditionWriter: SegmentSink, SampleEncryptorProviding, @unchecked S
       uri: uri, startTicks: segment.startTicks, durationTicks: segment.durationTicks, byteCount: 0, sha256: nil,
       key: material?.tag ?? .none, keyID: material?.key.content.idHex, keyFile: material?.key.file,
       period: keying?.period(of: index) ?? 0, iv: material?.iv, keyframes: keyframes, discontinuity: discontinuity)
-    try enqueue(.close(record))
+    try file.send(.close(record))
     index += 1
     opened = false
-  }
-
-  /// On the writer thread.
-  private func perform(_ job: WriterJob) throws {
-    switch job {
-    case .open(let uri, let wholeSegment):
-      file = try FileWriter(creating: folder.appendingPathComponent(uri))
-      written = 0
-      digest = checksums ? try SHA256Stream() : nil
-      encrypting = wholeSegment != nil
-      if let wholeSegment {
-        try crypto(uri) { try cipher.start(key: wholeSegment.key.content.bytes, iv: wholeSegment.iv) }
-      }
-    case .bytes(var bytes):
-      if encrypting {
-        let count = try crypto(file?.url.lastPathComponent) { try cipher.update(bytes, into: &ciphertext) }
-        try output(ciphertext[..<count])
-      } else {
-        try output(bytes[...])
-      }
-      SegmentBufferPool.shared.recycle(&bytes)
-    case .close(var record):
-      if encrypting { try output(try crypto(record.uri) { try cipher.finish() }[...]) }
-      try file?.close()
-      file = nil
-      record.byteCount = written
-      record.sha256 = try digest.map { Hex.encode(try $0.finish()) }
-      records.append(record)
-    }
-  }
-
-  private func output(_ bytes: ArraySlice<UInt8>) throws {
-    guard let file else { throw PackError.output(path: folder.path, reason: "bytes arrived outside a segment") }
-    try bytes.withUnsafeBytes { raw in
-      try file.write(raw)
-      try digest?.update(raw)
-    }
-    written += bytes.count
-  }
-
-  private func crypto<T>(_ uri: String?, _ body: () throws -> T) throws -> T {
-    do {
-      return try body()
-    } catch {
-      throw PackError.crypto("\(name)/\(uri ?? "?"): \(error)")
-    }
   }
 }

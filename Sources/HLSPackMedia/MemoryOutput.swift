@@ -47,7 +47,7 @@ final class MemoryOutput {
   /// buffer itself changes hands (no copy); writing goes on in a recycled one.
   func take() -> [UInt8] {
     avio_flush(context)
-    var filled = SegmentBufferPool.shared.take()
+    var filled = PartBufferPool.shared.take()
     swap(&filled, &buffer.bytes)
     return filled
   }

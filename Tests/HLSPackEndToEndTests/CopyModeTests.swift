@@ -90,6 +90,83 @@ struct CopyModeTests {
     #expect(decoded.dropLast(2) == source.dropLast(2))
   }
 
+  /// Segments several times the writer's part size (512 KiB): AES-128 chains
+  /// across parts and ends with one padding, SAMPLE-AES signals every PMT
+  /// (repeated before each mid-segment IDR, in later parts), and the report's
+  /// checksums cover every part.
+  @Test(arguments: ["aes-128", "sample-aes"])
+  func segmentsLargerThanAWritePart(method: String) throws {
+    let scratch = try Fixtures.scratchFolder()
+    let heavy = scratch.appendingPathComponent("heavy.mp4")
+    // Nearly lossless 720p: several MB a second; an IDR every 0.4 s, so PMTs recur inside segments.
+    let made = try Command.run("ffmpeg", [
+      "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=1280x720:rate=25:duration=3",
+      "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=3",
+      "-c:v", "libx264", "-preset", "ultrafast", "-qp", "2", "-g", "10", "-sc_threshold", "0",
+      "-c:a", "aac", "-b:a", "128k", heavy.path,
+    ])
+    try #require(made.status == 0, "\(made.stderr)")
+    let profile = scratch.appendingPathComponent("heavy.json")
+    try Data(
+      """
+      {"version": 1, "segment": {"duration": 1, "container": "ts", "checksums": true},
+       "video": [{"name": "main", "codec": "copy"}], "audio": {"codec": "copy"}, "encryption": {"method": "\(method)"}}
+      """.utf8
+    ).write(to: profile)
+    let output = scratch.appendingPathComponent("out")
+    let run = try Command.run(try Fixtures.executable(), ["encode", "--profile", profile.path, "--output", output.path, heavy.path])
+    try #require(run.status == 0, "\(run.stderr)")
+    let asset = output.appendingPathComponent("heavy")
+    let playlist = try PlaylistReader(contentsOf: asset.appendingPathComponent("main/index.m3u8"))
+    let report = try #require(
+      try JSONSerialization.jsonObject(with: Data(contentsOf: asset.appendingPathComponent("report.json"))) as? [String: Any])
+    let listed = ((report["renditions"] as? [[String: Any]]) ?? []).flatMap { ($0["segments"] as? [[String: Any]]) ?? [] }
+    #expect(listed.count == playlist.segments.count)
+    for (segment, entry) in zip(playlist.segments, listed) {
+      let file = asset.appendingPathComponent("main").appendingPathComponent(segment.uri)
+      let bytes = Array(try Data(contentsOf: file))
+      #expect(bytes.count > 2 * 512 * 1024, "\(segment.uri) is \(bytes.count) bytes: too small to span parts")
+      #expect(entry["sha256"] as? String == String(try Command.run("sha256sum", [file.path]).text.prefix(64)))
+      if method == "aes-128" {
+        // One CBC run and one PKCS#7 padding over the whole file; openssl checks the padding.
+        let key = try #require(segment.keyAttributes)
+        let keyFile = asset.appendingPathComponent("main").appendingPathComponent(try #require(key["URI"]))
+        let keyHex = Array(try Data(contentsOf: keyFile)).map { String(format: "%02x", $0) }.joined()
+        let clear = try Command.run("openssl", [
+          "enc", "-d", "-aes-128-cbc", "-K", keyHex, "-iv", String(try #require(key["IV"]).dropFirst(2)), "-in", file.path,
+        ])
+        #expect(clear.status == 0, "\(segment.uri): \(clear.stderr)")
+        #expect(clear.stdout.count % 188 == 0 && clear.stdout.count > bytes.count - 17)
+      } else {
+        let maps = try TransportStream(bytes).programMaps
+        #expect(maps.count >= 2, "\(segment.uri): PMTs before the mid-segment IDRs")
+        #expect(maps.allSatisfy { $0.map(\.type) == [0xDB, 0xCF] }, "\(segment.uri): every PMT announces encryption")
+      }
+    }
+    // Through FFmpeg's HLS demuxer (which decrypts): the source's packets, unchanged.
+    let hlsPlaylist = asset.appendingPathComponent("main/index.m3u8").path
+    if method == "aes-128" {
+      let source = try packetHashes(heavy.path, stream: 0, filter: ["-bsf:v", "h264_mp4toannexb"])
+      #expect(try packetHashes(hlsPlaylist, stream: 0, filter: ["-bsf:v", "filter_units=remove_types=9"]) == source)
+      #expect(
+        try packetHashes(hlsPlaylist, stream: 1, filter: ["-bsf:a", "aac_adtstoasc"]) == (try packetHashes(heavy.path, stream: 1)))
+    }
+    if method == "aes-128" {
+      let decode = try Command.run("ffmpeg", ["-v", "error", "-allowed_extensions", "ALL", "-i", hlsPlaylist, "-f", "null", "-"])
+      #expect(decode.status == 0 && decode.stderr.isEmpty, "\(decode.stderr)")
+    } else {
+      func frames(_ arguments: [String]) throws -> [Substring] {
+        let run = try Command.run("ffmpeg", ["-v", "quiet"] + arguments + ["-map", "0:v", "-f", "framemd5", "-"])
+        return run.text.split(separator: "\n").filter { !$0.hasPrefix("#") }.compactMap { $0.split(separator: ",").last }
+      }
+      let decoded = try frames(["-allowed_extensions", "ALL", "-i", hlsPlaylist])
+      let source = try frames(["-i", heavy.path])
+      #expect(decoded.count == source.count)
+      // FFmpeg's end-of-file SAMPLE-AES defect: the last access units (see SampleAESTests).
+      #expect(decoded.dropLast(2) == source.dropLast(2))
+    }
+  }
+
   @Test func misalignedKeyframesAreRefusedNamingRenditionAndTime() throws {
     let scratch = try Fixtures.scratchFolder()
     let result = try encode(container: "ts", low: try Self.lowSource(in: scratch, keyframes: "0,1.2,2.2,3.2"))

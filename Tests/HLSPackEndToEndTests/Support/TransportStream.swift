@@ -46,10 +46,16 @@ struct TransportStream {
     return Int(p[entry + 2] & 0x1F) << 8 | Int(p[entry + 3])
   }
 
-  /// (stream_type, PID) pairs from the PMT.
-  var elementaryStreams: [(type: UInt8, pid: Int)] {
-    guard let pmtPID, let pmt = packets.first(where: { $0.pid == pmtPID && $0.payloadStart }) else { return [] }
-    let p = Array(pmt.payload)
+  /// (stream_type, PID) pairs from the first PMT.
+  var elementaryStreams: [(type: UInt8, pid: Int)] { programMaps.first ?? [] }
+
+  /// (stream_type, PID) pairs of every PMT in the stream, in order (the muxer repeats the PMT before IDRs).
+  var programMaps: [[(type: UInt8, pid: Int)]] {
+    guard let pmtPID else { return [] }
+    return packets.filter { $0.pid == pmtPID && $0.payloadStart }.map { Self.streams(inPMT: Array($0.payload)) }
+  }
+
+  private static func streams(inPMT p: [UInt8]) -> [(type: UInt8, pid: Int)] {
     let s = 1 + Int(p[0])
     let sectionLength = Int(p[s + 1] & 0x0F) << 8 | Int(p[s + 2])
     let programInfoLength = Int(p[s + 10] & 0x0F) << 8 | Int(p[s + 11])

@@ -1,14 +1,14 @@
 import Foundation
 
-/// Hands segment-sized byte buffers back and forth between the muxers, which
-/// fill them, and the segment writers, which are done with them once the
-/// segment is on disk. A recycled buffer keeps its capacity; without the pool
-/// every segment landed in freshly mapped memory and paid a page fault per
+/// Hands the buffers that carry segment parts back and forth between the
+/// muxers, which fill them, and the segment writers, which are done with them
+/// once the part is on disk. A recycled buffer keeps its capacity; without the
+/// pool every part landed in freshly mapped memory and paid a page fault per
 /// 4 KiB (measured: 85,000 faults and a third of the CPU time packaging a
 /// 310 MB input). The pool only ever holds buffers that were once in flight
 /// at the same time, so it cannot raise peak memory.
-public final class SegmentBufferPool: @unchecked Sendable {
-  public static let shared = SegmentBufferPool()
+public final class PartBufferPool: @unchecked Sendable {
+  public static let shared = PartBufferPool()
 
   private let lock = NSLock()
   private var idle: [[UInt8]] = []
