@@ -25,7 +25,9 @@ final class SegmentFileWriter: @unchecked Sendable {
   /// Two parts at most wait for the thread: memory stays flat however long
   /// the input and however large its segments.
   private let queue = WorkQueue<Job>(capacity: 2)
-  private let done = DispatchSemaphore(value: 0)
+  /// Left when the thread ends; a group, not a semaphore, because it is
+  /// waited for twice after a failure (by `send`, then by `finish`).
+  private let running = DispatchGroup()
   private var failure: Error?
   /// Read only after `finish()`.
   private var records: [SegmentRecord] = []
@@ -42,6 +44,7 @@ final class SegmentFileWriter: @unchecked Sendable {
     self.rendition = rendition
     self.checksums = checksums
     cipher = try AES128CBC()
+    running.enter()
     Thread { [self] in
       while true {
         guard let job = queue.take() else { break }
@@ -53,14 +56,14 @@ final class SegmentFileWriter: @unchecked Sendable {
           queue.abort()
         }
       }
-      done.signal()
+      running.leave()
     }.start()
   }
 
   /// Queues a job; throws the thread's failure once it has stopped on one.
   func send(_ job: Job) throws {
     guard queue.put(job) else {
-      done.wait()
+      running.wait()
       throw failure ?? PackError.output(path: rendition, reason: "the segment writer stopped")
     }
   }
@@ -68,7 +71,7 @@ final class SegmentFileWriter: @unchecked Sendable {
   /// Waits until every queued segment is written; its records, or the first failure.
   func finish() throws -> [SegmentRecord] {
     queue.close()
-    done.wait()
+    running.wait()
     if let failure { throw failure }
     return records
   }

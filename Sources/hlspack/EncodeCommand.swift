@@ -94,6 +94,9 @@ struct EncodeCommand: ParsableCommand {
       ?? loaded.output ?? cwd.appendingPathComponent("out")
 
     InterruptCleanup.install()
+    // Past a file-size limit (ulimit -f) a write then fails with EFBIG, which
+    // names the file and cleans up, instead of SIGXFSZ killing the process.
+    signal(SIGXFSZ, SIG_IGN)
     let packager = Packager(
       profile: loaded, output: outputFolder, replace: force, progress: reporter(), logger: logger)
     let outcomes: [Packager.Outcome]

@@ -167,6 +167,31 @@ struct CopyModeTests {
     }
   }
 
+  /// A write that fails mid-segment (here past a 1 MiB file-size limit) stops
+  /// the run with the file named, and publishes nothing; it must not hang.
+  @Test(.timeLimit(.minutes(1))) func aFailedSegmentWriteStopsTheRunNamingTheFile() throws {
+    let scratch = try Fixtures.scratchFolder()
+    let heavy = scratch.appendingPathComponent("heavy.mp4")
+    let made = try Command.run("ffmpeg", [
+      "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=1280x720:rate=25:duration=2",
+      "-c:v", "libx264", "-preset", "ultrafast", "-qp", "2", "-g", "25", heavy.path,
+    ])
+    try #require(made.status == 0, "\(made.stderr)")
+    let profile = scratch.appendingPathComponent("heavy.json")
+    try Data(
+      #"{"version": 1, "segment": {"duration": 1}, "video": [{"name": "main", "codec": "copy"}], "encryption": {"method": "aes-128"}}"#
+        .utf8
+    ).write(to: profile)
+    let output = scratch.appendingPathComponent("out")
+    let run = try Command.run("bash", [
+      "-c", #"ulimit -f 1024 && exec "$0" "$@""#, try Fixtures.executable(), "encode", "--profile", profile.path,
+      "--output", output.path, heavy.path,
+    ])
+    #expect(run.status == 1, "\(run.stderr)")
+    #expect(run.stderr.contains("main/segment_00000.ts: cannot write (File too large)"), "\(run.stderr)")
+    #expect((try? FileManager.default.contentsOfDirectory(atPath: output.path)) ?? [] == [])
+  }
+
   @Test func misalignedKeyframesAreRefusedNamingRenditionAndTime() throws {
     let scratch = try Fixtures.scratchFolder()
     let result = try encode(container: "ts", low: try Self.lowSource(in: scratch, keyframes: "0,1.2,2.2,3.2"))
