@@ -25,9 +25,9 @@ struct SegmentRecord: Sendable {
 /// Receives one rendition's segments from its muxing thread, part by part,
 /// decides each segment's key and IV there, and passes the parts on to a
 /// segment file writer that encrypts whole-segment AES-128, writes and records
-/// them while the next parts are muxed; no segment is ever held whole. SAMPLE-AES is applied before the bytes arrive (TS: by
-/// the muxer) or here on the muxing thread (fMP4 `cbcs`: samples in place,
-/// init segment rewritten).
+/// them while the next parts are muxed; no segment is ever held whole.
+/// SAMPLE-AES is applied before the bytes arrive (TS: by the muxer) or here on
+/// the muxing thread (fMP4 `cbcs`: samples in place, init segment rewritten).
 final class RenditionWriter: SegmentSink, SampleEncryptorProviding {
   let name: String
   let folder: URL
@@ -103,6 +103,7 @@ final class RenditionWriter: SegmentSink, SampleEncryptorProviding {
   }
 
   func accept(_ segment: MediaSegment) throws {
+    try open()
     let material = try keying?.material(for: index)
     var keyframes = segment.keyframes
     if let cbcs {
@@ -117,14 +118,12 @@ final class RenditionWriter: SegmentSink, SampleEncryptorProviding {
       keyframes = FragmentLayout.firstSampleEnd(protected).map {
         [KeyframeRange(offset: 0, length: $0, ptsTicks: segment.keyframes.first?.ptsTicks ?? segment.startTicks)]
       } ?? []
-      try open()
       try file.send(.bytes(protected))
     }
     // SAMPLE-AES in TS is encrypted by the muxer: a segment that skipped it must never be published.
     if material != nil, let encryptor = sampleEncryptor as? SampleAESStreamEncryptor, !encryptor.adjusted.contains(index) {
       throw PackError.crypto("\(name)/\(uri): the segment reached the writer without SAMPLE-AES encryption")
     }
-    try open()
     // SAMPLE-AES in TS changes the PMT's stream types after a clear lead (conformance B10).
     let discontinuity = sampleEncryptor != nil && index > 0 && index == keying?.encryption.clearLeadSegments
     let record = SegmentRecord(

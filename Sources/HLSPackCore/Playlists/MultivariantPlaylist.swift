@@ -121,9 +121,7 @@ public struct MultivariantPlaylist: Sendable {
     if independentSegments { lines.append("#EXT-X-INDEPENDENT-SEGMENTS") }
     lines += sessionKeys.map { "#EXT-X-SESSION-KEY:\($0.attributes)" }
     lines += media.map(\.line)
-    // Lowest bandwidth first; ties keep the profile's order.
-    let ordered = variants.enumerated().sorted { ($0.element.bandwidth, $0.offset) < ($1.element.bandwidth, $1.offset) }
-    for (_, v) in ordered {
+    for v in Self.lowestBandwidthFirst(variants, \.bandwidth) {
       var attributes = [
         "BANDWIDTH=\(v.bandwidth)",
         "AVERAGE-BANDWIDTH=\(v.averageBandwidth)",
@@ -136,7 +134,7 @@ public struct MultivariantPlaylist: Sendable {
       lines.append("#EXT-X-STREAM-INF:" + attributes.joined(separator: ","))
       lines.append(v.uri)
     }
-    for v in iFrameVariants.enumerated().sorted(by: { ($0.element.bandwidth, $0.offset) < ($1.element.bandwidth, $1.offset) }).map(\.element) {
+    for v in Self.lowestBandwidthFirst(iFrameVariants, \.bandwidth) {
       let attributes = [
         "BANDWIDTH=\(v.bandwidth)",
         "AVERAGE-BANDWIDTH=\(v.averageBandwidth)",
@@ -147,6 +145,11 @@ public struct MultivariantPlaylist: Sendable {
       lines.append("#EXT-X-I-FRAME-STREAM-INF:" + attributes.joined(separator: ","))
     }
     return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// Ties keep the profile's order.
+  private static func lowestBandwidthFirst<Entry>(_ entries: [Entry], _ bandwidth: (Entry) -> Int) -> [Entry] {
+    entries.enumerated().sorted { (bandwidth($0.element), $0.offset) < (bandwidth($1.element), $1.offset) }.map(\.element)
   }
 
   /// Three decimals, rounded (conformance D7): 29.97002997 → "29.970".
