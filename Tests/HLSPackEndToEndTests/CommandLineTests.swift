@@ -35,10 +35,7 @@ struct CommandLineTests {
   /// report.json hashes segments only when asked, and then the bytes as written (encrypted).
   @Test func checksumsAreTheWrittenSegmentsSHA256OnlyWhenAsked() throws {
     func segments(_ run: Run) throws -> [[String: Any]] {
-      let data = try Data(contentsOf: run.output.appendingPathComponent("clip/report.json"))
-      let report = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-      let renditions = try #require(report["renditions"] as? [[String: Any]])
-      return renditions.flatMap { ($0["segments"] as? [[String: Any]]) ?? [] }
+      try Fixtures.reportSegments(asset: run.output.appendingPathComponent("clip"))
     }
     let plain = try encode(try Fixtures.clip().path)
     #expect(plain.result.status == 0, "\(plain.result.stderr)")

@@ -19,6 +19,25 @@ struct CopyModeTests {
     return url
   }
 
+  /// A nearly lossless 720p source (several MB a second), so segments span many write parts.
+  static func heavySource(in folder: URL, seconds: Int, gop: Int, audio: Bool) throws -> URL {
+    let url = folder.appendingPathComponent("heavy.mp4")
+    var arguments = ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=1280x720:rate=25:duration=\(seconds)"]
+    if audio { arguments += ["-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=\(seconds)"] }
+    arguments += ["-c:v", "libx264", "-preset", "ultrafast", "-qp", "2", "-g", "\(gop)", "-sc_threshold", "0"]
+    if audio { arguments += ["-c:a", "aac", "-b:a", "128k"] }
+    let result = try Command.run("ffmpeg", arguments + [url.path])
+    guard result.status == 0 else { throw FixtureError(result.stderr) }
+    return url
+  }
+
+  /// The MD5 of every decoded video frame, as `ffmpeg -f framemd5` reports them.
+  func videoFrameHashes(_ path: String) throws -> [String] {
+    let hls = path.hasSuffix(".m3u8") ? ["-allowed_extensions", "ALL"] : []
+    let run = try Command.run("ffmpeg", ["-v", "error"] + hls + ["-i", path, "-map", "0:v", "-f", "framemd5", "-"])
+    return run.text.split(separator: "\n").filter { !$0.hasPrefix("#") }.map { String($0.split(separator: ",").last ?? "") }
+  }
+
   func encode(container: String, low: URL, encryption: String = #"{"method": "aes-128"}"#) throws -> CommandResult {
     let scratch = low.deletingLastPathComponent()
     let profile = scratch.appendingPathComponent("copy-\(container).json")
@@ -78,13 +97,8 @@ struct CopyModeTests {
       let ts = try TransportStream(Array(try Data(contentsOf: folder.appendingPathComponent(segment.uri))))
       #expect(ts.elementaryStreams.map(\.type) == [0xDB, 0xCF], "\(segment.uri) must announce encrypted streams")
     }
-    func frames(_ path: String) throws -> [String] {
-      let hls = path.hasSuffix(".m3u8") ? ["-allowed_extensions", "ALL"] : []
-      let run = try Command.run("ffmpeg", ["-v", "error"] + hls + ["-i", path, "-map", "0:v", "-f", "framemd5", "-"])
-      return run.text.split(separator: "\n").filter { !$0.hasPrefix("#") }.map { String($0.split(separator: ",").last ?? "") }
-    }
-    let decoded = try frames(folder.appendingPathComponent("index.m3u8").path)
-    let source = try frames(try Fixtures.clip().path)
+    let decoded = try videoFrameHashes(folder.appendingPathComponent("index.m3u8").path)
+    let source = try videoFrameHashes(try Fixtures.clip().path)
     #expect(decoded.count == source.count)
     // FFmpeg's end-of-file SAMPLE-AES defect: the last access units (see SampleAESTests).
     #expect(decoded.dropLast(2) == source.dropLast(2))
@@ -97,15 +111,8 @@ struct CopyModeTests {
   @Test(arguments: ["aes-128", "sample-aes"])
   func segmentsLargerThanAWritePart(method: String) throws {
     let scratch = try Fixtures.scratchFolder()
-    let heavy = scratch.appendingPathComponent("heavy.mp4")
-    // Nearly lossless 720p: several MB a second; an IDR every 0.4 s, so PMTs recur inside segments.
-    let made = try Command.run("ffmpeg", [
-      "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=1280x720:rate=25:duration=3",
-      "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=3",
-      "-c:v", "libx264", "-preset", "ultrafast", "-qp", "2", "-g", "10", "-sc_threshold", "0",
-      "-c:a", "aac", "-b:a", "128k", heavy.path,
-    ])
-    try #require(made.status == 0, "\(made.stderr)")
+    // An IDR every 0.4 s, so PMTs recur inside segments.
+    let heavy = try Self.heavySource(in: scratch, seconds: 3, gop: 10, audio: true)
     let profile = scratch.appendingPathComponent("heavy.json")
     try Data(
       """
@@ -118,25 +125,18 @@ struct CopyModeTests {
     try #require(run.status == 0, "\(run.stderr)")
     let asset = output.appendingPathComponent("heavy")
     let playlist = try PlaylistReader(contentsOf: asset.appendingPathComponent("main/index.m3u8"))
-    let report = try #require(
-      try JSONSerialization.jsonObject(with: Data(contentsOf: asset.appendingPathComponent("report.json"))) as? [String: Any])
-    let listed = ((report["renditions"] as? [[String: Any]]) ?? []).flatMap { ($0["segments"] as? [[String: Any]]) ?? [] }
+    let listed = try Fixtures.reportSegments(asset: asset)
     #expect(listed.count == playlist.segments.count)
-    for (segment, entry) in zip(playlist.segments, listed) {
+    for (index, (segment, entry)) in zip(playlist.segments, listed).enumerated() {
       let file = asset.appendingPathComponent("main").appendingPathComponent(segment.uri)
       let bytes = Array(try Data(contentsOf: file))
       #expect(bytes.count > 2 * 512 * 1024, "\(segment.uri) is \(bytes.count) bytes: too small to span parts")
       #expect(entry["sha256"] as? String == String(try Command.run("sha256sum", [file.path]).text.prefix(64)))
       if method == "aes-128" {
         // One CBC run and one PKCS#7 padding over the whole file; openssl checks the padding.
-        let key = try #require(segment.keyAttributes)
-        let keyFile = asset.appendingPathComponent("main").appendingPathComponent(try #require(key["URI"]))
-        let keyHex = Array(try Data(contentsOf: keyFile)).map { String(format: "%02x", $0) }.joined()
-        let clear = try Command.run("openssl", [
-          "enc", "-d", "-aes-128-cbc", "-K", keyHex, "-iv", String(try #require(key["IV"]).dropFirst(2)), "-in", file.path,
-        ])
-        #expect(clear.status == 0, "\(segment.uri): \(clear.stderr)")
-        #expect(clear.stdout.count % 188 == 0 && clear.stdout.count > bytes.count - 17)
+        #expect(segment.keyAttributes?["IV"] != nil)
+        let clear = try Fixtures.clearSegment(segment, in: asset.appendingPathComponent("main"), index: index)
+        #expect(clear.count % 188 == 0 && clear.count > bytes.count - 17)
       } else {
         let maps = try TransportStream(bytes).programMaps
         #expect(maps.count >= 2, "\(segment.uri): PMTs before the mid-segment IDRs")
@@ -150,17 +150,11 @@ struct CopyModeTests {
       #expect(try packetHashes(hlsPlaylist, stream: 0, filter: ["-bsf:v", "filter_units=remove_types=9"]) == source)
       #expect(
         try packetHashes(hlsPlaylist, stream: 1, filter: ["-bsf:a", "aac_adtstoasc"]) == (try packetHashes(heavy.path, stream: 1)))
-    }
-    if method == "aes-128" {
       let decode = try Command.run("ffmpeg", ["-v", "error", "-allowed_extensions", "ALL", "-i", hlsPlaylist, "-f", "null", "-"])
       #expect(decode.status == 0 && decode.stderr.isEmpty, "\(decode.stderr)")
     } else {
-      func frames(_ arguments: [String]) throws -> [Substring] {
-        let run = try Command.run("ffmpeg", ["-v", "quiet"] + arguments + ["-map", "0:v", "-f", "framemd5", "-"])
-        return run.text.split(separator: "\n").filter { !$0.hasPrefix("#") }.compactMap { $0.split(separator: ",").last }
-      }
-      let decoded = try frames(["-allowed_extensions", "ALL", "-i", hlsPlaylist])
-      let source = try frames(["-i", heavy.path])
+      let decoded = try videoFrameHashes(hlsPlaylist)
+      let source = try videoFrameHashes(heavy.path)
       #expect(decoded.count == source.count)
       // FFmpeg's end-of-file SAMPLE-AES defect: the last access units (see SampleAESTests).
       #expect(decoded.dropLast(2) == source.dropLast(2))
@@ -171,12 +165,7 @@ struct CopyModeTests {
   /// the run with the file named, and publishes nothing; it must not hang.
   @Test(.timeLimit(.minutes(1))) func aFailedSegmentWriteStopsTheRunNamingTheFile() throws {
     let scratch = try Fixtures.scratchFolder()
-    let heavy = scratch.appendingPathComponent("heavy.mp4")
-    let made = try Command.run("ffmpeg", [
-      "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=1280x720:rate=25:duration=2",
-      "-c:v", "libx264", "-preset", "ultrafast", "-qp", "2", "-g", "25", heavy.path,
-    ])
-    try #require(made.status == 0, "\(made.stderr)")
+    let heavy = try Self.heavySource(in: scratch, seconds: 2, gop: 25, audio: false)
     let profile = scratch.appendingPathComponent("heavy.json")
     try Data(
       #"{"version": 1, "segment": {"duration": 1}, "video": [{"name": "main", "codec": "copy"}], "encryption": {"method": "aes-128"}}"#

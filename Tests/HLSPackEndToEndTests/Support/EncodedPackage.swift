@@ -36,7 +36,14 @@ final class EncodedPackage: @unchecked Sendable {
 
   /// The clear bytes of a segment: decrypted by the openssl CLI when encrypted.
   func clearSegment(variant: String, _ segment: PlaylistReader.Segment, index: Int) throws -> [UInt8] {
-    let base = folder.appendingPathComponent(variant).deletingLastPathComponent()
+    try Fixtures.clearSegment(segment, in: folder.appendingPathComponent(variant).deletingLastPathComponent(), index: index)
+  }
+}
+
+extension Fixtures {
+  /// The clear bytes of a segment of the media playlist in `base`: decrypted by
+  /// the openssl CLI when encrypted (which also checks the PKCS#7 padding).
+  static func clearSegment(_ segment: PlaylistReader.Segment, in base: URL, index: Int) throws -> [UInt8] {
     let file = base.appendingPathComponent(segment.uri)
     guard let key = segment.keyAttributes else { return Array(try Data(contentsOf: file)) }
     guard let uri = key["URI"] else { throw FixtureError("key tag without URI") }

@@ -39,6 +39,15 @@ enum Fixtures {
 
   static let clipFrames = 100
 
+  /// Every rendition's segment entries of an asset's report.json, read as plain JSON.
+  static func reportSegments(asset: URL) throws -> [[String: Any]] {
+    let data = try Data(contentsOf: asset.appendingPathComponent("report.json"))
+    guard let report = try JSONSerialization.jsonObject(with: data) as? [String: Any],
+      let renditions = report["renditions"] as? [[String: Any]]
+    else { throw FixtureError("report.json has no renditions") }
+    return renditions.flatMap { ($0["segments"] as? [[String: Any]]) ?? [] }
+  }
+
   /// A profile with 1 s segments; `encryption` is the JSON of the encryption object.
   static let defaultRungs = [
     #"{ "name": "high", "width": 640, "height": 360, "bitrate": 800000, "maxrate": 900000, "bufsize": 1800000, "profile": "high", "level": "3.0", "preset": "ultrafast" }"#,
