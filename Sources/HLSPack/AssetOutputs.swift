@@ -181,19 +181,10 @@ struct AssetOutputs {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
     let data = try encoder.encode(value) + Data("\n".utf8)
-    if privateFile {
-      try writePrivateFile(data, to: folder.appendingPathComponent(path))
-    } else {
-      try write(String(decoding: data, as: UTF8.self), to: path)
-    }
+    try writeFile(data, to: folder.appendingPathComponent(path), mode: privateFile ? 0o600 : 0o644)
   }
 
   private func write(_ text: String, to path: String) throws {
-    let url = folder.appendingPathComponent(path)
-    do {
-      try Data(text.utf8).write(to: url)
-    } catch {
-      throw PackError.output(path: url.path, reason: "cannot write (\(error.localizedDescription))")
-    }
+    try writeFile(Array(text.utf8), to: folder.appendingPathComponent(path))
   }
 }

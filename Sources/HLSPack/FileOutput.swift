@@ -3,14 +3,18 @@ import HLSPackCore
 
 /// A new file written with plain POSIX writes, piece by piece: no atomic
 /// temporary file and no fsync per file (FileManager.createFile does both),
-/// because the whole asset is staged and published with one rename.
+/// because a whole asset is staged and published with one rename. Every file
+/// hlspack writes goes through here.
 final class FileWriter {
   let url: URL
   private var descriptor: Int32
 
-  init(creating url: URL, mode: mode_t = 0o644) throws {
+  /// `mode` applies from creation on (0600 key files are never readable by
+  /// others, even briefly), less the umask. `exclusive` refuses an existing
+  /// file, or a symbolic link someone left at that path.
+  init(creating url: URL, mode: mode_t = 0o644, exclusive: Bool = false) throws {
     self.url = url
-    descriptor = open(url.path, O_WRONLY | O_CREAT | O_TRUNC, mode)
+    descriptor = open(url.path, O_WRONLY | O_CREAT | (exclusive ? O_EXCL : O_TRUNC), mode)
     guard descriptor >= 0 else {
       throw PackError.output(path: url.path, reason: "cannot create the file (\(String(cString: strerror(errno))))")
     }
@@ -43,9 +47,15 @@ final class FileWriter {
   }
 }
 
-/// Writes a whole file at once.
-func writeFile(_ bytes: [UInt8], to url: URL, mode: mode_t = 0o644) throws {
-  let file = try FileWriter(creating: url, mode: mode)
-  try bytes.withUnsafeBytes { try file.write($0) }
-  try file.close()
+/// Writes a whole file at once; on failure, removes what was written, so a
+/// file is either complete or absent.
+func writeFile(_ bytes: some ContiguousBytes, to url: URL, mode: mode_t = 0o644, exclusive: Bool = false) throws {
+  let file = try FileWriter(creating: url, mode: mode, exclusive: exclusive)
+  do {
+    try bytes.withUnsafeBytes { try file.write($0) }
+    try file.close()
+  } catch {
+    unlink(url.path)
+    throw error
+  }
 }

@@ -52,7 +52,7 @@ final class KeyRing: @unchecked Sendable {
     let file = "keys/\(content.idHex).key"
     let url = folder.appendingPathComponent(file)
     try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-    try writePrivateFile(Data(bytes), to: url)
+    try writeFile(bytes, to: url, mode: 0o600)
     return Key(content: content, file: file, period: period)
   }
 
@@ -69,13 +69,5 @@ final class KeyRing: @unchecked Sendable {
   /// The IV of segment `index` of `rendition` in the random mode.
   func randomIV(rendition: String, index: Int) throws -> [UInt8] {
     try derivation?.bytes("iv/\(asset)/\(rendition)/\(index)") ?? SecureRandom.bytes(16)
-  }
-}
-
-/// Creates a file readable by its owner only; the mode is set at creation, so
-/// the bytes are never visible to others, even briefly.
-func writePrivateFile(_ data: Data, to url: URL) throws {
-  guard FileManager.default.createFile(atPath: url.path, contents: data, attributes: [.posixPermissions: 0o600]) else {
-    throw PackError.output(path: url.path, reason: "cannot write the key file")
   }
 }

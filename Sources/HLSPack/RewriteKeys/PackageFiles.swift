@@ -53,16 +53,15 @@ enum PackageFiles {
   /// Writes `bytes` to a hidden file beside `url` and renames it over `url`
   /// (rename(2) is atomic within a folder), keeping the old file's mode.
   static func replace(_ url: URL, with bytes: [UInt8], defaultMode: Int = 0o644) throws {
-    let fm = FileManager.default
-    let mode = ((try? fm.attributesOfItem(atPath: url.path))?[.posixPermissions] as? NSNumber)?.intValue ?? defaultMode
+    let mode = ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.posixPermissions] as? NSNumber)?.intValue
+      ?? defaultMode
     let temporary = url.deletingLastPathComponent()
       .appendingPathComponent(".\(url.lastPathComponent).rewrite-\(UUID().uuidString.prefix(8))")
-    guard fm.createFile(atPath: temporary.path, contents: Data(bytes), attributes: [.posixPermissions: mode]) else {
-      throw PackError.output(path: url.path, reason: "cannot write a temporary file beside it")
-    }
-    guard rename(temporary.path, url.path) == 0 else {
+    try writeFile(bytes, to: temporary, mode: 0o600, exclusive: true)
+    // The old mode exactly, whatever the umask; set before the name is public.
+    guard chmod(temporary.path, mode_t(mode)) == 0, rename(temporary.path, url.path) == 0 else {
       let reason = String(cString: strerror(errno))
-      try? fm.removeItem(at: temporary)
+      unlink(temporary.path)
       throw PackError.output(path: url.path, reason: "cannot replace (\(reason))")
     }
   }
@@ -84,21 +83,6 @@ enum PackageFiles {
     } catch {
       throw PackError.output(path: url.deletingLastPathComponent().path, reason: "cannot create the keys folder")
     }
-    try createPrivateFile(bytes, at: url)
-  }
-
-  /// Creates a new file with mode 0600 from the first byte on. O_EXCL also
-  /// refuses to follow a symbolic link someone left at that path.
-  private static func createPrivateFile(_ bytes: [UInt8], at url: URL) throws {
-    let fd = open(url.path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
-    guard fd >= 0 else {
-      throw PackError.output(path: url.path, reason: "cannot create the key file (\(String(cString: strerror(errno))))")
-    }
-    let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-    let closed = close(fd)
-    guard written == bytes.count, closed == 0 else {
-      unlink(url.path)
-      throw PackError.output(path: url.path, reason: "cannot write the key file")
-    }
+    try writeFile(bytes, to: url, mode: 0o600, exclusive: true)
   }
 }

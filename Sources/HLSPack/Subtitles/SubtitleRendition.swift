@@ -37,11 +37,12 @@ struct SubtitleRendition {
     var entries: [MediaPlaylist.Entry] = []
     for (index, (document, segment)) in zip(documents, segments).enumerated() {
       let name = String(format: "segment_%05d.vtt", index)
-      try Data(document.utf8).write(to: directory.appendingPathComponent(name))
+      try writeFile(Array(document.utf8), to: directory.appendingPathComponent(name))
       entries.append(.init(uri: name, durationTicks: segment.durationTicks, key: .none))
     }
     let path = "\(folder)/index.m3u8"
-    try Data(MediaPlaylist(entries: entries, targetDuration: targetDuration).render().utf8).write(to: asset.appendingPathComponent(path))
+    try writeFile(
+      Array(MediaPlaylist(entries: entries, targetDuration: targetDuration).render().utf8), to: asset.appendingPathComponent(path))
     return path
   }
 }
