@@ -106,6 +106,10 @@ final class SegmentMuxer {
     if container == .fmp4 {
       // The init segment at write_header, then one moof+mdat per flush; no mfra.
       av_dict_set(&options, "movflags", "frag_custom+empty_moov+default_base_moof+skip_trailer+frag_discont", 0)
+      // An empty moov cannot carry the edit list that would undo the mov muxer's
+      // shift of B-frame DTS onto the first PTS (video would start 2 frames late
+      // against audio and TS); without edit lists tfdt is the true first DTS.
+      av_dict_set(&options, "use_editlist", "0", 0)
     }
     try check(avformat_write_header(ctx, &options), "avformat_write_header(\(format))")
     if let unused = av_dict_get(options, "", nil, AV_DICT_IGNORE_SUFFIX) {

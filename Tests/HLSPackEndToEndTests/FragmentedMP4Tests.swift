@@ -72,6 +72,21 @@ struct FragmentedMP4Tests {
     }
   }
 
+  /// The first picture is presented at 1 s, as in TS and in the subtitles'
+  /// X-TIMESTAMP-MAP, not at its DTS plus the B-frame delay (no edit list in
+  /// an empty moov could correct that); audio starts there too, less its priming.
+  @Test func videoIsPresentedFromOneSecondLikeTheAudio() throws {
+    let package = try Self.package("none")
+    for variant in package.master.variants {
+      let path = package.folder.appendingPathComponent(variant.uri).path
+      let video = try ffprobe(path, ["-select_streams", "v:0", "-show_entries", "stream=start_time"])
+      let audio = try ffprobe(path, ["-select_streams", "a:0", "-show_entries", "stream=start_time"])
+      #expect(video["start_time"] == "1.000000", "\(variant.uri): video starts at \(video["start_time"] ?? "?")")
+      let audioStart = try #require(Double(audio["start_time"] ?? ""))
+      #expect(audioStart > 0.97 && audioStart <= 1.0, "\(variant.uri): audio starts at \(audioStart)")
+    }
+  }
+
   @Test func mapPrecedesTheFirstKeyTagAndTheInitSegmentStaysClear() throws {
     let package = try Self.package("aes-128")
     for variant in package.master.variants {
