@@ -87,11 +87,41 @@ final class MediaInput {
     }
   }
 
-  /// Reads the next packet; false at the end of the file.
+  /// Reads the next packet; false at the end of the file, which must be
+  /// where the header says the video ends.
   func read(into packet: Packet) throws -> Bool {
     let rc = av_read_frame(ctx, packet.pointer)
-    if rc == FFmpegError.endOfFile { return false }
+    if rc == FFmpegError.endOfFile {
+      try checkVideoIsComplete()
+      return false
+    }
     if rc < 0 { throw PackError.media(path: path, reason: "reading failed: \(FFmpegError.message(for: rc))") }
+    let p = packet.pointer.pointee
+    if p.stream_index == videoStreamIndex, p.pts != hlspack_nopts_value() {
+      videoSpan.first = min(videoSpan.first ?? p.pts, p.pts)
+      videoSpan.end = max(videoSpan.end ?? p.pts, p.pts + max(p.duration, 0))
+    }
     return true
   }
+
+  /// Where the video packets read so far start and end (stream time base).
+  private var videoSpan: (first: Int64?, end: Int64?) = (nil, nil)
+
+  /// A file cut short (an interrupted copy or download) reads as an early end
+  /// of file: libavformat only logs "partial file". MP4 headers declare each
+  /// track's duration, so compare; formats that declare none are not checked.
+  private func checkVideoIsComplete() throws {
+    let video = stream(videoStreamIndex).pointee
+    guard video.duration > 0, video.duration != hlspack_nopts_value() else { return }
+    let declared = Double(video.duration) * video.time_base.seconds
+    let read = videoSpan.first.flatMap { first in videoSpan.end.map { Double($0 - first) * video.time_base.seconds } } ?? 0
+    if read < declared - Self.truncationTolerance {
+      throw PackError.media(
+        path: path,
+        reason: String(format: "the video ends after %.3f s but the file's header declares %.3f s; the file is truncated", read, declared))
+    }
+  }
+
+  /// More than rounding and edit lists account for, less than a segment.
+  private static let truncationTolerance = 0.5
 }

@@ -84,6 +84,24 @@ struct CommandLineTests {
     expectNothingPublished(run.output)
   }
 
+  /// With the header in front (faststart), a cut file opens fine and reads as
+  /// an early end of file; its declared duration gives it away.
+  @Test func truncatedFaststartMP4IsRejectedNamingBothDurations() throws {
+    let scratch = try Fixtures.scratchFolder()
+    let faststart = scratch.appendingPathComponent("faststart.mp4")
+    let made = try Command.run(
+      "ffmpeg", ["-v", "error", "-i", try Fixtures.clip().path, "-c", "copy", "-movflags", "+faststart", faststart.path])
+    #expect(made.status == 0, "\(made.stderr)")
+    let whole = try Data(contentsOf: faststart)
+    let truncated = scratch.appendingPathComponent("cut.mp4")
+    try whole.prefix(whole.count / 2).write(to: truncated)
+    let run = try encode(truncated.path)
+    #expect(run.result.status == 1, "\(run.result.stderr)")
+    #expect(run.result.stderr.contains("\(truncated.path): the video ends after"), "\(run.result.stderr)")
+    #expect(run.result.stderr.contains("the file is truncated"))
+    expectNothingPublished(run.output)
+  }
+
   @Test func fileWithoutVideoIsRejected() throws {
     let scratch = try Fixtures.scratchFolder()
     let audioOnly = scratch.appendingPathComponent("tone.m4a")
