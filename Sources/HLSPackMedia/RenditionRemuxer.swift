@@ -61,6 +61,18 @@ final class RenditionRemuxer: @unchecked Sendable {
       audio: audio?.0, audioTimeBase: audio?.1, sink: limit)
   }
 
+  /// A timestamp, or nil for FFmpeg's "no value".
+  private static func known(_ timestamp: Int64) -> Int64? {
+    timestamp == hlspack_nopts_value() ? nil : timestamp
+  }
+
+  /// One frame in the stream's time base, for packets that carry no duration.
+  private static func frameDuration(_ stream: UnsafeMutablePointer<AVStream>) -> Int64 {
+    let s = stream.pointee
+    guard let rate = [s.avg_frame_rate, s.r_frame_rate].first(where: { $0.num > 0 && $0.den > 0 }) else { return 1 }
+    return av_rescale_q(1, av_inv_q(rate), s.time_base)
+  }
+
   private static func codecName(_ stream: UnsafeMutablePointer<AVStream>) -> String {
     avcodec_get_name(stream.pointee.codecpar.pointee.codec_id).map { String(cString: $0) } ?? "unknown"
   }
@@ -76,6 +88,8 @@ final class RenditionRemuxer: @unchecked Sendable {
   private func run(_ progress: (Double) -> Void) throws {
     let videoStream = input.stream(input.videoStreamIndex)
     let start = videoStream.pointee.start_time == hlspack_nopts_value() ? 0 : videoStream.pointee.start_time
+    var timestamps = DecodeTimestamps(
+      reorderDelay: Int(videoStream.pointee.codecpar.pointee.video_delay), frameDuration: Self.frameDuration(videoStream))
     let packet = try Packet()
     var boundary = 0
     var wroteVideo = false
@@ -83,8 +97,14 @@ final class RenditionRemuxer: @unchecked Sendable {
       defer { av_packet_unref(packet.pointer) }
       let p = packet.pointer
       if p.pointee.stream_index == input.videoStreamIndex {
-        p.pointee.pts -= start
-        p.pointee.dts -= start
+        let filled: (pts: Int64, dts: Int64)
+        do {
+          filled = try timestamps.next(pts: Self.known(p.pointee.pts), dts: Self.known(p.pointee.dts), duration: p.pointee.duration)
+        } catch {
+          throw PackError.input(path: input.path, reason: "\(error)")
+        }
+        p.pointee.pts = filled.pts - start
+        p.pointee.dts = filled.dts - start
         let seconds = Double(p.pointee.pts) * videoTimeBase.seconds
         var opens = false
         if packet.isKeyframe, seconds >= Double(boundary) * segmentDuration - 0.001 {
@@ -102,11 +122,15 @@ final class RenditionRemuxer: @unchecked Sendable {
         wroteVideo = true
         progress(seconds)
       } else if copyAudio, let audioIndex = input.audioStreamIndex, p.pointee.stream_index == audioIndex {
+        // Audio is never reordered: either timestamp stands for the other.
+        guard let time = Self.known(p.pointee.dts) ?? Self.known(p.pointee.pts) else {
+          throw PackError.input(path: input.path, reason: "an audio packet has no timestamps")
+        }
         let tb = input.stream(audioIndex).pointee.time_base
         let shift = av_rescale_q(start, videoTimeBase, tb)
         let copy = try Packet(referencing: p)
-        copy.pointer.pointee.pts -= shift
-        copy.pointer.pointee.dts -= shift
+        copy.pointer.pointee.pts = (Self.known(p.pointee.pts) ?? time) - shift
+        copy.pointer.pointee.dts = time - shift
         try muxer.writeAudio(copy)
       }
     }

@@ -181,6 +181,45 @@ struct CopyModeTests {
     #expect((try? FileManager.default.contentsOfDirectory(atPath: output.path)) ?? [] == [])
   }
 
+  /// Makes `name` with ffmpeg (`arguments` before the output) and packages it
+  /// as one copy rung in TS.
+  func encodeMadeSource(_ name: String, _ arguments: [String]) throws -> (result: CommandResult, source: URL, asset: URL) {
+    let scratch = try Fixtures.scratchFolder(name)
+    let source = scratch.appendingPathComponent(name)
+    let made = try Command.run("ffmpeg", ["-v", "error"] + arguments + [source.path])
+    guard made.status == 0 else { throw FixtureError(made.stderr) }
+    let profile = scratch.appendingPathComponent("copy.json")
+    try Data(
+      #"{"version": 1, "segment": {"duration": 1}, "video": [{"name": "main", "codec": "copy"}], "encryption": {"method": "aes-128"}}"#.utf8
+    ).write(to: profile)
+    let output = scratch.appendingPathComponent("out")
+    let result = try Command.run(try Fixtures.executable(), ["encode", "--profile", profile.path, "--output", output.path, source.path])
+    return (result, source, output.appendingPathComponent(source.deletingPathExtension().lastPathComponent))
+  }
+
+  /// Matroska stores no decode times, and FFmpeg guesses them only from the
+  /// third packet of a stream with two B-frames on: the first ones are filled in.
+  @Test func matroskaWithBFramesIsCopiedPacketForPacket() throws {
+    let (result, source, asset) = try encodeMadeSource(
+      "bframes.mkv",
+      ["-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=3", "-c:v", "libx264", "-preset", "veryfast", "-bf", "2", "-g", "25"])
+    let probe = try Command.run("ffprobe", ["-v", "error", "-select_streams", "v", "-show_entries", "packet=dts", "-of", "csv=p=0", source.path])
+    #expect(probe.text.hasPrefix("N/A"), "the source must lack leading decode times: \(probe.text.prefix(40))")
+    #expect(result.status == 0, "\(result.stderr)")
+    let video = try packetHashes(source.path, stream: 0, filter: ["-bsf:v", "h264_mp4toannexb"])
+    let playlist = asset.appendingPathComponent("main/index.m3u8").path
+    #expect(try packetHashes(playlist, stream: 0, filter: ["-bsf:v", "filter_units=remove_types=9"]) == video)
+    let decode = try Command.run("ffmpeg", ["-v", "error", "-allowed_extensions", "ALL", "-i", playlist, "-f", "null", "-"])
+    #expect(decode.status == 0 && decode.stderr.isEmpty, "\(decode.stderr)")
+  }
+
+  @Test func aRawH264StreamIsRefusedForItsMissingTimestamps() throws {
+    let (result, _, asset) = try encodeMadeSource("clip.h264", ["-i", try Fixtures.clip().path, "-an", "-c:v", "copy", "-bsf:v", "h264_mp4toannexb"])
+    #expect(result.status == 1)
+    #expect(result.stderr.contains("clip.h264: video packet 0 has no timestamps"), "\(result.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: asset.path))
+  }
+
   @Test func misalignedKeyframesAreRefusedNamingRenditionAndTime() throws {
     let scratch = try Fixtures.scratchFolder()
     let result = try encode(container: "ts", low: try Self.lowSource(in: scratch, keyframes: "0,1.2,2.2,3.2"))
