@@ -90,6 +90,9 @@ final class RenditionRemuxer: @unchecked Sendable {
     let start = videoStream.pointee.start_time == hlspack_nopts_value() ? 0 : videoStream.pointee.start_time
     var timestamps = DecodeTimestamps(
       reorderDelay: Int(videoStream.pointee.codecpar.pointee.video_delay), frameDuration: Self.frameDuration(videoStream))
+    var closedGOPs = ClosedGOPCheck(
+      rendition: name, path: input.path, hevc: hevc,
+      lengthSize: RandomAccess.lengthSize(configuration: videoParameters.extradata, hevc: hevc))
     let packet = try Packet()
     var boundary = 0
     var wroteVideo = false
@@ -110,6 +113,9 @@ final class RenditionRemuxer: @unchecked Sendable {
         if packet.isKeyframe, seconds >= Double(boundary) * segmentDuration - 0.001 {
           opens = wroteVideo
           boundary = Int((seconds + 0.001) / segmentDuration) + 1
+          try closedGOPs.open(segmentAt: seconds, packet.bytes)
+        } else {
+          try closedGOPs.follow(at: seconds, packet.bytes)
         }
         if let annexB {
           let keyframe = packet.isKeyframe
@@ -140,6 +146,50 @@ final class RenditionRemuxer: @unchecked Sendable {
     facts = WrittenStreamFacts(
       codecs: [video, audioCodec].compactMap { $0 }, width: Int(parameters.width), height: Int(parameters.height),
       frameRate: muxer.frameRate, videoFrames: muxer.frames)
+  }
+}
+
+/// Refuses a segment that would not decode on its own (conformance C1): one
+/// that opens on an open-GOP keyframe, or on an HEVC CRA whose RASL pictures
+/// refer to the previous segment. Copy mode cannot re-encode, so the run fails.
+struct ClosedGOPCheck {
+  let rendition: String
+  let path: String
+  let hevc: Bool
+  let lengthSize: Int?
+  /// After a CRA, until its leading pictures are over.
+  private var watchingLeadingPictures = false
+
+  init(rendition: String, path: String, hevc: Bool, lengthSize: Int?) {
+    self.rendition = rendition
+    self.path = path
+    self.hevc = hevc
+    self.lengthSize = lengthSize
+  }
+
+  mutating func open(segmentAt seconds: Double, _ access: @autoclosure () -> [UInt8]) throws {
+    switch RandomAccess.opening(nalTypes: RandomAccess.nalTypes(access(), lengthSize: lengthSize, hevc: hevc), hevc: hevc) {
+    case .independent: watchingLeadingPictures = false
+    case .cleanRandomAccess: watchingLeadingPictures = true
+    case .dependent: throw refusal(String(format: "the keyframe at %.3f s that opens a segment is not an IDR picture", seconds))
+    }
+  }
+
+  mutating func follow(at seconds: Double, _ access: @autoclosure () -> [UInt8]) throws {
+    guard watchingLeadingPictures else { return }
+    let types = RandomAccess.nalTypes(access(), lengthSize: lengthSize, hevc: hevc)
+    if RandomAccess.isSkippedLeading(nalTypes: types, hevc: hevc) {
+      throw refusal(String(format: "the picture at %.3f s is a RASL picture that refers to the segment before", seconds))
+    }
+    // Leading pictures come first in decode order; a trailing one ends them.
+    if types.contains(where: { $0 <= 1 }) { watchingLeadingPictures = false }
+  }
+
+  private func refusal(_ what: String) -> PackError {
+    .input(
+      path: path,
+      reason: "rendition \(rendition): \(what) (open GOP), so the segment would not decode on its own; "
+        + "copy mode needs closed GOPs (x264: open-gop=0, x265: no-open-gop=1)")
   }
 }
 

@@ -220,6 +220,20 @@ struct CopyModeTests {
     #expect(!FileManager.default.fileExists(atPath: asset.path))
   }
 
+  /// Open GOPs mark keyframes whose segments would not decode on their own:
+  /// x264's recovery-point I pictures, x265's CRA pictures with RASL followers.
+  @Test(arguments: [
+    ("open.mp4", ["-c:v", "libx264", "-preset", "veryfast", "-g", "25", "-x264-params", "open-gop=1"], "the keyframe at 1.000 s that opens a segment is not an IDR picture"),
+    ("open.mp4", ["-c:v", "libx265", "-preset", "fast", "-x265-params", "keyint=25:min-keyint=25:scenecut=0:log-level=none"], "is a RASL picture that refers to the segment before"),
+  ])
+  func openGOPSourcesAreRefused(name: String, codec: [String], message: String) throws {
+    let (result, _, asset) = try encodeMadeSource(name, ["-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=3"] + codec)
+    #expect(result.status == 1)
+    #expect(result.stderr.contains("rendition main: "), "\(result.stderr)")
+    #expect(result.stderr.contains(message), "\(result.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: asset.path))
+  }
+
   @Test func misalignedKeyframesAreRefusedNamingRenditionAndTime() throws {
     let scratch = try Fixtures.scratchFolder()
     let result = try encode(container: "ts", low: try Self.lowSource(in: scratch, keyframes: "0,1.2,2.2,3.2"))
