@@ -253,6 +253,8 @@ final class SegmentMuxer {
     try check(av_write_frame(ctx, nil), "av_write_frame(flush)")
     try emit(start: start, end: end)
     segmentStart = end
+    // Every segment opens with the tables, audio-only ones too (conformance C5).
+    if container == .ts { try setOption(ctx.pointee.priv_data, "mpegts_flags", "+resend_headers") }
   }
 
   private func encrypt(_ packet: Packet, kind: SampleKind?) throws {
@@ -266,6 +268,7 @@ final class SegmentMuxer {
   private func sendPart() throws {
     var bytes = output.take()
     guard !bytes.isEmpty else { return }
+    if container == .ts { TransportStreamTableOrder.putPATFirst(&bytes) }
     if let encryptor {
       let audio = audioIndex.map { ctx.pointee.streams[Int($0)].unsafelyUnwrapped.pointee }
       let config = audio.map { copiedBytes($0.codecpar.pointee.extradata, count: $0.codecpar.pointee.extradata_size) } ?? []

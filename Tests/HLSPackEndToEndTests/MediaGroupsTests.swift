@@ -115,6 +115,21 @@ struct MediaGroupsTests {
     }
   }
 
+  /// Conformance C5: a client may start at any segment, audio-only ones included.
+  @Test func everyTSSegmentOpensWithPATThenPMT() throws {
+    let asset = try Self.package(encryption: #"{"method": "sample-aes"}"#)
+    let master = try PlaylistReader(contentsOf: asset.appendingPathComponent("master.m3u8"))
+    let audio = master.values(of: "#EXT-X-MEDIA").map(PlaylistReader.attributes).filter { $0["TYPE"] == "AUDIO" }
+    for uri in master.variants.map(\.uri) + audio.compactMap({ $0["URI"] }) {
+      let playlistURL = asset.appendingPathComponent(uri)
+      for segment in try PlaylistReader(contentsOf: playlistURL).segments {
+        let ts = try TransportStream(Array(try Data(contentsOf: playlistURL.deletingLastPathComponent().appendingPathComponent(segment.uri))))
+        let first = ts.packets.prefix(2).map(\.pid)
+        #expect(first == [0, try #require(ts.pmtPID)], "\(uri) \(segment.uri) opens with PIDs \(first)")
+      }
+    }
+  }
+
   @Test func subtitleCuesSitAtTheSidecarTimes() throws {
     let asset = try Self.package(encryption: #"{"method": "none"}"#)
     for (id, expected) in [("en", [0.5, 1.8, 3.0]), ("fr", [0.7, 3.1])] {
