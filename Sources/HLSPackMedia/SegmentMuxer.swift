@@ -31,7 +31,7 @@ final class SegmentMuxer {
   private var pendingAudio: [Packet] = []
   private var segmentStart: Int64?
   private var lastPTS = Int64.min
-  private var firstPTS: Int64?
+  private var intervals: FrameIntervals?
   /// Packets of the primary stream written so far.
   private(set) var frames = 0
   private(set) var firstKeyframe: [UInt8] = []
@@ -162,7 +162,12 @@ final class SegmentMuxer {
   private func advance(_ pts: Int64, opensSegment: Bool) throws {
     if opensSegment, let start = segmentStart { try cut(start: start, end: pts) }
     if segmentStart == nil { segmentStart = pts }
-    firstPTS = min(firstPTS ?? pts, pts)
+    if intervals == nil {
+      // The source's timestamps were rounded to its own time base: one tick of it is noise.
+      let source = videoTimeBase ?? audioTimeBase ?? primaryTimeBase
+      intervals = FrameIntervals(tolerance: av_rescale_q(1, source, primaryTimeBase))
+    }
+    intervals?.add(pts)
     lastPTS = max(lastPTS, pts)
     frames += 1
   }
@@ -212,16 +217,15 @@ final class SegmentMuxer {
     try emit(start: start, end: lastPTS + frameTicks)
   }
 
-  /// The frame interval as written, from the first and last timestamps.
+  /// The frame interval as written (the fastest frames'; see `FrameIntervals`).
   var frameTicks: Int64 {
-    guard let first = firstPTS, frames > 1 else { return 0 }
-    return (lastPTS - first + Int64(frames - 1) / 2) / Int64(frames - 1)
+    Int64((intervals?.interval ?? 0).rounded())
   }
 
+  /// The maximum frame rate, as FRAME-RATE declares it.
   var frameRate: Double {
-    guard let first = firstPTS, frames > 1, lastPTS > first else { return 0 }
-    let tb = primaryTimeBase
-    return Double(frames - 1) * Double(tb.den) / (Double(lastPTS - first) * Double(tb.num))
+    guard let interval = intervals?.interval, interval > 0 else { return 0 }
+    return primaryTimeBase.seconds > 0 ? FrameIntervals.nominalRate(1 / (interval * primaryTimeBase.seconds)) : 0
   }
 
   private var primaryTimeBase: AVRational {

@@ -213,6 +213,22 @@ struct CopyModeTests {
     #expect(decode.status == 0 && decode.stderr.isEmpty, "\(decode.stderr)")
   }
 
+  /// Variable frame rate (every other frame dropped for a second): FRAME-RATE
+  /// is the maximum rate (conformance D7) and the last segment ends one 40 ms
+  /// frame after its last picture, not one average gap.
+  @Test func variableFrameRateDeclaresTheMaximumRate() throws {
+    let (result, _, asset) = try encodeMadeSource(
+      "vfr.mp4",
+      ["-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=3", "-vf", "select='lt(t,1)+gte(t,2)+not(mod(n,2))'",
+       "-vsync", "vfr", "-c:v", "libx264", "-preset", "veryfast", "-force_key_frames", "expr:gte(t,n_forced)"])
+    #expect(result.status == 0, "\(result.stderr)")
+    let master = try PlaylistReader(contentsOf: asset.appendingPathComponent("master.m3u8"))
+    #expect(master.variants.first?.attributes["FRAME-RATE"] == "25.000")
+    let playlist = try PlaylistReader(contentsOf: asset.appendingPathComponent("main/index.m3u8"))
+    // The frame at 1 s is dropped, so the second segment opens at 1.04 s.
+    #expect(playlist.segments.map(\.duration) == [1.04, 0.96, 1])
+  }
+
   @Test func aRawH264StreamIsRefusedForItsMissingTimestamps() throws {
     let (result, _, asset) = try encodeMadeSource("clip.h264", ["-i", try Fixtures.clip().path, "-an", "-c:v", "copy", "-bsf:v", "h264_mp4toannexb"])
     #expect(result.status == 1)
