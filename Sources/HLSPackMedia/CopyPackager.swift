@@ -26,6 +26,15 @@ public final class CopyPackager: RenditionProducer {
   public init(renditions: [Rendition], copyAudio: Bool, segmentDuration: Double, container: Container) throws {
     self.renditions = renditions
     inputs = try renditions.map { try MediaInput(path: $0.source) }
+    // Variants must carry the same audio: switching must not drop the sound.
+    if copyAudio, let withAudio = zip(renditions, inputs).first(where: { $0.1.audioStreamIndex != nil }),
+      let without = zip(renditions, inputs).first(where: { $0.1.audioStreamIndex == nil })
+    {
+      throw PackError.input(
+        path: without.0.source,
+        reason: "has no audio stream, but the source of rendition \(withAudio.0.name) has one; "
+          + "with \"audio\": {\"codec\": \"copy\"} every rendition's source needs audio")
+    }
     self.copyAudio = copyAudio
     self.segmentDuration = segmentDuration
     self.container = container
@@ -75,6 +84,17 @@ public final class CopyPackager: RenditionProducer {
           path: other.input.path,
           reason: "rendition \(other.name) is not keyframe-aligned with \(reference.name): segment \(i) starts at \(time(b)) in \(other.name) and at \(time(a)) in \(reference.name)")
       }
+      // Variants cover the same time range: a client switching near the end must find it.
+      if abs(other.end - reference.end) > Self.endTolerance {
+        let end = { (r: RenditionRemuxer) in String(format: "%.3f s", MediaClock.seconds(r.end - SegmentMuxer.timelineOffset)) }
+        throw PackError.media(
+          path: other.input.path,
+          reason: "rendition \(other.name) ends at \(end(other)) but \(reference.name) ends at \(end(reference)); the sources must have the same length")
+      }
     }
   }
+
+  /// Renditions at different frame rates end a frame apart at most; 0.1 s
+  /// allows that down to 10 fps.
+  private static let endTolerance = Int64(MediaClock.ticksPerSecond / 10)
 }

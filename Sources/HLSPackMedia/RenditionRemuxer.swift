@@ -21,6 +21,7 @@ final class RenditionRemuxer: @unchecked Sendable {
   private(set) var failure: Error?
   private(set) var facts: WrittenStreamFacts?
   var segmentStarts: [Int64] { limit.starts }
+  var end: Int64 { limit.end }
 
   init(name: String, input: MediaInput, copyAudio: Bool, segmentDuration: Double, container: Container, sink: SegmentSink) throws {
     self.name = name
@@ -42,6 +43,12 @@ final class RenditionRemuxer: @unchecked Sendable {
       audioCodec = audioCodecString(stream.pointee.codecpar)
       guard audioCodec != nil else {
         throw PackError.input(path: input.path, reason: "audio stream is \(Self.codecName(stream)), which cannot be copied into HLS")
+      }
+      // FFmpeg 5.1's mov muxer calls AC-3 in MP4 experimental and refuses it.
+      if container == .fmp4, [AV_CODEC_ID_AC3, AV_CODEC_ID_EAC3].contains(stream.pointee.codecpar.pointee.codec_id) {
+        throw PackError.input(
+          path: input.path,
+          reason: "audio stream is \(Self.codecName(stream)), which hlspack does not put in fMP4; use \"container\": \"ts\" or transcode the audio")
       }
       audio = (try CodecParameters(copying: stream.pointee.codecpar), stream.pointee.time_base)
     }
@@ -149,58 +156,16 @@ final class RenditionRemuxer: @unchecked Sendable {
   }
 }
 
-/// Refuses a segment that would not decode on its own (conformance C1): one
-/// that opens on an open-GOP keyframe, or on an HEVC CRA whose RASL pictures
-/// refer to the previous segment. Copy mode cannot re-encode, so the run fails.
-struct ClosedGOPCheck {
-  let rendition: String
-  let path: String
-  let hevc: Bool
-  let lengthSize: Int?
-  /// After a CRA, until its leading pictures are over.
-  private var watchingLeadingPictures = false
-
-  init(rendition: String, path: String, hevc: Bool, lengthSize: Int?) {
-    self.rendition = rendition
-    self.path = path
-    self.hevc = hevc
-    self.lengthSize = lengthSize
-  }
-
-  mutating func open(segmentAt seconds: Double, _ access: @autoclosure () -> [UInt8]) throws {
-    switch RandomAccess.opening(nalTypes: RandomAccess.nalTypes(access(), lengthSize: lengthSize, hevc: hevc), hevc: hevc) {
-    case .independent: watchingLeadingPictures = false
-    case .cleanRandomAccess: watchingLeadingPictures = true
-    case .dependent: throw refusal(String(format: "the keyframe at %.3f s that opens a segment is not an IDR picture", seconds))
-    }
-  }
-
-  mutating func follow(at seconds: Double, _ access: @autoclosure () -> [UInt8]) throws {
-    guard watchingLeadingPictures else { return }
-    let types = RandomAccess.nalTypes(access(), lengthSize: lengthSize, hevc: hevc)
-    if RandomAccess.isSkippedLeading(nalTypes: types, hevc: hevc) {
-      throw refusal(String(format: "the picture at %.3f s is a RASL picture that refers to the segment before", seconds))
-    }
-    // Leading pictures come first in decode order; a trailing one ends them.
-    if types.contains(where: { $0 <= 1 }) { watchingLeadingPictures = false }
-  }
-
-  private func refusal(_ what: String) -> PackError {
-    .input(
-      path: path,
-      reason: "rendition \(rendition): \(what) (open GOP), so the segment would not decode on its own; "
-        + "copy mode needs closed GOPs (x264: open-gop=0, x265: no-open-gop=1)")
-  }
-}
-
 /// Passes segments on, refusing one longer than the target + 0.5 s (Apple's
-/// limit, conformance B2), and remembers where each segment starts.
+/// limit, conformance B2), and remembers where each segment starts and where
+/// the last one ends.
 final class DurationGuard: SegmentSink, SampleEncryptorProviding {
   let rendition: String
   let path: String
   let target: Double
   let next: SegmentSink
   private(set) var starts: [Int64] = []
+  private(set) var end: Int64 = 0
 
   init(rendition: String, path: String, target: Double, next: SegmentSink) {
     self.rendition = rendition
@@ -227,6 +192,7 @@ final class DurationGuard: SegmentSink, SampleEncryptorProviding {
           target.rounded() == target ? String(Int(target)) : String(target)))
     }
     starts.append(segment.startTicks)
+    end = segment.startTicks + segment.durationTicks
     try next.accept(segment)
   }
 }

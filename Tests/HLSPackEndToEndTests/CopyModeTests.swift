@@ -6,13 +6,14 @@ import Testing
 /// conformant ladder.
 @Suite("Packaging without re-encoding")
 struct CopyModeTests {
-  /// A second pre-encoded rendition with the clip's 1 s GOPs.
-  static func lowSource(in folder: URL, keyframes: String? = nil) throws -> URL {
+  /// A second pre-encoded rendition with the clip's 1 s GOPs, length and audio.
+  static func lowSource(
+    in folder: URL, keyframes: String? = nil, seconds: Double = 4, audio: Bool = true, audioCodec: String = "aac"
+  ) throws -> URL {
     let url = folder.appendingPathComponent("low.mp4")
-    var arguments = [
-      "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=4",
-      "-c:v", "libx264", "-preset", "ultrafast", "-sc_threshold", "0",
-    ]
+    var arguments = ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=\(seconds)"]
+    if audio { arguments += ["-f", "lavfi", "-i", "sine=sample_rate=48000:duration=\(seconds)", "-c:a", audioCodec] }
+    arguments += ["-c:v", "libx264", "-preset", "ultrafast", "-sc_threshold", "0"]
     arguments += keyframes.map { ["-g", "1000", "-force_key_frames", $0] } ?? ["-g", "25"]
     let result = try Command.run("ffmpeg", arguments + [url.path])
     guard result.status == 0 else { throw FixtureError(result.stderr) }
@@ -256,6 +257,30 @@ struct CopyModeTests {
     #expect(result.status == 1)
     #expect(result.stderr.contains("rendition low is not keyframe-aligned with main: segment 1 starts at 1.200 s in low and at 1.000 s in main"))
     #expect((try? FileManager.default.contentsOfDirectory(atPath: scratch.appendingPathComponent("out-ts").path)) ?? [] == [])
+  }
+
+  /// Switching variants must not drop or add the sound.
+  @Test func aSourceWithoutTheOthersAudioIsRefused() throws {
+    let scratch = try Fixtures.scratchFolder()
+    let low = try Self.lowSource(in: scratch, audio: false)
+    let result = try encode(container: "ts", low: low)
+    #expect(result.status == 1)
+    #expect(result.stderr.contains("\(low.path): has no audio stream, but the source of rendition main has one"), "\(result.stderr)")
+  }
+
+  @Test func renditionsOfDifferentLengthsAreRefused() throws {
+    let scratch = try Fixtures.scratchFolder()
+    let result = try encode(container: "ts", low: try Self.lowSource(in: scratch, seconds: 3.2))
+    #expect(result.status == 1)
+    #expect(result.stderr.contains("rendition low ends at 3.200 s but main ends at 4.000 s"), "\(result.stderr)")
+  }
+
+  @Test func ac3IntoFragmentedMP4IsRefusedNamingTheStream() throws {
+    let scratch = try Fixtures.scratchFolder()
+    let low = try Self.lowSource(in: scratch, audioCodec: "ac3")
+    let result = try encode(container: "fmp4", low: low)
+    #expect(result.status == 1)
+    #expect(result.stderr.contains("\(low.path): audio stream is ac3, which hlspack does not put in fMP4"), "\(result.stderr)")
   }
 
   @Test func segmentsTooLongForTheTargetAreRefused() throws {
