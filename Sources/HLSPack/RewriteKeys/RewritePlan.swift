@@ -162,7 +162,7 @@ struct RewritePlan {
         if !entry.periods.contains(m.period) { entry.periods.append(m.period) }
         let covered = playlist.isIFramesOnly ? [] : playlist.scopes[m.tagIndex]
         entry.segments += covered.map { segment in
-          let inPackage = PackagePaths.scheme(of: segment.uri) == nil && !segment.uri.hasPrefix("/")
+          let inPackage = URIReference.scheme(of: segment.uri) == nil && !segment.uri.hasPrefix("/")
           return KeysManifest.Segment(
             uri: inPackage ? playlist.packagePath(ofRelative: segment.uri) ?? segment.uri : segment.uri, iv: segment.iv)
         }
