@@ -119,13 +119,20 @@ struct AssetOutputs {
   private func iFramePlaylist(_ writer: RenditionWriter) -> IFramePlaylist? {
     var entries: [IFramePlaylist.Entry] = []
     var ends: [Int64] = []
+    // A segment's discontinuity goes before its first I-frame (a segment without one passes it on).
+    var discontinuity = false
     for record in writer.records {
       var key = record.key
       // Explicit IVs, except with FairPlay, which delivers the IV with the key (conformance G9).
       if key.method != .none, !profile.encryption.fairPlay { key.iv = record.iv }
+      discontinuity = discontinuity || record.discontinuity
       for range in record.keyframes {
-        entries.append(.init(uri: record.uri, offset: range.offset, length: range.length, durationTicks: 0, key: key))
+        entries.append(
+          .init(
+            uri: record.uri, offset: range.offset, length: range.length, durationTicks: 0, key: key,
+            discontinuity: discontinuity))
         ends.append(range.ptsTicks)
+        discontinuity = false
       }
     }
     guard let last = writer.records.last else { return nil }
