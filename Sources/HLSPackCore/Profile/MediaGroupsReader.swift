@@ -5,6 +5,7 @@ import Foundation
 enum MediaGroupsReader {
   static func audioRenditions(_ list: [JSONValue], file: String) throws -> [AudioRendition] {
     var renditions: [AudioRendition] = []
+    var given: [AudioMemberFlags.Given] = []
     for (i, item) in list.enumerated() {
       var r = try FieldReader(item, file: file, path: "$.audio[\(i)]")
       let name = try r.required("name") { try $0.string($1) }
@@ -20,30 +21,21 @@ enum MediaGroupsReader {
       }
       let id = try r.string("id") ?? "\(language)-\(settings.codec.rawValue)-\(settings.channels)ch"
       guard ProfileLoader.isSafePathComponent(id) else { throw r.error("id", "\"\(id)\" is not a safe folder name") }
-      let isDefault = try r.bool("default") ?? false
-      let autoselect = try r.bool("autoselect") ?? true
-      if isDefault, !autoselect { throw r.error("autoselect", "must be true when default is true (RFC 8216bis §4.4.6.1)") }
+      let flags = AudioMemberFlags.Given(isDefault: try r.bool("default"), autoselect: try r.bool("autoselect"))
+      if flags.isDefault == true, flags.autoselect == false {
+        throw r.error("autoselect", "must be true when default is true (RFC 8216bis §4.4.6.1)")
+      }
       try r.finish()
       let rendition = AudioRendition(
-        id: id, name: name, language: language, settings: settings, track: track, isDefault: isDefault, autoselect: autoselect)
+        id: id, name: name, language: language, settings: settings, track: track, isDefault: false, autoselect: true)
       if renditions.contains(where: { $0.id == id }) { throw r.error("id", "duplicate audio rendition id \"\(id)\"") }
       if renditions.contains(where: { $0.groupID == rendition.groupID && $0.name == name }) {
         throw r.error("name", "duplicate NAME \"\(name)\" in group \(rendition.groupID)")
       }
       renditions.append(rendition)
+      given.append(flags)
     }
-    // One DEFAULT per group; if none is marked, the first member is the default.
-    for group in Set(renditions.map(\.groupID)) {
-      let members = renditions.indices.filter { renditions[$0].groupID == group }
-      let defaults = members.filter { renditions[$0].isDefault }
-      if defaults.count > 1 {
-        throw ProfileError(file: file, path: "$.audio[\(defaults[1])].default", message: "group \(group) already has a default rendition")
-      }
-      if defaults.isEmpty, let first = members.first {
-        renditions[first].isDefault = true
-        renditions[first].autoselect = true
-      }
-    }
+    try AudioMemberFlags.resolve(&renditions, given: given, file: file)
     return renditions
   }
 
