@@ -200,7 +200,7 @@ private typealias P = ProfileJSON
     Rejection(P.profile(rung: ["name": #"".hidden""#]), "$.video[1].name", #"".hidden" is not a safe folder name"#),
     Rejection(P.profile(rung: ["name": #""a/b""#]), "$.video[1].name", #""a/b" is not a safe folder name"#),
     Rejection(P.profile(rung: ["name": #""-x""#]), "$.video[1].name", #""-x" is not a safe folder name"#),
-    Rejection(P.profile(rung: ["name": #""""#]), "$.video[1].name", "is not a safe folder name"),
+    Rejection(P.profile(rung: ["name": #""""#]), "$.video[1].name", "must not be empty"),
     Rejection(P.profile(rung: ["name": #""keys""#]), "$.video[1].name", "reserved for the key folder"),
     // Encoder settings.
     Rejection(P.profile(rung: ["level": #""3.3""#]), "$.video[1].level", #""3.3" is not a"#),
@@ -218,11 +218,21 @@ private typealias P = ProfileJSON
     Rejection(P.profile(["audio": #"{"sample_rate": 7000}"#]), "$.audio.sample_rate", "from 8000 to 96000, found 7000"),
     Rejection(P.profile(["audio": #"{"channels": 0}"#]), "$.audio.channels", "from 1 to 8, found 0"),
     // The key URI is written inside URI="…" (conformance A2): no quote, CR or LF.
-    // The messages name the character ("U+22") or say "quote"; both contain "quote".
+    // The messages name the character and say the playlist "cannot quote" it.
     Rejection(P.profile(["encryption": #"{"method": "aes-128", "key_uri": "k\"ey"}"#]), "$.encryption.key_uri", "quote"),
     Rejection(P.profile(["encryption": #"{"method": "aes-128", "key_uri": "k\ney"}"#]), "$.encryption.key_uri", "quote"),
     Rejection(P.profile(["encryption": #"{"method": "aes-128", "key_uri": "k\rey"}"#]), "$.encryption.key_uri", "quote"),
     Rejection(P.profile(["encryption": #"{"method": "aes-128", "key_uri": ""}"#]), "$.encryption.key_uri", "empty"),
+    // Strings the playlist writes as quoted strings (NAME="…") cannot end or break them (conformance A2).
+    Rejection(P.profile(["audio": #"[{"name": "Eng \"Director\"", "language": "en"}]"#]), "$.audio[0].name", "contains a double quote"),
+    Rejection(P.profile(["audio": #"[{"name": "Eng\nX", "language": "en"}]"#]), "$.audio[0].name", "contains a line break (U+000A)"),
+    Rejection(P.profile(["audio": #"[{"name": "", "language": "en"}]"#]), "$.audio[0].name", "must not be empty"),
+    Rejection(P.profile(["audio": #"[{"name": "E", "language": "en", "id": "a\tb"}]"#]), "$.audio[0].id", "control character (U+0009)"),
+    Rejection(
+      P.profile(["subtitles": #"[{"name": "Sub \"x\"", "language": "en", "file": "s.vtt"}]"#]), "$.subtitles[0].name", "contains a double quote"),
+    Rejection(P.profile(["subtitles": #"[{"name": "S\r", "language": "en", "file": "s.vtt"}]"#]), "$.subtitles[0].name", "line break (U+000D)"),
+    Rejection(P.profile(["encryption": #"{"method": "aes-128", "keyformat": "com.x\r\n"}"#]), "$.encryption.keyformat", "line break"),
+    Rejection(P.profile(["encryption": #"{"method": "aes-128", "keyformat": "a\"b"}"#]), "$.encryption.keyformat", "double quote"),
     // G8(e): one key and sequence IVs would encrypt every rendition's first block (the same PAT) alike.
     Rejection(P.profile(["encryption": #"{"method": "aes-128", "iv": "sequence"}"#]), "$.encryption.iv", "would repeat (key, IV) pairs"),
     Rejection(P.profile(["encryption": #"{"key_uri": "https://k"}"#]), "$.encryption.key_uri", #"method is "none""#),

@@ -66,7 +66,7 @@ struct RewritePlan {
                 asset: asset, rendition: playlist.rendition, keyID: key.keyID ?? "", period: period,
                 keyFile: keyFile.map(playlist.relativeURI(toPackagePath:)) ?? ""))
           }
-          guard KeyURIRewriter.isQuotable(newURI) else {
+          guard QuotedString.forbiddenCharacter(in: newURI) == nil else {
             throw PackError.input(
               path: path,
               reason: "line \(tag.lineNumber): the new URI for \"\(oldURI)\" would contain a quote or control character "

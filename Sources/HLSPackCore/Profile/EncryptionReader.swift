@@ -79,11 +79,8 @@ enum EncryptionReader {
       settings.iv = .fixed(fixed)
     }
 
-    settings.keyFormat = try r.string("keyformat")
-    settings.keyFormatVersions = try r.string("keyformat_versions")
-    if let f = settings.keyFormat, f.isEmpty || f.contains(where: { $0 == "\"" || $0.isNewline }) {
-      throw r.error("keyformat", "must be a non-empty string without quotes or line breaks")
-    }
+    settings.keyFormat = try r.quotedString("keyformat")
+    settings.keyFormatVersions = try r.quotedString("keyformat_versions")
     if let v = settings.keyFormatVersions, v.split(separator: "/", omittingEmptySubsequences: false).contains(where: { Int($0).map { $0 < 1 } ?? true }) {
       throw r.error("keyformat_versions", "must be positive integers separated by '/', such as \"1\" or \"1/2\"")
     }

@@ -8,7 +8,7 @@ enum MediaGroupsReader {
     var given: [AudioMemberFlags.Given] = []
     for (i, item) in list.enumerated() {
       var r = try FieldReader(item, file: file, path: "$.audio[\(i)]")
-      let name = try r.required("name") { try $0.string($1) }
+      let name = try r.required("name") { try $0.quotedString($1) }
       let language = try readLanguage(&r)
       let settings = try ProfileLoader.readAudioFields(&r)
       if settings.codec == .copy { throw r.error("codec", "\"copy\" is not supported for alternate audio renditions") }
@@ -19,7 +19,7 @@ enum MediaGroupsReader {
       case .string(let s)? where !s.isEmpty: track = .language(s)
       default: throw r.error("track", "expected the source audio track's index (0, 1, …) or language tag")
       }
-      let id = try r.string("id") ?? "\(language)-\(settings.codec.rawValue)-\(settings.channels)ch"
+      let id = try r.quotedString("id") ?? "\(language)-\(settings.codec.rawValue)-\(settings.channels)ch"
       guard ProfileLoader.isSafePathComponent(id) else { throw r.error("id", "\"\(id)\" is not a safe folder name") }
       let flags = AudioMemberFlags.Given(isDefault: try r.bool("default"), autoselect: try r.bool("autoselect"))
       if flags.isDefault == true, flags.autoselect == false {
@@ -43,12 +43,12 @@ enum MediaGroupsReader {
     var tracks: [SubtitleTrack] = []
     for (i, item) in list.enumerated() {
       var r = try FieldReader(item, file: file, path: "$.subtitles[\(i)]")
-      let name = try r.required("name") { try $0.string($1) }
+      let name = try r.required("name") { try $0.quotedString($1) }
       let language = try readLanguage(&r)
       let path = try r.required("file") { try $0.string($1) }
       let lower = path.lowercased()
       guard lower.hasSuffix(".vtt") || lower.hasSuffix(".srt") else { throw r.error("file", "must be a WebVTT (.vtt) or SRT (.srt) file") }
-      let id = try r.string("id") ?? language
+      let id = try r.quotedString("id") ?? language
       guard ProfileLoader.isSafePathComponent(id) else { throw r.error("id", "\"\(id)\" is not a safe folder name") }
       let isDefault = try r.bool("default") ?? false
       let autoselect = try r.bool("autoselect") ?? true
@@ -66,7 +66,7 @@ enum MediaGroupsReader {
 
   /// RFC 5646 shape, as conformance F4 checks it.
   private static func readLanguage(_ r: inout FieldReader) throws -> String {
-    let language = try r.required("language") { try $0.string($1) }
+    let language = try r.required("language") { try $0.quotedString($1) }
     let parts = language.split(separator: "-", omittingEmptySubsequences: false)
     let valid = parts.first.map { (2...3).contains($0.count) && $0.allSatisfy(\.isLetter) } == true
       && parts.dropFirst().allSatisfy { (1...8).contains($0.count) && $0.allSatisfy { $0.isLetter || $0.isNumber } }

@@ -178,7 +178,7 @@ public enum ProfileLoader {
 
   static func readRung(_ reader: FieldReader, baseDirectory: URL) throws -> VideoRung {
     var r = reader
-    let name = try r.required("name") { try $0.string($1) }
+    let name = try r.required("name") { try $0.quotedString($1) }
     guard isSafePathComponent(name) else {
       throw r.error("name", "\"\(name)\" is not a safe folder name: use letters, digits, '.', '_' and '-', not starting with '.' or '-'")
     }
