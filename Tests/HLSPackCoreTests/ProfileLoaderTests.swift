@@ -233,6 +233,10 @@ private typealias P = ProfileJSON
     Rejection(P.profile(["subtitles": #"[{"name": "S\r", "language": "en", "file": "s.vtt"}]"#]), "$.subtitles[0].name", "line break (U+000D)"),
     Rejection(P.profile(["encryption": #"{"method": "aes-128", "keyformat": "com.x\r\n"}"#]), "$.encryption.keyformat", "line break"),
     Rejection(P.profile(["encryption": #"{"method": "aes-128", "keyformat": "a\"b"}"#]), "$.encryption.keyformat", "double quote"),
+    // FairPlay delivers one IV with each key: a per-segment sequence IV would be silently ignored.
+    Rejection(
+      P.profile(["video": "[\(P.firstRung)]", "encryption": #"{"method": "sample-aes", "fairplay": true, "iv": "sequence"}"#]),
+      "$.encryption.iv", #""sequence" cannot be used with fairplay"#),
     // G8(e): one key and sequence IVs would encrypt every rendition's first block (the same PAT) alike.
     Rejection(P.profile(["encryption": #"{"method": "aes-128", "iv": "sequence"}"#]), "$.encryption.iv", "would repeat (key, IV) pairs"),
     Rejection(P.profile(["encryption": #"{"key_uri": "https://k"}"#]), "$.encryption.key_uri", #"method is "none""#),

@@ -103,6 +103,12 @@ enum EncryptionReader {
       } else if settings.keyURI.scheme != "skd" {
         throw r.error("key_uri", "FairPlay key URIs use the skd:// scheme")
       }
+      if settings.iv == .sequence {
+        throw r.error(
+          "iv",
+          "\"sequence\" cannot be used with fairplay: the key server delivers one IV with each key and the playlist "
+            + "carries none, so no client derives it from the media sequence number; use \"random\" or a fixed IV")
+      }
     }
     try r.finish()
     try checkConsistency(settings, r)
