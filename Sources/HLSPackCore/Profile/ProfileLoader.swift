@@ -37,6 +37,11 @@ public enum ProfileLoader {
     } catch {
       throw ProfileError(file: file, path: "$", message: "not valid JSON (\(error.localizedDescription))")
     }
+    do {
+      try StrictJSON.check(Array(data))
+    } catch {
+      throw ProfileError(file: file, path: error.path, message: "not valid JSON: \(error.message)")
+    }
     var r = try FieldReader(root, file: file, path: "$")
     // Editors use "$schema" to find Profiles/profile.schema.json.
     _ = try r.string("$schema")
