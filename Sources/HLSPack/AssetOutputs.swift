@@ -63,17 +63,18 @@ struct AssetOutputs {
               sha256: $0.sha256, iv: $0.key.iv.map(KeyTag.formatIV), keyID: $0.keyID)
           }))
     }
+    let sessionKeys = sessionKeys(writers)
     let videoCount = profile.video.count
     let subtitlePlaylists = try subtitles.map {
       ($0.track, try $0.write(into: folder, segments: writers[0].records, targetDuration: targetDuration))
     }
     let plan = MasterPlan(
       profile: profile, video: Array(measured.prefix(videoCount)), audio: Array(measured.dropFirst(videoCount)),
-      subtitles: subtitlePlaylists, iFrameVariants: iFrameVariants, sessionKeys: sessionKeys(writers))
+      subtitles: subtitlePlaylists, iFrameVariants: iFrameVariants, sessionKeys: sessionKeys.map(\.tag))
     let master = plan.playlist()
     try write(master.render(), to: "master.m3u8")
 
-    let manifest = keysManifest(writers)
+    let manifest = keysManifest(writers, sessionKeys: sessionKeys)
     if !manifest.keys.isEmpty {
       try writeJSON(manifest, to: "keys.json", privateFile: profile.encryption.exportKeys)
       if profile.encryption.writeKeyInfo { try writeKeyInfo(writers) }
@@ -91,28 +92,47 @@ struct AssetOutputs {
 
   /// EXT-X-SESSION-KEY on request: one per distinct key tag, without IVs
   /// (they differ per segment), so clients can fetch keys early (conformance D10).
-  private func sessionKeys(_ writers: [RenditionWriter]) -> [KeyTag] {
+  /// A relative key URI is written for the media playlist's folder; the master
+  /// sits at the root and must name the same key (G11), so `../keys/k.key`
+  /// from `720p/` and `../../keys/k.key` from `audio/en/` become one `keys/k.key`.
+  private func sessionKeys(_ writers: [RenditionWriter]) -> [SessionKey] {
     guard profile.encryption.sessionKey else { return [] }
-    var tags: [KeyTag] = []
-    for record in writers.flatMap(\.records) where record.key.method != .none {
-      var tag = record.key
-      tag.iv = nil
-      if !tags.contains(tag) { tags.append(tag) }
+    var keys: [SessionKey] = []
+    for writer in writers {
+      for record in writer.records where record.key.method != .none {
+        var tag = record.key
+        tag.iv = nil
+        tag.uri = tag.uri.map { URIReference.fromPackageRoot($0, writtenIn: writer.name) }
+        if !keys.contains(where: { $0.tag == tag }) { keys.append(SessionKey(tag: tag, keyID: record.keyID, keyFile: record.keyFile)) }
+      }
     }
-    return tags
+    return keys
+  }
+
+  private struct SessionKey {
+    var tag: KeyTag
+    var keyID: String?
+    var keyFile: String?
   }
 
   /// One entry per keyframe range; each lasts until the next keyframe.
   private func iFramePlaylist(_ writer: RenditionWriter) -> IFramePlaylist? {
     var entries: [IFramePlaylist.Entry] = []
     var ends: [Int64] = []
+    // A segment's discontinuity goes before its first I-frame (a segment without one passes it on).
+    var discontinuity = false
     for record in writer.records {
       var key = record.key
       // Explicit IVs, except with FairPlay, which delivers the IV with the key (conformance G9).
       if key.method != .none, !profile.encryption.fairPlay { key.iv = record.iv }
+      discontinuity = discontinuity || record.discontinuity
       for range in record.keyframes {
-        entries.append(.init(uri: record.uri, offset: range.offset, length: range.length, durationTicks: 0, key: key))
+        entries.append(
+          .init(
+            uri: record.uri, offset: range.offset, length: range.length, durationTicks: 0, key: key,
+            discontinuity: discontinuity))
         ends.append(range.ptsTicks)
+        discontinuity = false
       }
     }
     guard let last = writer.records.last else { return nil }
@@ -129,25 +149,30 @@ struct AssetOutputs {
     }
   }
 
-  /// One entry per key URI, in the order the segments first use them.
-  private func keysManifest(_ writers: [RenditionWriter]) -> KeysManifest {
+  /// One entry per key URI, in the order the segments first use them, then
+  /// the session keys' URIs that no segment uses, as `rewrite-keys` lists
+  /// them: it finds a key by the URI a playlist writes.
+  private func keysManifest(_ writers: [RenditionWriter], sessionKeys: [SessionKey]) -> KeysManifest {
     var entries: [KeysManifest.Key] = []
     var index: [String: Int] = [:]
+    func entry(_ tag: KeyTag, _ keyID: String?, _ keyFile: String?) -> Int? {
+      guard let uri = tag.uri, let keyID, let keyFile else { return nil }
+      let name = "\(uri)\n\(keyID)"
+      if let known = index[name] { return known }
+      index[name] = entries.count
+      let exported = profile.encryption.exportKeys ? keyHex(keyFile) : nil
+      entries.append(.init(uri: uri, keyID: keyID, keyFile: keyFile, renditions: [], periods: [], segments: [], key: exported))
+      return entries.count - 1
+    }
     for writer in writers {
       for record in writer.records {
-        guard let uri = record.key.uri, let keyID = record.keyID, let keyFile = record.keyFile else { continue }
-        let name = "\(uri)\n\(keyID)"
-        if index[name] == nil {
-          index[name] = entries.count
-          let exported = profile.encryption.exportKeys ? keyHex(keyFile) : nil
-          entries.append(.init(uri: uri, keyID: keyID, keyFile: keyFile, renditions: [], periods: [], segments: [], key: exported))
-        }
-        guard let i = index[name] else { continue }
+        guard let i = entry(record.key, record.keyID, record.keyFile) else { continue }
         if !entries[i].renditions.contains(writer.name) { entries[i].renditions.append(writer.name) }
         if !entries[i].periods.contains(record.period) { entries[i].periods.append(record.period) }
         entries[i].segments.append(.init(uri: "\(writer.name)/\(record.uri)", iv: record.iv.map(KeyTag.formatIV)))
       }
     }
+    for key in sessionKeys { _ = entry(key.tag, key.keyID, key.keyFile) }
     return KeysManifest(keys: entries)
   }
 

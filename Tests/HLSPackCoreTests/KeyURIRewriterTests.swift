@@ -126,10 +126,10 @@ import Testing
   }
 
   @Test func quotability() {
-    #expect(KeyURIRewriter.isQuotable("skd://a b/ü"))
-    #expect(!KeyURIRewriter.isQuotable("a\"b"))
-    #expect(!KeyURIRewriter.isQuotable("a\nb"))
-    #expect(!KeyURIRewriter.isQuotable("a\rb"))
+    #expect(QuotedString.forbiddenCharacter(in: "skd://a b/ü") == nil)
+    #expect(QuotedString.forbiddenCharacter(in: "a\"b") == "\"")
+    #expect(QuotedString.forbiddenCharacter(in: "a\nb") == "\n")
+    #expect(QuotedString.forbiddenCharacter(in: "a\rb") == "\r")
   }
 
   @Test func scopesFollowKeyFormatAndMethodNone() {

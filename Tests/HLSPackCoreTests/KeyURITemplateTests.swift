@@ -38,10 +38,10 @@ import Testing
 
   @Test(arguments: [
     ("", "must not be empty"),
-    (#"k"ey"#, "U+22"),
-    ("k\ney", "U+A"),
-    ("k\rey", "U+D"),
-    ("k\u{7F}ey", "U+7F"),
+    (#"k"ey"#, "a double quote"),
+    ("k\ney", "a line break (U+000A)"),
+    ("k\rey", "a line break (U+000D)"),
+    ("k\u{7F}ey", "a control character (U+007F)"),
     ("k://{asset", #"unclosed "{""#),
     ("k://a}", #""}" without "{""#),
     ("k://{kid}", "unknown placeholder {kid}"),

@@ -38,6 +38,19 @@ import Testing
     try assertSnapshot(playlist.render(), named: "aes128_sequence_iv")
   }
 
+  /// A clear lead then SAMPLE-AES: the discontinuity goes before the first
+  /// encrypted segment's first I-frame, as in its media playlist (conformance B9).
+  @Test func iFramePlaylistAfterAClearLead() throws {
+    let key = KeyTag(method: .sampleAES, uri: Self.keyURI, iv: Self.iv(1))
+    let entries = [
+      IFramePlaylist.Entry(uri: "segment_00000.ts", offset: 564, length: 9024, durationTicks: 90_000, key: .none),
+      IFramePlaylist.Entry(
+        uri: "segment_00001.ts", offset: 564, length: 8836, durationTicks: 90_000, key: key, discontinuity: true),
+      IFramePlaylist.Entry(uri: "segment_00002.ts", offset: 564, length: 9400, durationTicks: 45_000, key: key),
+    ]
+    try assertSnapshot(IFramePlaylist(entries: entries, map: nil).render(), named: "iframes_clear_lead")
+  }
+
   @Test(arguments: [
     (Int64(360_000), "4.000000"),
     (3_003, "0.033367"),

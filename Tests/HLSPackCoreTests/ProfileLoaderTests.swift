@@ -200,7 +200,7 @@ private typealias P = ProfileJSON
     Rejection(P.profile(rung: ["name": #"".hidden""#]), "$.video[1].name", #"".hidden" is not a safe folder name"#),
     Rejection(P.profile(rung: ["name": #""a/b""#]), "$.video[1].name", #""a/b" is not a safe folder name"#),
     Rejection(P.profile(rung: ["name": #""-x""#]), "$.video[1].name", #""-x" is not a safe folder name"#),
-    Rejection(P.profile(rung: ["name": #""""#]), "$.video[1].name", "is not a safe folder name"),
+    Rejection(P.profile(rung: ["name": #""""#]), "$.video[1].name", "must not be empty"),
     Rejection(P.profile(rung: ["name": #""keys""#]), "$.video[1].name", "reserved for the key folder"),
     // Encoder settings.
     Rejection(P.profile(rung: ["level": #""3.3""#]), "$.video[1].level", #""3.3" is not a"#),
@@ -218,17 +218,37 @@ private typealias P = ProfileJSON
     Rejection(P.profile(["audio": #"{"sample_rate": 7000}"#]), "$.audio.sample_rate", "from 8000 to 96000, found 7000"),
     Rejection(P.profile(["audio": #"{"channels": 0}"#]), "$.audio.channels", "from 1 to 8, found 0"),
     // The key URI is written inside URI="…" (conformance A2): no quote, CR or LF.
-    // The messages name the character ("U+22") or say "quote"; both contain "quote".
+    // The messages name the character and say the playlist "cannot quote" it.
     Rejection(P.profile(["encryption": #"{"method": "aes-128", "key_uri": "k\"ey"}"#]), "$.encryption.key_uri", "quote"),
     Rejection(P.profile(["encryption": #"{"method": "aes-128", "key_uri": "k\ney"}"#]), "$.encryption.key_uri", "quote"),
     Rejection(P.profile(["encryption": #"{"method": "aes-128", "key_uri": "k\rey"}"#]), "$.encryption.key_uri", "quote"),
     Rejection(P.profile(["encryption": #"{"method": "aes-128", "key_uri": ""}"#]), "$.encryption.key_uri", "empty"),
+    // Strings the playlist writes as quoted strings (NAME="…") cannot end or break them (conformance A2).
+    Rejection(P.profile(["audio": #"[{"name": "Eng \"Director\"", "language": "en"}]"#]), "$.audio[0].name", "contains a double quote"),
+    Rejection(P.profile(["audio": #"[{"name": "Eng\nX", "language": "en"}]"#]), "$.audio[0].name", "contains a line break (U+000A)"),
+    Rejection(P.profile(["audio": #"[{"name": "", "language": "en"}]"#]), "$.audio[0].name", "must not be empty"),
+    Rejection(P.profile(["audio": #"[{"name": "E", "language": "en", "id": "a\tb"}]"#]), "$.audio[0].id", "control character (U+0009)"),
+    Rejection(
+      P.profile(["subtitles": #"[{"name": "Sub \"x\"", "language": "en", "file": "s.vtt"}]"#]), "$.subtitles[0].name", "contains a double quote"),
+    Rejection(P.profile(["subtitles": #"[{"name": "S\r", "language": "en", "file": "s.vtt"}]"#]), "$.subtitles[0].name", "line break (U+000D)"),
+    Rejection(P.profile(["encryption": #"{"method": "aes-128", "keyformat": "com.x\r\n"}"#]), "$.encryption.keyformat", "line break"),
+    Rejection(P.profile(["encryption": #"{"method": "aes-128", "keyformat": "a\"b"}"#]), "$.encryption.keyformat", "double quote"),
+    // FairPlay delivers one IV with each key: a per-segment sequence IV would be silently ignored.
+    Rejection(
+      P.profile(["video": "[\(P.firstRung)]", "encryption": #"{"method": "sample-aes", "fairplay": true, "iv": "sequence"}"#]),
+      "$.encryption.iv", #""sequence" cannot be used with fairplay"#),
     // G8(e): one key and sequence IVs would encrypt every rendition's first block (the same PAT) alike.
     Rejection(P.profile(["encryption": #"{"method": "aes-128", "iv": "sequence"}"#]), "$.encryption.iv", "would repeat (key, IV) pairs"),
     Rejection(P.profile(["encryption": #"{"key_uri": "https://k"}"#]), "$.encryption.key_uri", #"method is "none""#),
     Rejection(P.profile(["encryption": #"{"method": "none", "key_uri": "https://k"}"#]), "$.encryption.key_uri", "nothing would be encrypted"),
     // Not JSON at all.
     Rejection(#"{"version": 1,"#, "$", "not valid JSON"),
+    // What Foundation's reader lets through: trailing commas, and a key twice (which value counts is undefined).
+    Rejection("{\"version\": 1,\n \"segment\": {\"duration\": 6,},\n \"video\": []}", "$.segment", #"line 2, column 27: a comma before "}""#),
+    Rejection(P.profile(["video": "[\(P.firstRung),]"]), "$.video", #"a comma before "]""#),
+    Rejection(P.profile(["segment": #"{"duration": 4, "duration": -1}"#]), "$.segment.duration", #"line 1, column 43: duplicate key "duration""#),
+    Rejection(P.profile(["segment": #"{"duration": 4, "d\u0075ration": 4}"#]), "$.segment.duration", "duplicate key"),
+    Rejection(P.profile(["video": #"[{"name": "a", "x": [{"k": 1, "k": 2}]}]"#]), "$.video[0].x[0].k", "duplicate key"),
     Rejection("", "$", "not valid JSON"),
   ]
 
@@ -238,6 +258,15 @@ private typealias P = ProfileJSON
     #expect(error?.file == "test.json")
     #expect(error?.path == c.path, "\(String(describing: error))")
     #expect(error?.message.contains(c.message) == true, "\(String(describing: error))")
+  }
+
+  /// Repeated names in different objects, keys that look like values, and
+  /// commas and brackets inside strings are all JSON.
+  @Test func strictCheckPassesValidJSON() throws {
+    let text = #"{"a": {"a": 1}, "b": ["a", "a", {"a": [1, 2]}], "": 1, "c": "x,]\",}", "é": 1, "d\"": 2}"#
+    try StrictJSON.check(Array(text.utf8))
+    let error = #expect(throws: StrictJSON.Violation.self) { try StrictJSON.check(Array(#"{"é": 1, "é": 2}"#.utf8)) }
+    #expect(error?.message.hasPrefix("line 1, column 10: ") == true, "\(String(describing: error))")
   }
 
   @Test func unreadableFileNamesTheFile() throws {

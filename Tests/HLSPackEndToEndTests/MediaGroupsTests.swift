@@ -130,6 +130,56 @@ struct MediaGroupsTests {
     }
   }
 
+  /// EXT-X-SESSION-KEY URIs resolve from the master to the key files the media
+  /// playlists' EXT-X-KEY tags name from their own folders (conformance D10,
+  /// G11), one tag per key, exactly as `rewrite-keys --uri {key_file}` writes them.
+  @Test(arguments: ["asset", "rendition"])
+  func sessionKeysNameTheMediaPlaylistsKeysFromTheMaster(scope: String) throws {
+    let asset = try Self.package(encryption: #"{"method": "aes-128", "session_key": true, "scope": "\#(scope)"}"#)
+    let masterURL = asset.appendingPathComponent("master.m3u8")
+    let master = try PlaylistReader(contentsOf: masterURL)
+    func keyFiles(_ playlist: URL, _ tag: String) throws -> [String] {
+      try PlaylistReader(contentsOf: playlist).values(of: tag).compactMap { PlaylistReader.attributes($0)["URI"] }.map {
+        playlist.deletingLastPathComponent().appendingPathComponent($0).standardizedFileURL.path
+      }
+    }
+    let sessionKeys = try keyFiles(masterURL, "#EXT-X-SESSION-KEY")
+    let audio = master.values(of: "#EXT-X-MEDIA").map(PlaylistReader.attributes).filter { $0["TYPE"] == "AUDIO" }
+    let mediaKeys = try (master.variants.map(\.uri) + audio.compactMap { $0["URI"] }).flatMap {
+      try keyFiles(asset.appendingPathComponent($0), "#EXT-X-KEY")
+    }
+    #expect(sessionKeys.count == (scope == "asset" ? 1 : 4) && Set(sessionKeys).count == sessionKeys.count, "\(sessionKeys)")
+    #expect(Set(sessionKeys) == Set(mediaKeys))
+    #expect(sessionKeys.allSatisfy { FileManager.default.fileExists(atPath: $0) })
+
+    let before = try Data(contentsOf: masterURL)
+    let rewrite = try Command.run(try Fixtures.executable(), ["rewrite-keys", asset.path, "--uri", "{key_file}"])
+    #expect(rewrite.status == 0, "\(rewrite.stderr)")
+    #expect(try Data(contentsOf: masterURL) == before)
+  }
+
+  /// After a SAMPLE-AES clear lead the PMT changes, so the video and audio
+  /// playlists carry EXT-X-DISCONTINUITY; the I-frame playlist (ranges into
+  /// the same segments) and the subtitle playlists must carry it at the same
+  /// time (conformance B9, B10). Audio segments end on audio frames: within one.
+  @Test func clearLeadDiscontinuityIsInEveryPlaylistAtTheSameTime() throws {
+    let asset = try Self.package(encryption: #"{"method": "sample-aes", "clear_lead_segments": 1}"#)
+    let master = try PlaylistReader(contentsOf: asset.appendingPathComponent("master.m3u8"))
+    let iFrames = master.values(of: "#EXT-X-I-FRAME-STREAM-INF").compactMap { PlaylistReader.attributes($0)["URI"] }
+    let media = master.values(of: "#EXT-X-MEDIA").compactMap { PlaylistReader.attributes($0)["URI"] }
+    let playlists = Set(master.variants.map(\.uri) + iFrames + media)
+    #expect(playlists.count == 7, "\(playlists)")
+    for uri in playlists {
+      var elapsed = 0.0
+      var times: [Double] = []
+      for line in try PlaylistReader(contentsOf: asset.appendingPathComponent(uri)).lines {
+        if line == "#EXT-X-DISCONTINUITY" { times.append(elapsed) }
+        if line.hasPrefix("#EXTINF:") { elapsed += Double(line.dropFirst(8).split(separator: ",")[0]) ?? 0 }
+      }
+      #expect(times.count == 1 && abs((times.first ?? 0) - 1) < 0.025, "\(uri): discontinuities at \(times) s")
+    }
+  }
+
   @Test func subtitleCuesSitAtTheSidecarTimes() throws {
     let asset = try Self.package(encryption: #"{"method": "none"}"#)
     for (id, expected) in [("en", [0.5, 1.8, 3.0]), ("fr", [0.7, 3.1])] {

@@ -181,6 +181,27 @@ struct SampleAESTests {
     #expect(manifest.keys.first?.segments.allSatisfy { $0.iv?.count == 34 } == true)
   }
 
+  /// A fixed IV is the IV FairPlay delivers with the key: every segment is
+  /// encrypted with it (shown by decoding with it as an explicit IV).
+  @Test func fairPlayWithAFixedIVEncryptsWithIt() throws {
+    let iv = "00112233445566778899AABBCCDDEEFF"
+    let package = try Self.package(#"{"method": "sample-aes", "fairplay": true, "iv": "\#(iv)"}"#)
+    let manifest = try JSONDecoder().decode(KeysManifest.self, from: Data(contentsOf: package.appendingPathComponent("keys.json")))
+    let key = try #require(manifest.keys.first)
+    #expect(key.segments.allSatisfy { $0.iv == "0x" + iv })
+    let url = package.appendingPathComponent("v/index.m3u8")
+    let text = try String(contentsOf: url, encoding: .utf8)
+    let tag = try #require(text.split(separator: "\n").first { $0.hasPrefix("#EXT-X-KEY:") })
+    #expect(!tag.contains("IV="))
+    let explicit = package.appendingPathComponent("v/explicit.m3u8")
+    try Data(text.replacingOccurrences(of: tag, with: "#EXT-X-KEY:METHOD=SAMPLE-AES,URI=\"../\(key.keyFile)\",IV=0x\(iv)").utf8)
+      .write(to: explicit)
+    let clear = try hashes(try Self.package(#"{"method": "none"}"#).appendingPathComponent("v/index.m3u8"), "v")
+    let decoded = try hashes(explicit, "v")
+    // FFmpeg's end-of-file defect (see decodesLikeTheClearEncode…): the last access units.
+    #expect(decoded.count == Fixtures.clipFrames && decoded.dropLast(2) == clear.dropLast(2))
+  }
+
   @Test func clearLeadSwitchesWithADiscontinuityAndANewPMTVersion() throws {
     let package = try Self.package(#"{"method": "sample-aes", "clear_lead_segments": 2}"#)
     let url = package.appendingPathComponent("v/index.m3u8")

@@ -37,8 +37,9 @@ final class SegmentKeying {
     let iv: [UInt8]
     var written: [UInt8]?
     if encryption.fairPlay {
-      // FairPlay delivers the IV with the key: one IV per key, never in the playlist.
-      iv = try keys.keyIV(key)
+      // FairPlay delivers the IV with the key: one IV per key (the profile's
+      // when it fixes one), never in the playlist. Sequence IVs are refused at load.
+      if case .fixed(let fixed) = encryption.iv { iv = fixed } else { iv = try keys.keyIV(key) }
     } else if encryption.method == .sampleAES, encryption.iv == .random {
       // SAMPLE-AES restarts CBC from the IV at every NAL unit and audio frame,
       // so a per-segment IV adds nothing; one IV per key also keeps players

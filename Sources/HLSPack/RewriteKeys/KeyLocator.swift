@@ -61,7 +61,7 @@ struct KeyLocator {
         manifestKeyFile: entry.keyFile)
     }
 
-    let scheme = PackagePaths.scheme(of: uri)
+    let scheme = URIReference.scheme(of: uri)
     let unknownIdentity = LocatedKey.Identity.unknown(scheme == nil ? "\(playlist.folderComponents)|\(uri)" : uri)
     func unknown(_ reason: String) -> LocatedKey {
       LocatedKey(identity: unknownIdentity, unknownReason: reason)

@@ -66,13 +66,4 @@ enum PackagePaths {
     }
     return out.joined(separator: "/")
   }
-
-  /// The scheme of an absolute URI (RFC 3986 §3.1), lower-cased; nil for a
-  /// relative reference. A Windows-like `c:` is not expected in playlists.
-  static func scheme(of uri: String) -> String? {
-    guard let colon = uri.firstIndex(of: ":") else { return nil }
-    let head = String(uri[..<colon])
-    guard !head.contains(where: { "/?#".contains($0) }), KeyURITemplate.isValidScheme(head) else { return nil }
-    return head.lowercased()
-  }
 }

@@ -66,7 +66,7 @@ struct RewritePlan {
                 asset: asset, rendition: playlist.rendition, keyID: key.keyID ?? "", period: period,
                 keyFile: keyFile.map(playlist.relativeURI(toPackagePath:)) ?? ""))
           }
-          guard KeyURIRewriter.isQuotable(newURI) else {
+          guard QuotedString.forbiddenCharacter(in: newURI) == nil else {
             throw PackError.input(
               path: path,
               reason: "line \(tag.lineNumber): the new URI for \"\(oldURI)\" would contain a quote or control character "
@@ -162,7 +162,7 @@ struct RewritePlan {
         if !entry.periods.contains(m.period) { entry.periods.append(m.period) }
         let covered = playlist.isIFramesOnly ? [] : playlist.scopes[m.tagIndex]
         entry.segments += covered.map { segment in
-          let inPackage = PackagePaths.scheme(of: segment.uri) == nil && !segment.uri.hasPrefix("/")
+          let inPackage = URIReference.scheme(of: segment.uri) == nil && !segment.uri.hasPrefix("/")
           return KeysManifest.Segment(
             uri: inPackage ? playlist.packagePath(ofRelative: segment.uri) ?? segment.uri : segment.uri, iv: segment.iv)
         }

@@ -38,7 +38,8 @@ struct SubtitleRendition {
     for (index, (document, segment)) in zip(documents, segments).enumerated() {
       let name = String(format: "segment_%05d.vtt", index)
       try writeFile(Array(document.utf8), to: directory.appendingPathComponent(name))
-      entries.append(.init(uri: name, durationTicks: segment.durationTicks, key: .none))
+      // The video's discontinuities, at the same segments (conformance B9).
+      entries.append(.init(uri: name, durationTicks: segment.durationTicks, key: .none, discontinuity: segment.discontinuity))
     }
     let path = "\(folder)/index.m3u8"
     try writeFile(

@@ -31,8 +31,8 @@ public struct KeyURITemplate: Sendable, Equatable {
   /// Fails with a message for the user when the template cannot give valid URIs.
   public init(_ text: String) throws(KeyURITemplateError) {
     guard !text.isEmpty else { throw KeyURITemplateError("must not be empty") }
-    if let bad = text.unicodeScalars.first(where: { $0 == "\"" || $0.value < 0x20 || $0.value == 0x7F }) {
-      throw KeyURITemplateError("contains a character a playlist cannot quote (U+\(String(bad.value, radix: 16, uppercase: true)))")
+    if let bad = QuotedString.forbiddenCharacter(in: text) {
+      throw KeyURITemplateError("contains \(QuotedString.describe(bad)), which a playlist cannot quote")
     }
     var rest = Substring(text)
     while let open = rest.firstIndex(of: "{") {

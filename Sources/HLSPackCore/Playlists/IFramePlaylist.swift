@@ -11,13 +11,17 @@ public struct IFramePlaylist: Sendable {
     /// number their entries differently, so an implicit IV would be wrong
     /// (conformance G8c, I3).
     public var key: KeyTag
+    /// EXT-X-DISCONTINUITY before this entry: its segment follows one in the
+    /// media playlist, and every playlist must change at the same points (conformance B9).
+    public var discontinuity: Bool
 
-    public init(uri: String, offset: Int, length: Int, durationTicks: Int64, key: KeyTag) {
+    public init(uri: String, offset: Int, length: Int, durationTicks: Int64, key: KeyTag, discontinuity: Bool = false) {
       self.uri = uri
       self.offset = offset
       self.length = length
       self.durationTicks = durationTicks
       self.key = key
+      self.discontinuity = discontinuity
     }
   }
 
@@ -51,6 +55,7 @@ public struct IFramePlaylist: Sendable {
     var current = KeyTag.none
     var lastEnd: (uri: String, end: Int)?
     for entry in entries {
+      if entry.discontinuity { lines.append("#EXT-X-DISCONTINUITY") }
       if entry.key != current {
         lines.append("#EXT-X-KEY:\(entry.key.attributes)")
         current = entry.key

@@ -85,12 +85,6 @@ public enum KeyURIRewriter {
     return String(decoding: replaced, as: UTF8.self)
   }
 
-  /// True when `uri` can be written between the quotes of a quoted-string:
-  /// no `"`, CR, LF or other control character (RFC 8216bis §4.2).
-  public static func isQuotable(_ uri: String) -> Bool {
-    !uri.unicodeScalars.contains { $0 == "\"" || $0.value < 0x20 || $0.value == 0x7F }
-  }
-
   // MARK: - Lines and attribute lists
 
   struct Line {

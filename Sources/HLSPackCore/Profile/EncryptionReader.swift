@@ -79,11 +79,8 @@ enum EncryptionReader {
       settings.iv = .fixed(fixed)
     }
 
-    settings.keyFormat = try r.string("keyformat")
-    settings.keyFormatVersions = try r.string("keyformat_versions")
-    if let f = settings.keyFormat, f.isEmpty || f.contains(where: { $0 == "\"" || $0.isNewline }) {
-      throw r.error("keyformat", "must be a non-empty string without quotes or line breaks")
-    }
+    settings.keyFormat = try r.quotedString("keyformat")
+    settings.keyFormatVersions = try r.quotedString("keyformat_versions")
     if let v = settings.keyFormatVersions, v.split(separator: "/", omittingEmptySubsequences: false).contains(where: { Int($0).map { $0 < 1 } ?? true }) {
       throw r.error("keyformat_versions", "must be positive integers separated by '/', such as \"1\" or \"1/2\"")
     }
@@ -105,6 +102,12 @@ enum EncryptionReader {
         settings.keyURI = (try? KeyURITemplate("skd://{key_id}")) ?? settings.keyURI
       } else if settings.keyURI.scheme != "skd" {
         throw r.error("key_uri", "FairPlay key URIs use the skd:// scheme")
+      }
+      if settings.iv == .sequence {
+        throw r.error(
+          "iv",
+          "\"sequence\" cannot be used with fairplay: the key server delivers one IV with each key and the playlist "
+            + "carries none, so no client derives it from the media sequence number; use \"random\" or a fixed IV")
       }
     }
     try r.finish()

@@ -34,6 +34,17 @@ struct FieldReader {
     return s
   }
 
+  /// A string the playlist writes as a quoted-string attribute (`NAME="…"`):
+  /// not empty, and nothing that would end or break the attribute.
+  mutating func quotedString(_ key: String) throws -> String? {
+    guard let s = try string(key) else { return nil }
+    guard !s.isEmpty else { throw error(key, "must not be empty") }
+    if let bad = QuotedString.forbiddenCharacter(in: s) {
+      throw error(key, "contains \(QuotedString.describe(bad)), which a playlist's quoted string cannot hold")
+    }
+    return s
+  }
+
   mutating func bool(_ key: String) throws -> Bool? {
     guard let v = value(key) else { return nil }
     guard case .bool(let b) = v else { throw error(key, "expected true or false, found \(v.typeName)") }

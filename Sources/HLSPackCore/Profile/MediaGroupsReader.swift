@@ -5,9 +5,10 @@ import Foundation
 enum MediaGroupsReader {
   static func audioRenditions(_ list: [JSONValue], file: String) throws -> [AudioRendition] {
     var renditions: [AudioRendition] = []
+    var given: [AudioMemberFlags.Given] = []
     for (i, item) in list.enumerated() {
       var r = try FieldReader(item, file: file, path: "$.audio[\(i)]")
-      let name = try r.required("name") { try $0.string($1) }
+      let name = try r.required("name") { try $0.quotedString($1) }
       let language = try readLanguage(&r)
       let settings = try ProfileLoader.readAudioFields(&r)
       if settings.codec == .copy { throw r.error("codec", "\"copy\" is not supported for alternate audio renditions") }
@@ -18,32 +19,23 @@ enum MediaGroupsReader {
       case .string(let s)? where !s.isEmpty: track = .language(s)
       default: throw r.error("track", "expected the source audio track's index (0, 1, …) or language tag")
       }
-      let id = try r.string("id") ?? "\(language)-\(settings.codec.rawValue)-\(settings.channels)ch"
+      let id = try r.quotedString("id") ?? "\(language)-\(settings.codec.rawValue)-\(settings.channels)ch"
       guard ProfileLoader.isSafePathComponent(id) else { throw r.error("id", "\"\(id)\" is not a safe folder name") }
-      let isDefault = try r.bool("default") ?? false
-      let autoselect = try r.bool("autoselect") ?? true
-      if isDefault, !autoselect { throw r.error("autoselect", "must be true when default is true (RFC 8216bis §4.4.6.1)") }
+      let flags = AudioMemberFlags.Given(isDefault: try r.bool("default"), autoselect: try r.bool("autoselect"))
+      if flags.isDefault == true, flags.autoselect == false {
+        throw r.error("autoselect", "must be true when default is true (RFC 8216bis §4.4.6.1)")
+      }
       try r.finish()
       let rendition = AudioRendition(
-        id: id, name: name, language: language, settings: settings, track: track, isDefault: isDefault, autoselect: autoselect)
+        id: id, name: name, language: language, settings: settings, track: track, isDefault: false, autoselect: true)
       if renditions.contains(where: { $0.id == id }) { throw r.error("id", "duplicate audio rendition id \"\(id)\"") }
       if renditions.contains(where: { $0.groupID == rendition.groupID && $0.name == name }) {
         throw r.error("name", "duplicate NAME \"\(name)\" in group \(rendition.groupID)")
       }
       renditions.append(rendition)
+      given.append(flags)
     }
-    // One DEFAULT per group; if none is marked, the first member is the default.
-    for group in Set(renditions.map(\.groupID)) {
-      let members = renditions.indices.filter { renditions[$0].groupID == group }
-      let defaults = members.filter { renditions[$0].isDefault }
-      if defaults.count > 1 {
-        throw ProfileError(file: file, path: "$.audio[\(defaults[1])].default", message: "group \(group) already has a default rendition")
-      }
-      if defaults.isEmpty, let first = members.first {
-        renditions[first].isDefault = true
-        renditions[first].autoselect = true
-      }
-    }
+    try AudioMemberFlags.resolve(&renditions, given: given, file: file)
     return renditions
   }
 
@@ -51,12 +43,12 @@ enum MediaGroupsReader {
     var tracks: [SubtitleTrack] = []
     for (i, item) in list.enumerated() {
       var r = try FieldReader(item, file: file, path: "$.subtitles[\(i)]")
-      let name = try r.required("name") { try $0.string($1) }
+      let name = try r.required("name") { try $0.quotedString($1) }
       let language = try readLanguage(&r)
       let path = try r.required("file") { try $0.string($1) }
       let lower = path.lowercased()
       guard lower.hasSuffix(".vtt") || lower.hasSuffix(".srt") else { throw r.error("file", "must be a WebVTT (.vtt) or SRT (.srt) file") }
-      let id = try r.string("id") ?? language
+      let id = try r.quotedString("id") ?? language
       guard ProfileLoader.isSafePathComponent(id) else { throw r.error("id", "\"\(id)\" is not a safe folder name") }
       let isDefault = try r.bool("default") ?? false
       let autoselect = try r.bool("autoselect") ?? true
@@ -74,7 +66,7 @@ enum MediaGroupsReader {
 
   /// RFC 5646 shape, as conformance F4 checks it.
   private static func readLanguage(_ r: inout FieldReader) throws -> String {
-    let language = try r.required("language") { try $0.string($1) }
+    let language = try r.required("language") { try $0.quotedString($1) }
     let parts = language.split(separator: "-", omittingEmptySubsequences: false)
     let valid = parts.first.map { (2...3).contains($0.count) && $0.allSatisfy(\.isLetter) } == true
       && parts.dropFirst().allSatisfy { (1...8).contains($0.count) && $0.allSatisfy { $0.isLetter || $0.isNumber } }

@@ -37,6 +37,11 @@ public enum ProfileLoader {
     } catch {
       throw ProfileError(file: file, path: "$", message: "not valid JSON (\(error.localizedDescription))")
     }
+    do {
+      try StrictJSON.check(Array(data))
+    } catch {
+      throw ProfileError(file: file, path: error.path, message: "not valid JSON: \(error.message)")
+    }
     var r = try FieldReader(root, file: file, path: "$")
     // Editors use "$schema" to find Profiles/profile.schema.json.
     _ = try r.string("$schema")
@@ -178,7 +183,7 @@ public enum ProfileLoader {
 
   static func readRung(_ reader: FieldReader, baseDirectory: URL) throws -> VideoRung {
     var r = reader
-    let name = try r.required("name") { try $0.string($1) }
+    let name = try r.required("name") { try $0.quotedString($1) }
     guard isSafePathComponent(name) else {
       throw r.error("name", "\"\(name)\" is not a safe folder name: use letters, digits, '.', '_' and '-', not starting with '.' or '-'")
     }

@@ -5,6 +5,7 @@ public struct SubtitleCue: Sendable, Equatable {
   public var end: Int64
   /// WebVTT cue settings after the timings (position, align, …); empty for SRT.
   public var settings: String
+  /// WebVTT cue text (SRT text is converted when it is read).
   public var text: String
 
   public init(start: Int64, end: Int64, settings: String = "", text: String) {
@@ -21,8 +22,8 @@ public struct SubtitleParseError: Error, CustomStringConvertible, Equatable {
   public var description: String { "line \(line): \(reason)" }
 }
 
-/// Reads WebVTT and SRT files into cues. Only cue timings and text are kept;
-/// WebVTT STYLE/REGION/NOTE blocks are dropped.
+/// Reads WebVTT and SRT files into cues with WebVTT cue text. Only cue
+/// timings and text are kept; WebVTT STYLE/REGION/NOTE blocks are dropped.
 public enum SubtitleParser {
   public static func parse(_ text: String, srt: Bool) throws -> [SubtitleCue] {
     let lines = text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
@@ -55,7 +56,10 @@ public enum SubtitleParser {
         throw SubtitleParseError(line: blockStart + timingLine + 1, reason: "cannot read the cue timings \"\(block[timingLine])\"")
       }
       let payload = block[(timingLine + 1)...].joined(separator: "\n")
-      cues.append(SubtitleCue(start: start, end: end, settings: srt ? "" : (rest.count > 1 ? rest[1] : ""), text: payload))
+      cues.append(
+        SubtitleCue(
+          start: start, end: end, settings: srt ? "" : (rest.count > 1 ? rest[1] : ""),
+          text: srt ? SRTCueText.webVTT(payload) : payload))
     }
     return cues
   }

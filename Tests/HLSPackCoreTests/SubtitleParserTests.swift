@@ -1,0 +1,33 @@
+import Testing
+
+@testable import HLSPackCore
+
+@Suite struct SubtitleParserTests {
+  /// SRT text is plain text to WebVTT except for the tags both formats share
+  /// (W3C WebVTT cue text: "&" and "<" escaped, no "-->").
+  @Test(arguments: [
+    ("x < y && y > z", "x &lt; y &amp;&amp; y &gt; z"),
+    ("next --> there", "next --&gt; there"),
+    ("<i>Hi</i>, <B>bold</B> and <u>under</u>", "<i>Hi</i>, <b>bold</b> and <u>under</u>"),
+    (##"<font color="#ff0000">red</font> <FONT face="Arial">text</FONT>"##, "red text"),
+    ("<c.yellow>c</c> <v Bob>v</v> <3", "&lt;c.yellow&gt;c&lt;/c&gt; &lt;v Bob&gt;v&lt;/v&gt; &lt;3"),
+    ("Tom &amp; Jerry\n<i>two\nlines</i>", "Tom &amp;amp; Jerry\n<i>two\nlines</i>"),
+  ])
+  func srtTextBecomesWebVTTCueText(srt: String, webVTT: String) throws {
+    let cues = try SubtitleParser.parse("1\n00:00:01,000 --> 00:00:02,000\n\(srt)\n", srt: true)
+    #expect(cues.map(\.text) == [webVTT])
+  }
+
+  @Test func webVTTTextIsKept() throws {
+    let cues = try SubtitleParser.parse("WEBVTT\n\n00:01.000 --> 00:02.000 align:start\n<c.x>Tom &amp; <i>Jerry</i></c>\n", srt: false)
+    #expect(cues.map(\.text) == ["<c.x>Tom &amp; <i>Jerry</i></c>"])
+  }
+
+  /// Only timing lines carry "-->" in the written segments.
+  @Test func segmentsHaveArrowsOnlyOnTimingLines() throws {
+    let cues = try SubtitleParser.parse("1\n00:00:01,000 --> 00:00:02,000\na --> b\n\n2\n00:00:02,500 --> 00:00:03,000\n-->\n", srt: true)
+    let document = try #require(WebVTTSegmenter(originTicks: 90_000).segments(cues, boundaries: [0, 4_000]).first)
+    let arrows = document.split(separator: "\n").filter { $0.contains("-->") }
+    #expect(arrows == ["00:00:02.000 --> 00:00:03.000", "00:00:03.500 --> 00:00:04.000"])
+  }
+}
