@@ -2,8 +2,7 @@ import Foundation
 import HLSPackCore
 
 /// The file operations of `rewrite-keys`: finding playlists, copying a
-/// package, and replacing files so that a reader sees the old or the new
-/// version, never half of one.
+/// package, and staging key files.
 enum PackageFiles {
   /// Package paths of every regular `.m3u8` file below `folder`, sorted.
   /// Symbolic links are skipped: renaming over one would replace the link,
@@ -50,25 +49,9 @@ enum PackageFiles {
     }
   }
 
-  /// Writes `bytes` to a hidden file beside `url` and renames it over `url`
-  /// (rename(2) is atomic within a folder), keeping the old file's mode.
-  static func replace(_ url: URL, with bytes: [UInt8], defaultMode: Int = 0o644) throws {
-    let mode = ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.posixPermissions] as? NSNumber)?.intValue
-      ?? defaultMode
-    let temporary = url.deletingLastPathComponent()
-      .appendingPathComponent(".\(url.lastPathComponent).rewrite-\(UUID().uuidString.prefix(8))")
-    try writeFile(bytes, to: temporary, mode: 0o600, exclusive: true)
-    // The old mode exactly, whatever the umask; set before the name is public.
-    guard chmod(temporary.path, mode_t(mode)) == 0, rename(temporary.path, url.path) == 0 else {
-      let reason = String(cString: strerror(errno))
-      unlink(temporary.path)
-      throw PackError.output(path: url.path, reason: "cannot replace (\(reason))")
-    }
-  }
-
-  /// Puts a key at `keys/<key id>.key` (16 bytes, mode 0600). A file already
-  /// there must hold the same bytes: a key id names exactly one key.
-  static func writeKey(_ bytes: [UInt8], id: String, in folder: URL) throws {
+  /// Stages a key at `keys/<key id>.key` (16 bytes, mode 0600). A file
+  /// already there must hold the same bytes: a key id names exactly one key.
+  static func stageKey(_ bytes: [UInt8], id: String, in folder: URL, _ files: FileTransaction) throws {
     let url = folder.appendingPathComponent(RewritePlan.keyFile(id))
     switch KeyLocator.readKey(at: url) {
     case .key(let existing) where existing == bytes:
@@ -78,11 +61,7 @@ enum PackageFiles {
     case .missing:
       break
     }
-    do {
-      try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-    } catch {
-      throw PackError.output(path: url.deletingLastPathComponent().path, reason: "cannot create the keys folder")
-    }
-    try writeFile(bytes, to: url, mode: 0o600, exclusive: true)
+    try files.makeFolder(url.deletingLastPathComponent())
+    try files.write(bytes, to: url, newFileMode: 0o600)
   }
 }
