@@ -57,10 +57,11 @@ struct RewriteKeysCommand: ParsableCommand {
     }
     // Removes the --output staging folder if the run is interrupted.
     if output != nil { InterruptCleanup.install() }
-
+    let run = Result { try rewriter.run() }
+    InterruptCleanup.finishing()
     let summary: PackageKeyRewriter.Summary
     do {
-      summary = try rewriter.run()
+      summary = try run.get()
     } catch let error as PackError {
       printError(error.description)
       throw ExitStatus.assetFailed

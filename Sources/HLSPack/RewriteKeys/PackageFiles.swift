@@ -30,21 +30,30 @@ enum PackageFiles {
     }
   }
 
-  /// Copies every entry of `source` into the existing folder `destination`.
+  /// Copies everything below `source` into the existing folder
+  /// `destination`, one file or folder at a time through the registry, so
+  /// that an interrupt removing the copy is never outrun by it.
   static func copyContents(of source: URL, into destination: URL) throws {
     let fm = FileManager.default
-    let entries: [String]
-    do {
-      entries = try fm.contentsOfDirectory(atPath: source.path)
-    } catch {
-      throw PackError.input(path: source.path, reason: "cannot list the package folder (\(error.localizedDescription))")
+    guard let walker = fm.enumerator(atPath: source.path) else {
+      throw PackError.input(path: source.path, reason: "cannot list the package folder")
     }
-    for name in entries.sorted() {
-      do {
-        try fm.copyItem(at: source.appendingPathComponent(name), to: destination.appendingPathComponent(name))
-      } catch {
-        throw PackError.output(
-          path: destination.appendingPathComponent(name).path, reason: "cannot copy (\(error.localizedDescription))")
+    while let relative = walker.nextObject() as? String {
+      let from = source.appendingPathComponent(relative)
+      let to = destination.appendingPathComponent(relative)
+      try StagingRegistry.shared.unlessInterrupted(at: to.path) {
+        do {
+          let attributes = try fm.attributesOfItem(atPath: from.path)
+          if attributes[.type] as? FileAttributeType == .typeDirectory {
+            try fm.createDirectory(
+              at: to, withIntermediateDirectories: false, attributes: [.posixPermissions: attributes[.posixPermissions] ?? 0o755])
+          } else {
+            // A symbolic link is copied as a link (the walk does not follow it).
+            try fm.copyItem(at: from, to: to)
+          }
+        } catch {
+          throw PackError.output(path: to.path, reason: "cannot copy (\(error.localizedDescription))")
+        }
       }
     }
   }
