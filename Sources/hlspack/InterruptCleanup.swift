@@ -55,7 +55,7 @@ enum InterruptCleanup {
     }
     if cleanUp {
       StagingRegistry.shared.interrupt()
-      FileHandle.standardError.write(Data("\nhlspack: interrupted; nothing was published for unfinished assets\n".utf8))
+      FileHandle.standardError.write(Data("\nhlspack: interrupted; unfinished work was removed, finished work stays\n".utf8))
     }
     // Progress lines (--progress json) already printed reach the reader.
     fflush(nil)

@@ -50,4 +50,33 @@ import Testing
     try await interrupted.value
     #expect(try folder.contents() == [])
   }
+
+  /// An interrupt before a --force publish keeps the old asset where it was.
+  @Test func publishRefusedOnceInterruptedKeepsTheOldAsset() throws {
+    let parent = try TemporaryFolder()
+    let registry = StagingRegistry()
+    let destination = parent.url.appendingPathComponent("movie")
+    try FileManager.default.createDirectory(at: destination, withIntermediateDirectories: false)
+    try Data("old".utf8).write(to: destination.appendingPathComponent("master.m3u8"))
+    let staging = try AssetStaging(destination: destination, replace: true, registry: registry)
+    try Data("new".utf8).write(to: staging.folder.appendingPathComponent("master.m3u8"))
+    registry.interrupt()
+    #expect(throws: PackError.self) { try staging.publish() }
+    #expect(try parent.contents() == ["movie"])
+    #expect(try String(contentsOf: destination.appendingPathComponent("master.m3u8"), encoding: .utf8) == "old")
+  }
+
+  /// Two threads removing one tree at once (the handler and the run it
+  /// interrupts) both finish: nothing is left.
+  @Test func concurrentRemovalsOfOneTreeLeaveNothing() throws {
+    let parent = try TemporaryFolder()
+    let tree = parent.url.appendingPathComponent(".movie.old-1")
+    for folder in 0..<20 {
+      let sub = tree.appendingPathComponent("r\(folder)")
+      try FileManager.default.createDirectory(at: sub, withIntermediateDirectories: true)
+      for file in 0..<50 { try Data().write(to: sub.appendingPathComponent("segment_\(file).ts")) }
+    }
+    DispatchQueue.concurrentPerform(iterations: 4) { _ in removeTree(at: tree) }
+    #expect(try parent.contents() == [])
+  }
 }

@@ -2,8 +2,8 @@ import Foundation
 
 /// Builds an asset in a hidden folder beside its destination and moves it into
 /// place only when complete, so a failed or interrupted run never leaves a half
-/// written package where a player would look, and an existing package is
-/// replaced in one rename.
+/// written package where a player would look; an existing package is renamed
+/// aside just before.
 public final class AssetStaging: @unchecked Sendable {
   public let destination: URL
   /// The folder the asset is written into until `publish()`.
@@ -45,27 +45,42 @@ public final class AssetStaging: @unchecked Sendable {
   }
 
   /// Moves the finished asset into place, replacing an older one in one step.
+  /// An interrupt arriving meanwhile waits for both renames (old asset aside,
+  /// new one in), so it never leaves only the old asset's hidden copy; it
+  /// then removes that copy if this has not yet.
   public func publish() throws {
     let fm = FileManager.default
-    var retired: URL?
-    if fm.fileExists(atPath: destination.path) {
-      let old = folder.deletingLastPathComponent().appendingPathComponent(".\(destination.lastPathComponent).old-\(UUID().uuidString.prefix(8))")
-      try fm.moveItem(at: destination, to: old)
-      retired = old
+    let retired = folder.deletingLastPathComponent()
+      .appendingPathComponent(".\(destination.lastPathComponent).old-\(UUID().uuidString.prefix(8))")
+    let replaced = try registry.unlessInterrupted(at: destination.path) { registered in
+      let replacing = fm.fileExists(atPath: destination.path)
+      if replacing {
+        do {
+          try fm.moveItem(at: destination, to: retired)
+        } catch {
+          throw PackError.output(path: destination.path, reason: "cannot move the old asset aside (\(error.localizedDescription))")
+        }
+      }
+      do {
+        try fm.moveItem(at: folder, to: destination)
+      } catch {
+        if replacing { try? fm.moveItem(at: retired, to: destination) }
+        throw PackError.output(path: destination.path, reason: "cannot move the finished asset into place (\(error.localizedDescription))")
+      }
+      published = true
+      registered.remove(folder)
+      // Only now: until the new asset is in place, the old one must not go.
+      if replacing { registered.insert(retired) }
+      return replacing
     }
-    do {
-      try fm.moveItem(at: folder, to: destination)
-    } catch {
-      if let retired { try? fm.moveItem(at: retired, to: destination) }
-      throw PackError.output(path: destination.path, reason: "cannot move the finished asset into place (\(error.localizedDescription))")
+    if replaced {
+      removeTree(at: retired)
+      registry.unregister(retired)
     }
-    published = true
-    registry.unregister(folder)
-    if let retired { try? fm.removeItem(at: retired) }
   }
 
   public func discard() {
-    try? FileManager.default.removeItem(at: folder)
+    removeTree(at: folder)
     registry.unregister(folder)
   }
 }

@@ -17,18 +17,25 @@ public final class StagingRegistry: @unchecked Sendable {
   init() {}
 
   /// Fails once interrupted: the handler has already removed what it knew of.
-  func register(_ url: URL) throws {
-    try unlessInterrupted(at: url.path) { _ = paths.insert(url) }
+  public func register(_ url: URL) throws {
+    try unlessInterrupted(at: url.path) { registered in _ = registered.insert(url) }
   }
 
-  func unregister(_ url: URL) { lock.withLock { _ = paths.remove(url) } }
+  public func unregister(_ url: URL) { lock.withLock { _ = paths.remove(url) } }
 
   /// Runs `step` unless an interrupt has begun; an interrupt arriving
   /// meanwhile waits for it. For creating files and folders in unfinished work.
   public func unlessInterrupted<T>(at path: String, _ step: () throws -> T) throws -> T {
+    try unlessInterrupted(at: path) { _ in try step() }
+  }
+
+  /// The same for a step that also changes what is registered, such as a
+  /// publish: the renames and the registry change together, so an interrupt
+  /// sees everything before the step or everything after it.
+  public func unlessInterrupted<T>(at path: String, editing step: (inout Set<URL>) throws -> T) throws -> T {
     try lock.withLock {
       guard !interrupted else { throw PackError.output(path: path, reason: "interrupted") }
-      return try step()
+      return try step(&paths)
     }
   }
 
@@ -37,7 +44,7 @@ public final class StagingRegistry: @unchecked Sendable {
   public func interrupt() {
     lock.withLock {
       interrupted = true
-      for url in paths { try? FileManager.default.removeItem(at: url) }
+      for url in paths { removeTree(at: url) }
       paths = []
     }
   }
