@@ -14,9 +14,14 @@ final class FileWriter {
   /// file, or a symbolic link someone left at that path.
   init(creating url: URL, mode: mode_t = 0o644, exclusive: Bool = false) throws {
     self.url = url
-    descriptor = open(url.path, O_WRONLY | O_CREAT | (exclusive ? O_EXCL : O_TRUNC), mode)
+    // Through the registry: once an interrupt has begun removing unfinished
+    // work, no new file may appear in it. errno is read before the unlock.
+    let (opened, failure) = try StagingRegistry.shared.unlessInterrupted(at: url.path) {
+      (open(url.path, O_WRONLY | O_CREAT | (exclusive ? O_EXCL : O_TRUNC), mode), errno)
+    }
+    descriptor = opened
     guard descriptor >= 0 else {
-      throw PackError.output(path: url.path, reason: "cannot create the file (\(String(cString: strerror(errno))))")
+      throw PackError.output(path: url.path, reason: "cannot create the file (\(String(cString: strerror(failure))))")
     }
   }
 
@@ -57,5 +62,17 @@ func writeFile(_ bytes: some ContiguousBytes, to url: URL, mode: mode_t = 0o644,
   } catch {
     unlink(url.path)
     throw error
+  }
+}
+
+/// Creates `folder` and any missing parents, refused once an interrupt has
+/// begun removing unfinished work (see `StagingRegistry`).
+func createFolder(_ folder: URL) throws {
+  try StagingRegistry.shared.unlessInterrupted(at: folder.path) {
+    do {
+      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    } catch {
+      throw PackError.output(path: folder.path, reason: "cannot create the folder (\(error.localizedDescription))")
+    }
   }
 }

@@ -61,7 +61,7 @@ final class RenditionWriter: SegmentSink, SampleEncryptorProviding {
     let sampleAES = encryption.method == .sampleAES
     sampleEncryptor = sampleAES && container == .ts ? keying.map(SampleAESStreamEncryptor.init) : nil
     cbcs = sampleAES && container == .fmp4 ? keying.map(CBCSRenditionProtection.init) : nil
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    try createFolder(folder)
     file = try SegmentFileWriter(rendition: name, checksums: checksums)
   }
 

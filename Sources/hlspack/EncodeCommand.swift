@@ -59,6 +59,8 @@ struct EncodeCommand: ParsableCommand {
   var inputs: [String] = []
 
   func run() throws {
+    // First, before anything starts a thread (see InterruptCleanup.install).
+    InterruptCleanup.install()
     LoggingSystem.bootstrap { label in
       var handler = StreamLogHandler.standardError(label: label)
       handler.logLevel = .warning
@@ -93,15 +95,16 @@ struct EncodeCommand: ParsableCommand {
     let outputFolder = output.map { ProfileLoader.resolve($0, against: cwd) }
       ?? loaded.output ?? cwd.appendingPathComponent("out")
 
-    InterruptCleanup.install()
     // Past a file-size limit (ulimit -f) a write then fails with EFBIG, which
     // names the file and cleans up, instead of SIGXFSZ killing the process.
     signal(SIGXFSZ, SIG_IGN)
     let packager = Packager(
       profile: loaded, output: outputFolder, replace: force, progress: reporter(), logger: logger)
+    let run = Result { try packager.run(inputs: sources) }
+    InterruptCleanup.finishing()
     let outcomes: [Packager.Outcome]
     do {
-      outcomes = try packager.run(inputs: sources)
+      outcomes = try run.get()
     } catch let error as PackError {
       printError(error.description)
       throw ExitStatus.invalidProfile

@@ -1,23 +1,64 @@
-import Dispatch
 import Foundation
 import HLSPackCore
 
-/// On SIGINT/SIGTERM, removes the staging folders of assets in progress, so an
-/// interrupted run leaves no partial package behind, then exits.
+/// On SIGINT/SIGTERM, removes what unfinished work has on disk
+/// (`StagingRegistry`), so an interrupted run leaves no partial package
+/// behind, and exits 130.
 enum InterruptCleanup {
-  nonisolated(unsafe) private static var sources: [DispatchSourceSignal] = []
+  private enum State {
+    case running
+    /// The main thread is printing results and exiting; nothing is left to remove.
+    case finishing
+    case interrupted
+  }
 
+  private static let lock = NSLock()
+  nonisolated(unsafe) private static var state = State.running
+
+  /// Call before any thread is started. The signals are blocked in this
+  /// thread, and so in every thread started later, which inherit the mask,
+  /// and one thread of our own takes them with sigwait. A signal is then
+  /// never lost (as it was between SIG_IGN and a dispatch source being
+  /// armed), nor handled on a thread FFmpeg is using.
   static func install() {
-    for signalNumber in [SIGINT, SIGTERM] {
-      signal(signalNumber, SIG_IGN)
-      let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
-      source.setEventHandler {
-        StagingRegistry.shared.removeAll()
-        FileHandle.standardError.write(Data("\nhlspack: interrupted; nothing was published for unfinished assets\n".utf8))
-        exit(ExitStatus.interrupted.rawValue)
-      }
-      source.resume()
-      sources.append(source)
+    var signals = sigset_t()
+    sigemptyset(&signals)
+    sigaddset(&signals, SIGINT)
+    sigaddset(&signals, SIGTERM)
+    pthread_sigmask(SIG_BLOCK, &signals, nil)
+    let blocked = signals
+    Thread.detachNewThread {
+      var received: Int32 = 0
+      var waited = blocked
+      sigwait(&waited, &received)
+      interrupted()
     }
+  }
+
+  /// The main thread calls this once the work is over (published or failed),
+  /// before printing results: if an interrupt is being handled, it waits for
+  /// the handler to exit 130 instead of exiting with another status.
+  static func finishing() {
+    let interrupted = lock.withLock {
+      if state == .running { state = .finishing }
+      return state == .interrupted
+    }
+    while interrupted { pause() }
+  }
+
+  /// `_exit`, not `exit`: atexit handlers and static destructors must not run
+  /// while worker threads are still inside FFmpeg (that crashed with SIGSEGV).
+  private static func interrupted() -> Never {
+    let cleanUp = lock.withLock {
+      defer { state = .interrupted }
+      return state == .running
+    }
+    if cleanUp {
+      StagingRegistry.shared.interrupt()
+      FileHandle.standardError.write(Data("\nhlspack: interrupted; unfinished work was removed, finished work stays\n".utf8))
+    }
+    // Progress lines (--progress json) already printed reach the reader.
+    fflush(nil)
+    _exit(ExitStatus.interrupted.rawValue)
   }
 }

@@ -55,12 +55,14 @@ struct RewriteKeysCommand: ParsableCommand {
       printError(error.description)
       throw ExitStatus.invalidProfile
     }
-    // Removes the --output staging folder if the run is interrupted.
-    if output != nil { InterruptCleanup.install() }
-
+    // Removes the --output staging folder, or the temporaries of an in-place
+    // rewrite, if the run is interrupted.
+    InterruptCleanup.install()
+    let run = Result { try rewriter.run() }
+    InterruptCleanup.finishing()
     let summary: PackageKeyRewriter.Summary
     do {
-      summary = try rewriter.run()
+      summary = try run.get()
     } catch let error as PackError {
       printError(error.description)
       throw ExitStatus.assetFailed

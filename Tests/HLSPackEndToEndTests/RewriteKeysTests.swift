@@ -235,6 +235,41 @@ struct RewriteKeysTests {
     #expect(Set(try manifest(package).keys.map(\.keyID)).count == 2)
   }
 
+  /// Whether `chattr +i` works here (root on ext4 and the like), to make a
+  /// folder refuse new files.
+  static let canFreezeFolders: Bool = {
+    guard let folder = try? Fixtures.scratchFolder("freeze"),
+      (try? Command.run("chattr", ["+i", folder.path]))?.status == 0
+    else { return false }
+    return (try? Command.run("chattr", ["-i", folder.path]))?.status == 0
+  }()
+
+  /// A write that fails part way (one audio folder refuses new files) must
+  /// leave the package exactly as it was, so that a second run can still find
+  /// every key (audit G11 d6: before, some playlists carried the new URIs while
+  /// master.m3u8 and keys.json kept the old ones).
+  @Test(.enabled(if: canFreezeFolders, "needs chattr +i (root on ext4)"))
+  func inPlaceRewriteThatFailsLeavesThePackageAsItWas() throws {
+    let (_, package, _) = try hlspackPackage()
+    let before = try PackageDiff.copy(package)
+    let frozen = package.appendingPathComponent("low")
+    #expect(try Command.run("chattr", ["+i", frozen.path]).status == 0)
+    let failed = try rewrite(package, "myapp-key://{asset}/{key_id}")
+    #expect(try Command.run("chattr", ["-i", frozen.path]).status == 0)
+
+    #expect(failed.status == 1)
+    #expect(failed.stderr.contains("\(frozen.path)/"), "\(failed.stderr)")
+    #expect(try FileManager.default.subpathsOfDirectory(atPath: package.path).sorted()
+      == FileManager.default.subpathsOfDirectory(atPath: before.path).sorted(), "no file added or left behind")
+    for path in try PackageDiff.files(in: before) {
+      #expect(
+        try Data(contentsOf: package.appendingPathComponent(path)) == Data(contentsOf: before.appendingPathComponent(path)),
+        "\(path) changed")
+    }
+    #expect(try rewrite(package, "{key_file}").status == 0)
+    #expect(try rewrite(package, "myapp-key://{asset}/{key_id}").status == 0)
+  }
+
   @Test func outputFolderIsRefusedWhenItExistsUnlessForced() throws {
     let (original, package, _) = try hlspackPackage()
     let output = package.deletingLastPathComponent().appendingPathComponent("taken")

@@ -51,7 +51,7 @@ final class KeyRing: @unchecked Sendable {
     let content = ContentKey(id: id, bytes: bytes)
     let file = "keys/\(content.idHex).key"
     let url = folder.appendingPathComponent(file)
-    try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try createFolder(url.deletingLastPathComponent())
     try writeFile(bytes, to: url, mode: 0o600)
     return Key(content: content, file: file, period: period)
   }

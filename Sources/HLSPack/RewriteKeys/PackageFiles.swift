@@ -2,8 +2,7 @@ import Foundation
 import HLSPackCore
 
 /// The file operations of `rewrite-keys`: finding playlists, copying a
-/// package, and replacing files so that a reader sees the old or the new
-/// version, never half of one.
+/// package, and staging key files.
 enum PackageFiles {
   /// Package paths of every regular `.m3u8` file below `folder`, sorted.
   /// Symbolic links are skipped: renaming over one would replace the link,
@@ -31,44 +30,37 @@ enum PackageFiles {
     }
   }
 
-  /// Copies every entry of `source` into the existing folder `destination`.
+  /// Copies everything below `source` into the existing folder
+  /// `destination`, one file or folder at a time through the registry, so
+  /// that an interrupt removing the copy is never outrun by it.
   static func copyContents(of source: URL, into destination: URL) throws {
     let fm = FileManager.default
-    let entries: [String]
-    do {
-      entries = try fm.contentsOfDirectory(atPath: source.path)
-    } catch {
-      throw PackError.input(path: source.path, reason: "cannot list the package folder (\(error.localizedDescription))")
+    guard let walker = fm.enumerator(atPath: source.path) else {
+      throw PackError.input(path: source.path, reason: "cannot list the package folder")
     }
-    for name in entries.sorted() {
-      do {
-        try fm.copyItem(at: source.appendingPathComponent(name), to: destination.appendingPathComponent(name))
-      } catch {
-        throw PackError.output(
-          path: destination.appendingPathComponent(name).path, reason: "cannot copy (\(error.localizedDescription))")
+    while let relative = walker.nextObject() as? String {
+      let from = source.appendingPathComponent(relative)
+      let to = destination.appendingPathComponent(relative)
+      try StagingRegistry.shared.unlessInterrupted(at: to.path) {
+        do {
+          let attributes = try fm.attributesOfItem(atPath: from.path)
+          if attributes[.type] as? FileAttributeType == .typeDirectory {
+            try fm.createDirectory(
+              at: to, withIntermediateDirectories: false, attributes: [.posixPermissions: attributes[.posixPermissions] ?? 0o755])
+          } else {
+            // A symbolic link is copied as a link (the walk does not follow it).
+            try fm.copyItem(at: from, to: to)
+          }
+        } catch {
+          throw PackError.output(path: to.path, reason: "cannot copy (\(error.localizedDescription))")
+        }
       }
     }
   }
 
-  /// Writes `bytes` to a hidden file beside `url` and renames it over `url`
-  /// (rename(2) is atomic within a folder), keeping the old file's mode.
-  static func replace(_ url: URL, with bytes: [UInt8], defaultMode: Int = 0o644) throws {
-    let mode = ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.posixPermissions] as? NSNumber)?.intValue
-      ?? defaultMode
-    let temporary = url.deletingLastPathComponent()
-      .appendingPathComponent(".\(url.lastPathComponent).rewrite-\(UUID().uuidString.prefix(8))")
-    try writeFile(bytes, to: temporary, mode: 0o600, exclusive: true)
-    // The old mode exactly, whatever the umask; set before the name is public.
-    guard chmod(temporary.path, mode_t(mode)) == 0, rename(temporary.path, url.path) == 0 else {
-      let reason = String(cString: strerror(errno))
-      unlink(temporary.path)
-      throw PackError.output(path: url.path, reason: "cannot replace (\(reason))")
-    }
-  }
-
-  /// Puts a key at `keys/<key id>.key` (16 bytes, mode 0600). A file already
-  /// there must hold the same bytes: a key id names exactly one key.
-  static func writeKey(_ bytes: [UInt8], id: String, in folder: URL) throws {
+  /// Stages a key at `keys/<key id>.key` (16 bytes, mode 0600). A file
+  /// already there must hold the same bytes: a key id names exactly one key.
+  static func stageKey(_ bytes: [UInt8], id: String, in folder: URL, _ files: FileTransaction) throws {
     let url = folder.appendingPathComponent(RewritePlan.keyFile(id))
     switch KeyLocator.readKey(at: url) {
     case .key(let existing) where existing == bytes:
@@ -78,11 +70,7 @@ enum PackageFiles {
     case .missing:
       break
     }
-    do {
-      try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-    } catch {
-      throw PackError.output(path: url.deletingLastPathComponent().path, reason: "cannot create the keys folder")
-    }
-    try writeFile(bytes, to: url, mode: 0o600, exclusive: true)
+    try files.makeFolder(url.deletingLastPathComponent())
+    try files.write(bytes, to: url, newFileMode: 0o600)
   }
 }

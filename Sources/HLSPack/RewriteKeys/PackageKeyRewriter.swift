@@ -7,9 +7,9 @@ import HLSPackCore
 /// writes keys.json. Only the `URI` values of key tags change; segments are
 /// never touched.
 ///
-/// Without `output` the package is rewritten in place, one playlist at a time,
-/// each replaced by a rename. With `output` a copy is built in a staging
-/// folder beside it and renamed into place when complete.
+/// Without `output` the package is rewritten in place, all files or none
+/// (`FileTransaction`). With `output` a copy is built in a staging folder
+/// beside it and renamed into place when complete.
 public struct PackageKeyRewriter {
   /// The arguments cannot work together; nothing was read or written.
   public struct ArgumentError: Error, CustomStringConvertible, Equatable {
@@ -112,18 +112,22 @@ public struct PackageKeyRewriter {
     }
   }
 
-  /// Keys first, so that every new URI resolves as soon as a playlist shows
-  /// it; keys.json last, so that it describes the playlists as written.
+  /// All files change together or none does (a failure leaves the package as
+  /// it was). They are renamed into place keys first, so that every new URI
+  /// resolves as soon as a playlist shows it, and keys.json last, so that it
+  /// describes the playlists as written.
   private func apply(_ plan: RewritePlan, in folder: URL, previous: KeysManifest?) throws {
-    for (id, bytes) in plan.keys.sorted(by: { $0.key < $1.key }) {
-      try PackageFiles.writeKey(bytes, id: id, in: folder)
+    try FileTransaction.run { files in
+      for (id, bytes) in plan.keys.sorted(by: { $0.key < $1.key }) {
+        try PackageFiles.stageKey(bytes, id: id, in: folder, files)
+      }
+      for (path, bytes) in plan.playlists.sorted(by: { $0.key < $1.key }) {
+        try files.write(bytes, to: folder.appendingPathComponent(path))
+      }
+      guard plan.keyTagCount > 0 else { return }
+      try files.write(
+        Self.encode(Self.merge(plan.manifestEntries, into: previous)), to: folder.appendingPathComponent(Self.manifestName))
     }
-    for (path, bytes) in plan.playlists.sorted(by: { $0.key < $1.key }) {
-      try PackageFiles.replace(folder.appendingPathComponent(path), with: bytes)
-    }
-    guard plan.keyTagCount > 0 else { return }
-    try PackageFiles.replace(
-      folder.appendingPathComponent(Self.manifestName), with: Self.encode(Self.merge(plan.manifestEntries, into: previous)))
   }
 
   /// The new entries replace every entry of the same keys; entries of keys no

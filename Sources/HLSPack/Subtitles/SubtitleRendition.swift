@@ -33,7 +33,7 @@ struct SubtitleRendition {
     if let last = segments.last { boundaries.append((last.startTicks + last.durationTicks - origin) / 90) }
     let documents = WebVTTSegmenter(originTicks: origin).segments(cues, boundaries: boundaries)
     let directory = asset.appendingPathComponent(folder)
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    try createFolder(directory)
     var entries: [MediaPlaylist.Entry] = []
     for (index, (document, segment)) in zip(documents, segments).enumerated() {
       let name = String(format: "segment_%05d.vtt", index)

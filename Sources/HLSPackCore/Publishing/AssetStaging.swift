@@ -2,19 +2,21 @@ import Foundation
 
 /// Builds an asset in a hidden folder beside its destination and moves it into
 /// place only when complete, so a failed or interrupted run never leaves a half
-/// written package where a player would look, and an existing package is
-/// replaced in one rename.
+/// written package where a player would look; an existing package is renamed
+/// aside just before.
 public final class AssetStaging: @unchecked Sendable {
   public let destination: URL
   /// The folder the asset is written into until `publish()`.
   public let folder: URL
+  private let registry: StagingRegistry
   private var published = false
 
   /// Fails when the destination exists and `replace` is false, or when the
   /// parent folder cannot be written.
-  public init(destination: URL, replace: Bool) throws {
+  public init(destination: URL, replace: Bool, registry: StagingRegistry = .shared) throws {
     let fm = FileManager.default
     self.destination = destination
+    self.registry = registry
     let parent = destination.deletingLastPathComponent()
     if fm.fileExists(atPath: destination.path), !replace {
       throw PackError.output(path: destination.path, reason: "already exists (use --force to replace it)")
@@ -25,13 +27,17 @@ public final class AssetStaging: @unchecked Sendable {
       throw PackError.output(path: parent.path, reason: "cannot create the output folder (\(error.localizedDescription))")
     }
     let token = UUID().uuidString.prefix(8)
-    folder = parent.appendingPathComponent(".\(destination.lastPathComponent).partial-\(token)")
-    do {
-      try fm.createDirectory(at: folder, withIntermediateDirectories: false)
-    } catch {
-      throw PackError.output(path: parent.path, reason: "cannot write in the output folder (\(error.localizedDescription))")
+    let folder = parent.appendingPathComponent(".\(destination.lastPathComponent).partial-\(token)")
+    self.folder = folder
+    try registry.register(folder)
+    // A failure from here on runs deinit, which unregisters the folder.
+    try registry.unlessInterrupted(at: destination.path) {
+      do {
+        try fm.createDirectory(at: folder, withIntermediateDirectories: false)
+      } catch {
+        throw PackError.output(path: parent.path, reason: "cannot write in the output folder (\(error.localizedDescription))")
+      }
     }
-    StagingRegistry.shared.add(folder)
   }
 
   deinit {
@@ -39,43 +45,42 @@ public final class AssetStaging: @unchecked Sendable {
   }
 
   /// Moves the finished asset into place, replacing an older one in one step.
+  /// An interrupt arriving meanwhile waits for both renames (old asset aside,
+  /// new one in), so it never leaves only the old asset's hidden copy; it
+  /// then removes that copy if this has not yet.
   public func publish() throws {
     let fm = FileManager.default
-    var retired: URL?
-    if fm.fileExists(atPath: destination.path) {
-      let old = folder.deletingLastPathComponent().appendingPathComponent(".\(destination.lastPathComponent).old-\(UUID().uuidString.prefix(8))")
-      try fm.moveItem(at: destination, to: old)
-      retired = old
+    let retired = folder.deletingLastPathComponent()
+      .appendingPathComponent(".\(destination.lastPathComponent).old-\(UUID().uuidString.prefix(8))")
+    let replaced = try registry.unlessInterrupted(at: destination.path) { registered in
+      let replacing = fm.fileExists(atPath: destination.path)
+      if replacing {
+        do {
+          try fm.moveItem(at: destination, to: retired)
+        } catch {
+          throw PackError.output(path: destination.path, reason: "cannot move the old asset aside (\(error.localizedDescription))")
+        }
+      }
+      do {
+        try fm.moveItem(at: folder, to: destination)
+      } catch {
+        if replacing { try? fm.moveItem(at: retired, to: destination) }
+        throw PackError.output(path: destination.path, reason: "cannot move the finished asset into place (\(error.localizedDescription))")
+      }
+      published = true
+      registered.remove(folder)
+      // Only now: until the new asset is in place, the old one must not go.
+      if replacing { registered.insert(retired) }
+      return replacing
     }
-    do {
-      try fm.moveItem(at: folder, to: destination)
-    } catch {
-      if let retired { try? fm.moveItem(at: retired, to: destination) }
-      throw PackError.output(path: destination.path, reason: "cannot move the finished asset into place (\(error.localizedDescription))")
+    if replaced {
+      removeTree(at: retired)
+      registry.unregister(retired)
     }
-    published = true
-    StagingRegistry.shared.remove(folder)
-    if let retired { try? fm.removeItem(at: retired) }
   }
 
   public func discard() {
-    try? FileManager.default.removeItem(at: folder)
-    StagingRegistry.shared.remove(folder)
-  }
-}
-
-/// Staging folders still in progress, removed by the CLI's signal handler on
-/// SIGINT/SIGTERM so an interrupted run leaves nothing behind.
-public final class StagingRegistry: @unchecked Sendable {
-  public static let shared = StagingRegistry()
-  private let lock = NSLock()
-  private var folders: Set<URL> = []
-
-  func add(_ url: URL) { lock.withLock { _ = folders.insert(url) } }
-  func remove(_ url: URL) { lock.withLock { _ = folders.remove(url) } }
-
-  public func removeAll() {
-    let all = lock.withLock { folders }
-    for url in all { try? FileManager.default.removeItem(at: url) }
+    removeTree(at: folder)
+    registry.unregister(folder)
   }
 }
