@@ -109,11 +109,19 @@ final class MediaInput {
 
   /// A file cut short (an interrupted copy or download) reads as an early end
   /// of file: libavformat only logs "partial file". MP4 headers declare each
-  /// track's duration, so compare; formats that declare none are not checked.
+  /// track's duration and Matroska headers the file's, so compare; a duration
+  /// libavformat estimated (from the bit rate or the last timestamps, as for
+  /// MPEG-TS) proves nothing and is not checked.
   private func checkVideoIsComplete() throws {
     let video = stream(videoStreamIndex).pointee
-    guard video.duration > 0, video.duration != hlspack_nopts_value() else { return }
-    let declared = Double(video.duration) * video.time_base.seconds
+    let declared: Double
+    if video.duration > 0, video.duration != hlspack_nopts_value() {
+      declared = Double(video.duration) * video.time_base.seconds
+    } else if ctx.pointee.duration_estimation_method == AVFMT_DURATION_FROM_STREAM, let duration {
+      declared = duration
+    } else {
+      return
+    }
     let read = videoSpan.first.flatMap { first in videoSpan.end.map { Double($0 - first) * video.time_base.seconds } } ?? 0
     if read < declared - Self.truncationTolerance {
       throw PackError.media(

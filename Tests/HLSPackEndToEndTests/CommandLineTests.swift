@@ -84,17 +84,17 @@ struct CommandLineTests {
     expectNothingPublished(run.output)
   }
 
-  /// With the header in front (faststart), a cut file opens fine and reads as
-  /// an early end of file; its declared duration gives it away.
-  @Test func truncatedFaststartMP4IsRejectedNamingBothDurations() throws {
+  /// With the header in front (faststart MP4; Matroska always), a cut file
+  /// opens fine and reads as an early end of file; its declared duration gives it away.
+  @Test(arguments: [("whole.mp4", ["-movflags", "+faststart"]), ("whole.mkv", [])])
+  func truncatedFileIsRejectedNamingBothDurations(name: String, options: [String]) throws {
     let scratch = try Fixtures.scratchFolder()
-    let faststart = scratch.appendingPathComponent("faststart.mp4")
-    let made = try Command.run(
-      "ffmpeg", ["-v", "error", "-i", try Fixtures.clip().path, "-c", "copy", "-movflags", "+faststart", faststart.path])
+    let whole = scratch.appendingPathComponent(name)
+    let made = try Command.run("ffmpeg", ["-v", "error", "-i", try Fixtures.clip().path, "-c", "copy"] + options + [whole.path])
     #expect(made.status == 0, "\(made.stderr)")
-    let whole = try Data(contentsOf: faststart)
-    let truncated = scratch.appendingPathComponent("cut.mp4")
-    try whole.prefix(whole.count / 2).write(to: truncated)
+    let bytes = try Data(contentsOf: whole)
+    let truncated = scratch.appendingPathComponent("cut-" + name)
+    try bytes.prefix(bytes.count / 2).write(to: truncated)
     let run = try encode(truncated.path)
     #expect(run.result.status == 1, "\(run.result.stderr)")
     #expect(run.result.stderr.contains("\(truncated.path): the video ends after"), "\(run.result.stderr)")
