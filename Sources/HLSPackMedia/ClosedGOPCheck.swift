@@ -8,8 +8,8 @@ struct ClosedGOPCheck {
   let path: String
   let hevc: Bool
   let lengthSize: Int?
-  /// After a CRA, until its leading pictures are over.
-  private var watchingLeadingPictures = false
+  /// The CRA that opened the segment, until its leading pictures are over.
+  private var openingCRA: Double?
 
   init(rendition: String, path: String, hevc: Bool, lengthSize: Int?) {
     self.rendition = rendition
@@ -20,20 +20,21 @@ struct ClosedGOPCheck {
 
   mutating func open(segmentAt seconds: Double, _ access: @autoclosure () -> [UInt8]) throws {
     switch RandomAccess.opening(nalTypes: RandomAccess.nalTypes(access(), lengthSize: lengthSize, hevc: hevc), hevc: hevc) {
-    case .independent: watchingLeadingPictures = false
-    case .cleanRandomAccess: watchingLeadingPictures = true
+    case .independent: openingCRA = nil
+    case .cleanRandomAccess: openingCRA = seconds
     case .dependent: throw refusal(String(format: "the keyframe at %.3f s that opens a segment is not an IDR picture", seconds))
     }
   }
 
   mutating func follow(at seconds: Double, _ access: @autoclosure () -> [UInt8]) throws {
-    guard watchingLeadingPictures else { return }
+    guard let cra = openingCRA else { return }
     let types = RandomAccess.nalTypes(access(), lengthSize: lengthSize, hevc: hevc)
     if RandomAccess.isSkippedLeading(nalTypes: types, hevc: hevc) {
-      throw refusal(String(format: "the picture at %.3f s is a RASL picture that refers to the segment before", seconds))
+      throw refusal(
+        String(format: "the CRA picture at %.3f s that opens a segment is followed by a RASL picture (at %.3f s) that refers to the segment before", cra, seconds))
     }
     // Leading pictures come first in decode order; a trailing one ends them.
-    if types.contains(where: { $0 <= 1 }) { watchingLeadingPictures = false }
+    if types.contains(where: { $0 <= 1 }) { openingCRA = nil }
   }
 
   private func refusal(_ what: String) -> PackError {

@@ -241,7 +241,7 @@ struct CopyModeTests {
   /// x264's recovery-point I pictures, x265's CRA pictures with RASL followers.
   @Test(arguments: [
     ("open.mp4", ["-c:v", "libx264", "-preset", "veryfast", "-g", "25", "-x264-params", "open-gop=1"], "the keyframe at 1.000 s that opens a segment is not an IDR picture"),
-    ("open.mp4", ["-c:v", "libx265", "-preset", "fast", "-x265-params", "keyint=25:min-keyint=25:scenecut=0:log-level=none"], "is a RASL picture that refers to the segment before"),
+    ("open.mp4", ["-c:v", "libx265", "-preset", "fast", "-x265-params", "keyint=25:min-keyint=25:scenecut=0:log-level=none"], "that opens a segment is followed by a RASL picture"),
   ])
   func openGOPSourcesAreRefused(name: String, codec: [String], message: String) throws {
     let (result, _, asset) = try encodeMadeSource(name, ["-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=3"] + codec)
