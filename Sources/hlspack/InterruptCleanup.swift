@@ -23,8 +23,11 @@ enum InterruptCleanup {
   static func install() {
     var signals = sigset_t()
     sigemptyset(&signals)
-    sigaddset(&signals, SIGINT)
-    sigaddset(&signals, SIGTERM)
+    // A signal the parent set to be ignored (`nohup`, a shell's background
+    // job) stays ignored: Linux queues a blocked signal even when ignored.
+    let handled = [SIGINT, SIGTERM].filter { !isIgnored($0) }
+    guard !handled.isEmpty else { return }
+    for signal in handled { sigaddset(&signals, signal) }
     pthread_sigmask(SIG_BLOCK, &signals, nil)
     let blocked = signals
     Thread.detachNewThread {
@@ -33,6 +36,12 @@ enum InterruptCleanup {
       sigwait(&waited, &received)
       interrupted()
     }
+  }
+
+  private static func isIgnored(_ signal: Int32) -> Bool {
+    var current = sigaction()
+    guard sigaction(signal, nil, &current) == 0 else { return false }
+    return unsafeBitCast(current.__sigaction_handler.sa_handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
   }
 
   /// The main thread calls this once the work is over (published or failed),

@@ -95,6 +95,22 @@ struct InterruptTests {
     }
   }
 
+  /// `nohup` and a shell's background jobs start a command with SIGINT
+  /// ignored; it must stay ignored (blocked, Linux would queue it for sigwait).
+  @Test func anInterruptTheParentIgnoresIsIgnored() throws {
+    let scratch = try Fixtures.scratchFolder()
+    let output = scratch.appendingPathComponent("out")
+    let command = "trap '' INT; exec \"$0\" encode --profile \"$1\" --output \"$2\" \"$3\""
+    let process = try start(
+      ["-c", command, try Fixtures.executable(), try Fixtures.profile(in: scratch).path, output.path, try Fixtures.clip().path],
+      executable: "/bin/sh")
+    while process.isRunning, hidden(in: output).isEmpty { usleep(100) }
+    process.interrupt()
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0)
+    #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent("clip/master.m3u8").path))
+  }
+
   /// `--force` publish renames the old asset aside, then the new one in. An
   /// interrupt between the two removed the new one and left only the hidden
   /// `.clip.old-*` (audit defect_publish_sigint); now it waits for the
