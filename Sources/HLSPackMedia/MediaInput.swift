@@ -109,20 +109,22 @@ final class MediaInput {
 
   /// A file cut short (an interrupted copy or download) reads as an early end
   /// of file: libavformat only logs "partial file". MP4 headers declare each
-  /// track's duration and Matroska headers the file's, so compare; a duration
-  /// libavformat estimated (from the bit rate or the last timestamps, as for
-  /// MPEG-TS) proves nothing and is not checked.
+  /// track's length, Matroska headers the time the file ends (its timestamps
+  /// may start anywhere), so compare the video with whichever is declared; a
+  /// duration libavformat estimated (from the bit rate or the last
+  /// timestamps, as for MPEG-TS) proves nothing and is not checked.
   private func checkVideoIsComplete() throws {
     let video = stream(videoStreamIndex).pointee
-    let declared: Double
+    let seconds = { (ticks: Int64) in Double(ticks) * video.time_base.seconds }
+    guard let first = videoSpan.first, let end = videoSpan.end else { return }
+    let read: Double, declared: Double
     if video.duration > 0, video.duration != hlspack_nopts_value() {
-      declared = Double(video.duration) * video.time_base.seconds
+      (read, declared) = (seconds(end - first), seconds(video.duration))
     } else if ctx.pointee.duration_estimation_method == AVFMT_DURATION_FROM_STREAM, let duration {
-      declared = duration
+      (read, declared) = (seconds(end), duration)
     } else {
       return
     }
-    let read = videoSpan.first.flatMap { first in videoSpan.end.map { Double($0 - first) * video.time_base.seconds } } ?? 0
     if read < declared - Self.truncationTolerance {
       throw PackError.media(
         path: path,

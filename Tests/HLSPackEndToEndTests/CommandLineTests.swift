@@ -102,6 +102,18 @@ struct CommandLineTests {
     expectNothingPublished(run.output)
   }
 
+  /// A Matroska header declares where the file ends, not how long it lasts:
+  /// a complete file whose timestamps start at 10 s is not truncated.
+  @Test func completeMatroskaStartingLateIsAccepted() throws {
+    let scratch = try Fixtures.scratchFolder()
+    let late = scratch.appendingPathComponent("late.mkv")
+    let made = try Command.run(
+      "ffmpeg", ["-v", "error", "-i", try Fixtures.clip().path, "-c", "copy", "-output_ts_offset", "10", late.path])
+    #expect(made.status == 0, "\(made.stderr)")
+    let run = try encode(late.path)
+    #expect(run.result.status == 0, "\(run.result.stderr)")
+  }
+
   @Test func fileWithoutVideoIsRejected() throws {
     let scratch = try Fixtures.scratchFolder()
     let audioOnly = scratch.appendingPathComponent("tone.m4a")
