@@ -74,6 +74,24 @@ private func times(_ count: Int, fps: Double, from start: Double = 0) -> [Double
     #expect(converter.finish() == 0)
   }
 
+  /// 50 fps to 25: the last source frame (3.98 s) rounds to slot 100 at 4.00 s,
+  /// where the source has ended, so it is not emitted; 200 frames make 100.
+  @Test func loweringTheRateAddsNoFramePastTheEnd() {
+    var converter = FrameRateConverter(rate: Self.fps25)
+    var emitted: Int64 = 0
+    for n in 0..<200 { emitted += converter.push(seconds: Double(n) * 0.02) }
+    emitted += converter.finish(endSeconds: 4.0)
+    #expect(emitted == 100)
+  }
+
+  @Test func raisingTheRateKeepsTheLastFrameToTheEnd() {
+    var converter = FrameRateConverter(rate: FrameRate(numerator: 50, denominator: 1))
+    var emitted: Int64 = 0
+    for n in 0..<100 { emitted += converter.push(seconds: Double(n) * 0.04) }
+    emitted += converter.finish(endSeconds: 4.0)
+    #expect(emitted == 200)
+  }
+
   @Test func finishWithoutInputEmitsNothing() {
     var converter = FrameRateConverter(rate: Self.fps25)
     #expect(converter.finish() == 0)

@@ -24,11 +24,13 @@ public struct FrameRateConverter: Sendable {
 
   /// At the end of input: how many times the held frame is still emitted. It
   /// lasts until `endSeconds` (its time plus its duration), as in FFmpeg's
-  /// `fps` filter, so raising the rate does not cut the last frame short.
+  /// `fps` filter, so raising the rate does not cut the last frame short, and
+  /// lowering it adds no slot at or after the end (a 4 s source at 50 fps
+  /// makes 100 frames at 25, not 101: every rung must end where the source does).
   public mutating func finish(endSeconds: Double? = nil) -> Int64 {
     guard let held = heldIndex, held >= nextIndex else { return 0 }
-    let end = endSeconds.map { max(held + 1, Int64(($0 * rate.value).rounded())) } ?? held + 1
-    let count = end - nextIndex
+    let end = endSeconds.map { Int64(($0 * rate.value).rounded()) } ?? held + 1
+    let count = max(0, end - nextIndex)
     nextIndex += count
     heldIndex = nil
     return count
