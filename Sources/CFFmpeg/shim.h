@@ -14,6 +14,7 @@
 #include <libavutil/audio_fifo.h>
 #include <libavutil/mathematics.h>
 #include <libavutil/imgutils.h>
+#include <libavutil/display.h>
 #include <libswscale/swscale.h>
 #include <libswresample/swresample.h>
 

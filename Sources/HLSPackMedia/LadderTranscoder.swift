@@ -103,7 +103,7 @@ public final class LadderTranscoder: RenditionProducer {
       }
       return try RungWorker(
         rung: rung, rate: rate, segmentDuration: job.segmentDuration, container: job.container, bitExact: job.bitExact,
-        audio: muxedAudio, sink: sink)
+        quarterTurns: input.videoQuarterTurns, audio: muxedAudio, sink: sink)
     }
     workers.forEach { $0.start() }
 

@@ -53,6 +53,21 @@ final class MediaInput {
     return d > 0 && d != hlspack_nopts_value() ? Double(d) / Double(AV_TIME_BASE) : nil
   }
 
+  /// Clockwise quarter turns (0-3) that show the video upright: phones store
+  /// pictures as the sensor saw them plus a display matrix that players apply.
+  var videoQuarterTurns: Int {
+    var size = 0
+    guard let data = av_stream_get_side_data(stream(videoStreamIndex), AV_PKT_DATA_DISPLAYMATRIX, &size),
+      size >= 9 * MemoryLayout<Int32>.size
+    else { return 0 }
+    let counterclockwise = data.withMemoryRebound(to: Int32.self, capacity: 9) { av_display_rotation_get($0) }
+    guard counterclockwise.isFinite else { return 0 }
+    // As FFmpeg's own autorotation: the picture is turned clockwise by minus
+    // the angle the matrix reports counterclockwise.
+    let turns = Int((-counterclockwise / 90).rounded())
+    return ((turns % 4) + 4) % 4
+  }
+
   /// The source frame rate (r_frame_rate, else avg_frame_rate), as a fraction.
   var videoFrameRate: FrameRate? {
     let s = stream(videoStreamIndex).pointee

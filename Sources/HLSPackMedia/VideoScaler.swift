@@ -1,16 +1,23 @@
 internal import CFFmpeg
 
-/// Converts decoded pictures to one rung's size in 4:2:0, into a reused frame.
+/// Converts decoded pictures to one rung's size in 4:2:0, into a reused frame,
+/// turned upright when the source carries a rotation (libswscale cannot
+/// rotate, so it scales to the unturned size and the planes are turned here).
 final class VideoScaler {
   private var context: OpaquePointer?
-  private let output: Frame
+  private let scaled: Frame
+  private let turned: Frame
   let width: Int32
   let height: Int32
+  /// Clockwise quarter turns, 0-3.
+  private let quarterTurns: Int
 
-  init(width: Int, height: Int) throws {
+  init(width: Int, height: Int, quarterTurns: Int = 0) throws {
     self.width = Int32(width)
     self.height = Int32(height)
-    output = try Frame()
+    self.quarterTurns = quarterTurns
+    scaled = try Frame()
+    turned = try Frame()
   }
 
   deinit { sws_freeContext(context) }
@@ -19,22 +26,62 @@ final class VideoScaler {
   /// encoder takes its own reference when it needs the picture longer.
   func scale(_ source: UnsafeMutablePointer<AVFrame>) throws -> UnsafeMutablePointer<AVFrame> {
     let src = source.pointee
+    let sideways = quarterTurns % 2 == 1
+    let (scaledWidth, scaledHeight) = sideways ? (height, width) : (width, height)
     context = sws_getCachedContext(
       context, src.width, src.height, AVPixelFormat(rawValue: src.format),
-      width, height, AV_PIX_FMT_YUV420P, SWS_BICUBIC, nil, nil, nil)
+      scaledWidth, scaledHeight, AV_PIX_FMT_YUV420P, SWS_BICUBIC, nil, nil, nil)
     guard let context else { throw FFmpegError(call: "sws_getCachedContext", code: hlspack_averror(EINVAL)) }
-    let dst = output.pointer
-    if dst.pointee.buf.0 == nil {
-      dst.pointee.width = width
-      dst.pointee.height = height
-      dst.pointee.format = AV_PIX_FMT_YUV420P.rawValue
-      try check(av_frame_get_buffer(dst, 0), "av_frame_get_buffer")
-    } else {
-      // The encoder may still hold the previous picture: copy-on-write.
-      try check(av_frame_make_writable(dst), "av_frame_make_writable")
-    }
+    let dst = try Self.writable(scaled, width: scaledWidth, height: scaledHeight)
     try check(sws_scale_frame(context, dst, source), "sws_scale_frame")
     dst.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
-    return dst
+    guard quarterTurns != 0 else { return dst }
+    let upright = try Self.writable(turned, width: width, height: height)
+    for plane in 0..<3 {
+      let shift: Int32 = plane == 0 ? 0 : 1
+      turn(
+        from: dst, plane: plane, width: Int((scaledWidth + shift) >> shift), height: Int((scaledHeight + shift) >> shift),
+        into: upright)
+    }
+    upright.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
+    return upright
+  }
+
+  /// A frame of this size whose buffer may be written: the encoder may still
+  /// hold the previous picture (copy-on-write).
+  private static func writable(_ frame: Frame, width: Int32, height: Int32) throws -> UnsafeMutablePointer<AVFrame> {
+    let f = frame.pointer
+    if f.pointee.buf.0 == nil {
+      f.pointee.width = width
+      f.pointee.height = height
+      f.pointee.format = AV_PIX_FMT_YUV420P.rawValue
+      try check(av_frame_get_buffer(f, 0), "av_frame_get_buffer")
+    } else {
+      try check(av_frame_make_writable(f), "av_frame_make_writable")
+    }
+    return f
+  }
+
+  /// Copies one plane of `source` (`width` x `height` samples) turned clockwise by `quarterTurns`.
+  private func turn(from source: UnsafeMutablePointer<AVFrame>, plane: Int, width: Int, height: Int, into target: UnsafeMutablePointer<AVFrame>) {
+    let sourceStride = Int(withUnsafeBytes(of: source.pointee.linesize) { $0.load(fromByteOffset: plane * 4, as: Int32.self) })
+    let targetStride = Int(withUnsafeBytes(of: target.pointee.linesize) { $0.load(fromByteOffset: plane * 4, as: Int32.self) })
+    guard
+      let from = withUnsafeBytes(of: source.pointee.data, { $0.load(fromByteOffset: plane * 8, as: UnsafeMutablePointer<UInt8>?.self) }),
+      let to = withUnsafeBytes(of: target.pointee.data, { $0.load(fromByteOffset: plane * 8, as: UnsafeMutablePointer<UInt8>?.self) })
+    else { return }
+    for y in 0..<height {
+      let row = from + y * sourceStride
+      for x in 0..<width {
+        // Where source sample (x, y) lands in the turned plane.
+        let (tx, ty): (Int, Int)
+        switch quarterTurns {
+        case 1: (tx, ty) = (height - 1 - y, x)
+        case 2: (tx, ty) = (width - 1 - x, height - 1 - y)
+        default: (tx, ty) = (y, width - 1 - x)
+        }
+        to[ty * targetStride + tx] = row[x]
+      }
+    }
   }
 }
