@@ -22,6 +22,16 @@ struct AssetEncoder {
     if profile.audio != nil || !profile.audioRenditions.isEmpty, !transcoder.hasAudio {
       logger.warning("\(input.path): has no audio stream; the renditions carry video only")
     }
+    if let source = transcoder.pictureAspect {
+      // Rungs have square pixels at the size asked for: another shape stretches the picture.
+      for rung in profile.video where rung.width > 0 && rung.height > 0 {
+        let aspect = Double(rung.width) / Double(rung.height)
+        if abs(aspect / source - 1) > 0.02 {
+          logger.warning(
+            "\(input.path): rung \(rung.name) is \(rung.width)x\(rung.height) (\(String(format: "%.3f", aspect)):1) but the source's picture is \(String(format: "%.3f", source)):1 as shown; it is stretched to fit")
+        }
+      }
+    }
     // Sidecar subtitles are read first: a bad file fails before any media work.
     let subtitles = try profile.subtitles.map { try SubtitleRendition.load($0, input: input) }
     let staging = try AssetStaging(destination: destination, replace: replace)

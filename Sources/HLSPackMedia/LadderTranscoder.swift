@@ -30,6 +30,9 @@ public struct LadderJob: Sendable {
 public protocol RenditionProducer {
   var duration: Double? { get }
   var hasAudio: Bool { get }
+  /// Width over height of the source's picture as shown (pixel aspect and
+  /// rotation applied) when rungs are scaled from it; nil when nothing is scaled.
+  var pictureAspect: Double? { get }
   func run(sinks: [SegmentSink], progress: (Double) -> Void) throws -> [WrittenStreamFacts]
 }
 
@@ -48,6 +51,7 @@ public final class LadderTranscoder: RenditionProducer {
   /// The container's duration in seconds, when declared (for progress).
   public var duration: Double? { input.duration }
   public var hasAudio: Bool { input.audioStreamIndex != nil }
+  public var pictureAspect: Double? { input.videoPictureAspect }
 
   public func run(sinks: [SegmentSink], progress: (Double) -> Void) throws -> [WrittenStreamFacts] {
     do {

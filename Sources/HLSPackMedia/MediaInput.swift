@@ -68,6 +68,17 @@ final class MediaInput {
     return ((turns % 4) + 4) % 4
   }
 
+  /// Width over height of the picture as players show it: pixel aspect ratio
+  /// and rotation applied.
+  var videoPictureAspect: Double? {
+    let video = stream(videoStreamIndex).pointee
+    let parameters = video.codecpar.pointee
+    guard parameters.width > 0, parameters.height > 0 else { return nil }
+    let sar = [video.sample_aspect_ratio, parameters.sample_aspect_ratio].first { $0.num > 0 && $0.den > 0 }
+    let aspect = Double(parameters.width) * (sar?.seconds ?? 1) / Double(parameters.height)
+    return videoQuarterTurns % 2 == 1 ? 1 / aspect : aspect
+  }
+
   /// The source frame rate (r_frame_rate, else avg_frame_rate), as a fraction.
   var videoFrameRate: FrameRate? {
     let s = stream(videoStreamIndex).pointee

@@ -114,6 +114,19 @@ struct CommandLineTests {
     #expect(run.result.status == 0, "\(run.result.stderr)")
   }
 
+  /// Rungs have square pixels at the size asked for; a source shown at 4:3
+  /// is stretched into 16:9 rungs, and the user is told.
+  @Test func aRungOfAnotherShapeThanTheSourceIsReported() throws {
+    let scratch = try Fixtures.scratchFolder()
+    let narrow = scratch.appendingPathComponent("narrow.mp4")
+    let made = try Command.run("ffmpeg", ["-v", "error", "-i", try Fixtures.clip().path, "-c", "copy", "-aspect", "4:3", narrow.path])
+    #expect(made.status == 0, "\(made.stderr)")
+    let run = try encode(narrow.path)
+    #expect(run.result.status == 0, "\(run.result.stderr)")
+    #expect(run.result.stderr.contains("but the source's picture is 1.333:1 as shown; it is stretched to fit"), "\(run.result.stderr)")
+    #expect(!(try encode(try Fixtures.clip().path)).result.stderr.contains("stretched"))
+  }
+
   @Test func fileWithoutVideoIsRejected() throws {
     let scratch = try Fixtures.scratchFolder()
     let audioOnly = scratch.appendingPathComponent("tone.m4a")
