@@ -22,6 +22,11 @@ struct AssetEncoder {
     if profile.audio != nil || !profile.audioRenditions.isEmpty, !transcoder.hasAudio {
       logger.warning("\(input.path): has no audio stream; the renditions carry video only")
     }
+    let misalignment = transcoder.boundaryMisalignment
+    if misalignment > 0.001 {
+      logger.warning(
+        "\(input.path): the rungs' frame rates cannot cut segments at the same times (up to \(String(format: "%.0f", misalignment * 1000)) ms apart); aligned variants need rates with a whole number of frames per segment, or rates that share their frame times")
+    }
     if let source = transcoder.pictureAspect {
       // Rungs have square pixels at the size asked for: another shape stretches the picture.
       for rung in profile.video where rung.width > 0 && rung.height > 0 {

@@ -43,6 +43,8 @@ public final class CopyPackager: RenditionProducer {
   public var duration: Double? { inputs.first?.duration }
   public var hasAudio: Bool { inputs.allSatisfy { $0.audioStreamIndex != nil } }
   public var pictureAspect: Double? { nil }
+  /// Copied renditions are compared where they really cut, after the run.
+  public var boundaryMisalignment: Double { 0 }
 
   public func run(sinks: [SegmentSink], progress: (Double) -> Void) throws -> [WrittenStreamFacts] {
     let remuxers = try zip(zip(renditions, inputs), sinks).map { pair, sink in

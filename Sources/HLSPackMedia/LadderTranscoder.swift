@@ -33,6 +33,9 @@ public protocol RenditionProducer {
   /// Width over height of the source's picture as shown (pixel aspect and
   /// rotation applied) when rungs are scaled from it; nil when nothing is scaled.
   var pictureAspect: Double? { get }
+  /// How far apart, in seconds, the rungs' frame rates put the same segment
+  /// boundary (0 when they share their boundary times or are checked later).
+  var boundaryMisalignment: Double { get }
   func run(sinks: [SegmentSink], progress: (Double) -> Void) throws -> [WrittenStreamFacts]
 }
 
@@ -52,6 +55,14 @@ public final class LadderTranscoder: RenditionProducer {
   public var duration: Double? { input.duration }
   public var hasAudio: Bool { input.audioStreamIndex != nil }
   public var pictureAspect: Double? { input.videoPictureAspect }
+
+  public var boundaryMisalignment: Double {
+    let schedules = job.rungs.compactMap { rung in
+      (rung.fps ?? input.videoFrameRate).map { KeyframeSchedule(segmentDuration: job.segmentDuration, rate: $0) }
+    }
+    let segments = Int64(((input.duration ?? 60) / job.segmentDuration).rounded(.up))
+    return KeyframeSchedule.misalignment(schedules, segments: min(max(segments, 1), 10_000))
+  }
 
   public func run(sinks: [SegmentSink], progress: (Double) -> Void) throws -> [WrittenStreamFacts] {
     do {

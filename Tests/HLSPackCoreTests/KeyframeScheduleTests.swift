@@ -54,4 +54,13 @@ import Testing
     #expect(schedule.framesPerSegment == expected)
     #expect(Int64(expected) == schedule.frameIndex(ofBoundary: 1))
   }
+
+  @Test func frameGridsThatDoNotShareBoundaryTimesAreMisaligned() {
+    let film = KeyframeSchedule(segmentDuration: 2, rate: FrameRate(numerator: 24000, denominator: 1001))
+    let pal = KeyframeSchedule(segmentDuration: 2, rate: FrameRate(numerator: 25, denominator: 1))
+    let double = KeyframeSchedule(segmentDuration: 2, rate: FrameRate(numerator: 50, denominator: 1))
+    #expect(KeyframeSchedule.misalignment([pal, double], segments: 100) == 0)
+    let gap = KeyframeSchedule.misalignment([film, pal], segments: 100)
+    #expect(gap > 0.0019 && gap < 0.042, "\(gap)")
+  }
 }

@@ -25,6 +25,23 @@ public struct KeyframeSchedule: Sendable, Equatable {
     return frameIndex(ofBoundary: k) == n
   }
 
+  /// Seconds at which boundary `k` falls (its first frame's time).
+  public func seconds(ofBoundary k: Int64) -> Double {
+    Double(frameIndex(ofBoundary: k)) * Double(rate.denominator) / Double(rate.numerator)
+  }
+
+  /// The largest gap, in seconds, between where these schedules put the same
+  /// boundary over `segments` segments: frame grids that do not share the
+  /// boundary times (23.976 and 25 fps cut 2 s segments 2 ms apart) cannot
+  /// align their segments exactly.
+  public static func misalignment(_ schedules: [KeyframeSchedule], segments: Int64) -> Double {
+    guard segments > 0 else { return 0 }
+    return (1...segments).map { k in
+      let times = schedules.map { $0.seconds(ofBoundary: k) }
+      return (times.max() ?? 0) - (times.min() ?? 0)
+    }.max() ?? 0
+  }
+
   /// Frames between forced IDRs, for the encoder's GOP limit.
   public var framesPerSegment: Int {
     Int(frameIndex(ofBoundary: 1))
