@@ -84,7 +84,8 @@ final class MediaInput {
     let s = stream(videoStreamIndex).pointee
     for rate in [s.r_frame_rate, s.avg_frame_rate] where rate.num > 0 && rate.den > 0 {
       let value = rate.seconds
-      if value >= 1 && value <= 240 { return FrameRate(numerator: Int(rate.num), denominator: Int(rate.den)) }
+      // Phones write rates such as 5400000/179957 (30.007): encode at the rate they meant.
+      if value >= 1 && value <= 240 { return FrameRate.nominal(near: value) ?? FrameRate(numerator: Int(rate.num), denominator: Int(rate.den)) }
     }
     return nil
   }

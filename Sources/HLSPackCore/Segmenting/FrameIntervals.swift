@@ -42,11 +42,10 @@ public struct FrameIntervals {
     if gaps.count > Self.keptGaps, let largest = gaps.keys.max() { gaps[largest] = nil }
   }
 
-  /// The broadcast and film rate `measured` (frames per second) is, when it is
-  /// one within 0.03 % (half the gap between 29.97 and 30): rounded timestamps
-  /// put a 29.97 fps file in milliseconds at 29.968 over six seconds.
+  /// The broadcast or film rate `measured` (frames per second) is, when it
+  /// is one (`FrameRate.nominal`): rounded timestamps put a 29.97 fps file in
+  /// milliseconds at 29.968 over six seconds.
   public static func nominalRate(_ measured: Double) -> Double {
-    let rates = [24000.0 / 1001, 24, 25, 30000.0 / 1001, 30, 48, 50, 60000.0 / 1001, 60, 100, 120000.0 / 1001, 120]
-    return rates.first { abs($0 - measured) <= $0 * 0.0003 } ?? measured
+    FrameRate.nominal(near: measured)?.value ?? measured
   }
 }
