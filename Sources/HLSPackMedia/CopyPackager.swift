@@ -40,7 +40,7 @@ public final class CopyPackager: RenditionProducer {
     self.container = container
   }
 
-  public var duration: Double? { inputs.first?.duration }
+  public var duration: Double? { inputs.first?.contentDuration }
   public var hasAudio: Bool { inputs.allSatisfy { $0.audioStreamIndex != nil } }
   public var pictureAspect: Double? { nil }
   /// Copied renditions are compared where they really cut, after the run.

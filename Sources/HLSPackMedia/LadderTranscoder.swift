@@ -51,8 +51,8 @@ public final class LadderTranscoder: RenditionProducer {
     self.job = job
   }
 
-  /// The container's duration in seconds, when declared (for progress).
-  public var duration: Double? { input.duration }
+  /// The video's length in seconds, when known (for progress).
+  public var duration: Double? { input.contentDuration }
   public var hasAudio: Bool { input.audioStreamIndex != nil }
   public var pictureAspect: Double? { input.videoPictureAspect }
 
@@ -60,7 +60,7 @@ public final class LadderTranscoder: RenditionProducer {
     let schedules = job.rungs.compactMap { rung in
       (rung.fps ?? input.videoFrameRate).map { KeyframeSchedule(segmentDuration: job.segmentDuration, rate: $0) }
     }
-    let segments = Int64(((input.duration ?? 60) / job.segmentDuration).rounded(.up))
+    let segments = Int64(((input.contentDuration ?? 60) / job.segmentDuration).rounded(.up))
     return KeyframeSchedule.misalignment(schedules, segments: min(max(segments, 1), 10_000))
   }
 

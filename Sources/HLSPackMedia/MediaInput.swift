@@ -68,6 +68,23 @@ final class MediaInput {
     return ((turns % 4) + 4) % 4
   }
 
+  /// How long the video lasts, in seconds, for progress: the video track's
+  /// own length when declared; a Matroska header's end time less where the
+  /// file starts; an estimated duration as it is. A source whose timestamps
+  /// start at 60 s is 30 s of work, not 90.
+  var contentDuration: Double? {
+    let video = stream(videoStreamIndex).pointee
+    if video.duration > 0, video.duration != hlspack_nopts_value() {
+      return Double(video.duration) * video.time_base.seconds
+    }
+    guard let duration else { return nil }
+    let start = ctx.pointee.start_time
+    if ctx.pointee.duration_estimation_method == AVFMT_DURATION_FROM_STREAM, start > 0, start != hlspack_nopts_value() {
+      return max(0, duration - Double(start) / Double(AV_TIME_BASE))
+    }
+    return duration
+  }
+
   /// Width over height of the picture as players show it: pixel aspect ratio
   /// and rotation applied.
   var videoPictureAspect: Double? {

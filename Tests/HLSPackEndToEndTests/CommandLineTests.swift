@@ -205,4 +205,19 @@ struct CommandLineTests {
     #expect(events.last?["event"] as? String == "done")
     #expect(events.last?["asset"] as? String == "clip")
   }
+
+  /// A source whose timestamps start at 60 s is 4 s of work, not 64.
+  @Test func progressCountsTheVideoNotWhereItsTimestampsStart() throws {
+    let scratch = try Fixtures.scratchFolder()
+    let late = scratch.appendingPathComponent("late.mp4")
+    let made = try Command.run(
+      "ffmpeg", ["-v", "error", "-i", try Fixtures.clip().path, "-c", "copy", "-output_ts_offset", "60", late.path])
+    #expect(made.status == 0, "\(made.stderr)")
+    let run = try encode(late.path, extra: ["--progress", "json"])
+    #expect(run.result.status == 0, "\(run.result.stderr)")
+    let start = try #require(
+      try JSONSerialization.jsonObject(with: Data((run.result.text.split(separator: "\n").first ?? "").utf8)) as? [String: Any])
+    let duration = try #require(start["duration"] as? Double)
+    #expect(abs(duration - 4) < 0.1, "duration \(duration)")
+  }
 }
