@@ -19,6 +19,14 @@ struct CommandLineTests {
     return Run(result: result, output: output)
   }
 
+  /// The clip remuxed (`-c copy` plus `options`) into `scratch/name`.
+  func remuxedClip(_ name: String, _ options: [String], in scratch: URL) throws -> URL {
+    let url = scratch.appendingPathComponent(name)
+    let made = try Command.run("ffmpeg", ["-v", "error", "-i", try Fixtures.clip().path, "-c", "copy"] + options + [url.path])
+    guard made.status == 0 else { throw FixtureError(made.stderr) }
+    return url
+  }
+
   /// Nothing at all in the output folder: no asset, no staging leftovers.
   func expectNothingPublished(_ output: URL) {
     let entries = (try? FileManager.default.contentsOfDirectory(atPath: output.path)) ?? []
@@ -89,10 +97,7 @@ struct CommandLineTests {
   @Test(arguments: [("whole.mp4", ["-movflags", "+faststart"]), ("whole.mkv", [])])
   func truncatedFileIsRejectedNamingBothDurations(name: String, options: [String]) throws {
     let scratch = try Fixtures.scratchFolder()
-    let whole = scratch.appendingPathComponent(name)
-    let made = try Command.run("ffmpeg", ["-v", "error", "-i", try Fixtures.clip().path, "-c", "copy"] + options + [whole.path])
-    #expect(made.status == 0, "\(made.stderr)")
-    let bytes = try Data(contentsOf: whole)
+    let bytes = try Data(contentsOf: try remuxedClip(name, options, in: scratch))
     let truncated = scratch.appendingPathComponent("cut-" + name)
     try bytes.prefix(bytes.count / 2).write(to: truncated)
     let run = try encode(truncated.path)
@@ -106,11 +111,7 @@ struct CommandLineTests {
   /// a complete file whose timestamps start at 10 s is not truncated.
   @Test func completeMatroskaStartingLateIsAccepted() throws {
     let scratch = try Fixtures.scratchFolder()
-    let late = scratch.appendingPathComponent("late.mkv")
-    let made = try Command.run(
-      "ffmpeg", ["-v", "error", "-i", try Fixtures.clip().path, "-c", "copy", "-output_ts_offset", "10", late.path])
-    #expect(made.status == 0, "\(made.stderr)")
-    let run = try encode(late.path)
+    let run = try encode(try remuxedClip("late.mkv", ["-output_ts_offset", "10"], in: scratch).path)
     #expect(run.result.status == 0, "\(run.result.stderr)")
   }
 
@@ -118,10 +119,7 @@ struct CommandLineTests {
   /// is stretched into 16:9 rungs, and the user is told.
   @Test func aRungOfAnotherShapeThanTheSourceIsReported() throws {
     let scratch = try Fixtures.scratchFolder()
-    let narrow = scratch.appendingPathComponent("narrow.mp4")
-    let made = try Command.run("ffmpeg", ["-v", "error", "-i", try Fixtures.clip().path, "-c", "copy", "-aspect", "4:3", narrow.path])
-    #expect(made.status == 0, "\(made.stderr)")
-    let run = try encode(narrow.path)
+    let run = try encode(try remuxedClip("narrow.mp4", ["-aspect", "4:3"], in: scratch).path)
     #expect(run.result.status == 0, "\(run.result.stderr)")
     #expect(run.result.stderr.contains("but the source's picture is 1.333:1 as shown; it is stretched to fit"), "\(run.result.stderr)")
     #expect(!(try encode(try Fixtures.clip().path)).result.stderr.contains("stretched"))
@@ -209,11 +207,7 @@ struct CommandLineTests {
   /// A source whose timestamps start at 60 s is 4 s of work, not 64.
   @Test func progressCountsTheVideoNotWhereItsTimestampsStart() throws {
     let scratch = try Fixtures.scratchFolder()
-    let late = scratch.appendingPathComponent("late.mp4")
-    let made = try Command.run(
-      "ffmpeg", ["-v", "error", "-i", try Fixtures.clip().path, "-c", "copy", "-output_ts_offset", "60", late.path])
-    #expect(made.status == 0, "\(made.stderr)")
-    let run = try encode(late.path, extra: ["--progress", "json"])
+    let run = try encode(try remuxedClip("late.mp4", ["-output_ts_offset", "60"], in: scratch).path, extra: ["--progress", "json"])
     #expect(run.result.status == 0, "\(run.result.stderr)")
     let start = try #require(
       try JSONSerialization.jsonObject(with: Data((run.result.text.split(separator: "\n").first ?? "").utf8)) as? [String: Any])

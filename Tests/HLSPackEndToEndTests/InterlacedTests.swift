@@ -25,15 +25,9 @@ struct InterlacedTests {
        "-c:v", "libx264", "-preset", "ultrafast", "-flags", "+ilme+ildct", "-x264opts", "tff=1", "-pix_fmt", "yuv420p", source.path])
     #expect(made.status == 0, "\(made.stderr)")
     #expect(try idet(source.path).tff > 40, "the source must look interlaced")
-    let profile = scratch.appendingPathComponent("profile.json")
-    try Data(
-      #"{"version": 1, "segment": {"duration": 2}, "video": [{"name": "sd", "width": 720, "height": 576, "bitrate": 1500000, "preset": "ultrafast"}]}"#
-        .utf8
-    ).write(to: profile)
-    let output = scratch.appendingPathComponent("out")
-    let run = try Command.run(try Fixtures.executable(), ["encode", "--profile", profile.path, "--output", output.path, source.path])
+    let (run, asset) = try Fixtures.encodeOneRung(source, rung: "sd", width: 720, height: 576, bitrate: 1_500_000, in: scratch)
     #expect(run.status == 0, "\(run.stderr)")
-    let packaged = try idet(output.appendingPathComponent("interlaced/sd/index.m3u8").path)
+    let packaged = try idet(asset.appendingPathComponent("sd/index.m3u8").path)
     #expect(packaged.tff == 0 && packaged.progressive > 40, "\(packaged)")
   }
 }

@@ -18,17 +18,11 @@ struct RotationTests {
       let made = try Command.run("ffmpeg", ["-v", "error"] + arguments + [output.path])
       guard made.status == 0 else { throw FixtureError(made.stderr) }
     }
-    let profile = scratch.appendingPathComponent("profile.json")
-    try Data(
-      #"{"version": 1, "segment": {"duration": 2}, "video": [{"name": "v", "width": \#(width), "height": \#(height), "bitrate": 800000, "preset": "ultrafast"}]}"#
-        .utf8
-    ).write(to: profile)
-    let output = scratch.appendingPathComponent("out")
-    let run = try Command.run(try Fixtures.executable(), ["encode", "--profile", profile.path, "--output", output.path, rotated.path])
+    let (run, asset) = try Fixtures.encodeOneRung(rotated, rung: "v", width: width, height: height, bitrate: 800000, in: scratch)
     #expect(run.status == 0, "\(run.stderr)")
     let shown = scratch.appendingPathComponent("shown.png"), packaged = scratch.appendingPathComponent("packaged.png")
     _ = try Command.run("ffmpeg", ["-v", "error", "-i", rotated.path, "-frames:v", "1", "-vf", "scale=\(width):\(height)", shown.path])
-    _ = try Command.run("ffmpeg", ["-v", "error", "-i", output.appendingPathComponent("phone/v/segment_00000.ts").path, "-frames:v", "1", packaged.path])
+    _ = try Command.run("ffmpeg", ["-v", "error", "-i", asset.appendingPathComponent("v/segment_00000.ts").path, "-frames:v", "1", packaged.path])
     let psnr = try Command.run("ffmpeg", ["-i", packaged.path, "-i", shown.path, "-lavfi", "psnr", "-f", "null", "-"])
     let average = psnr.stderr.firstMatch(of: /average:([0-9.]+|inf)/).map { String($0.1) } ?? "0"
     return average == "inf" ? 100 : Double(average) ?? 0

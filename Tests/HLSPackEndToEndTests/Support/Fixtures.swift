@@ -82,6 +82,21 @@ enum Fixtures {
   }
 
   /// The built `hlspack` executable, next to the test bundle.
+  /// Encodes `source` with one H.264 rung named `rung` into `scratch/out`
+  /// (2 s segments, no encryption); the run and the asset folder.
+  static func encodeOneRung(
+    _ source: URL, rung: String, width: Int, height: Int, bitrate: Int, in scratch: URL
+  ) throws -> (run: CommandResult, asset: URL) {
+    let profile = scratch.appendingPathComponent("one-rung.json")
+    try Data(
+      #"{"version": 1, "segment": {"duration": 2}, "video": [{"name": "\#(rung)", "width": \#(width), "height": \#(height), "bitrate": \#(bitrate), "preset": "ultrafast"}]}"#
+        .utf8
+    ).write(to: profile)
+    let output = scratch.appendingPathComponent("out")
+    let run = try Command.run(try executable(), ["encode", "--profile", profile.path, "--output", output.path, source.path])
+    return (run, output.appendingPathComponent(source.deletingPathExtension().lastPathComponent))
+  }
+
   static func executable() throws -> String {
     var folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
     for _ in 0..<4 {
