@@ -46,6 +46,9 @@ public struct Packager {
 
   public func run(inputs: [URL]) throws -> [Outcome] {
     let destinations = try Self.destinations(for: inputs, output: output)
+    // A run that publishes nothing leaves no output folder it made itself.
+    let outputExisted = FileManager.default.fileExists(atPath: output.path)
+    defer { if !outputExisted { rmdir(output.path) } }
     return zip(inputs, destinations).map { input, destination in
       let encoder = AssetEncoder(
         profile: profile, input: input, destination: destination, replace: replace, progress: progress, logger: logger)

@@ -68,7 +68,7 @@ struct CommandLineTests {
     let run = try encode("/nonexistent/movie.mp4")
     #expect(run.result.status == 1)
     #expect(run.result.stderr.contains("/nonexistent/movie.mp4: no such file"))
-    expectNothingPublished(run.output)
+    #expect(!FileManager.default.fileExists(atPath: run.output.path), "a run that published nothing leaves no output folder it made")
   }
 
   @Test func textFileNamedMP4IsRejected() throws {
