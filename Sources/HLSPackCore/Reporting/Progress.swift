@@ -31,8 +31,9 @@ public struct ProgressEvent: Sendable, Codable, Equatable {
     self.event = event
     self.asset = asset
     self.input = input
-    self.seconds = seconds
-    self.duration = duration
+    // Milliseconds: frame times summed in binary floating point print as 13.320000000000007.
+    self.seconds = (seconds * 1000).rounded() / 1000
+    self.duration = duration.map { ($0 * 1000).rounded() / 1000 }
     self.message = message
     if let duration, duration > 0 {
       percent = min(100, (seconds / duration * 1000).rounded() / 10)
