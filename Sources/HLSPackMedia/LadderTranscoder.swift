@@ -123,6 +123,7 @@ public final class LadderTranscoder: RenditionProducer {
     workers.forEach { $0.start() }
 
     let frame = try Frame()
+    let deinterlacer = try Deinterlacer()
     var lastSeconds = -1.0
     let frameStep = 1 / (sourceRate?.value ?? 25)
     func receiveVideo() throws {
@@ -132,7 +133,8 @@ public final class LadderTranscoder: RenditionProducer {
         let seconds = pts == hlspack_nopts_value()
           ? lastSeconds + frameStep : Double(pts) * video.timeBase.seconds - videoStart
         lastSeconds = seconds
-        try broadcast { .video(try Frame(referencing: frame.pointer), seconds: seconds) }
+        let picture = frame.pointer.pointee.interlaced_frame != 0 ? try deinterlacer.progressive(frame.pointer) : frame.pointer
+        try broadcast { .video(try Frame(referencing: picture), seconds: seconds) }
         progress(max(0, seconds))
       }
     }

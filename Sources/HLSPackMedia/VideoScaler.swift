@@ -2,15 +2,11 @@ internal import CFFmpeg
 
 /// Converts decoded pictures to one rung's size in 4:2:0, into a reused frame,
 /// turned upright when the source carries a rotation (libswscale cannot
-/// rotate, so it scales to the unturned size and the planes are turned here)
-/// and deinterlaced when the source is interlaced (HLS video is progressive).
+/// rotate, so it scales to the unturned size and the planes are turned here).
 final class VideoScaler {
   private var context: OpaquePointer?
   private let scaled: Frame
   private let turned: Frame
-  /// Interlaced sources: the picture in 4:2:0 at its own size, fields blended.
-  private var progressiveContext: OpaquePointer?
-  private let progressive: Frame
   let width: Int32
   let height: Int32
   /// Clockwise quarter turns, 0-3.
@@ -22,18 +18,13 @@ final class VideoScaler {
     self.quarterTurns = quarterTurns
     scaled = try Frame()
     turned = try Frame()
-    progressive = try Frame()
   }
 
-  deinit {
-    sws_freeContext(context)
-    sws_freeContext(progressiveContext)
-  }
+  deinit { sws_freeContext(context) }
 
   /// Returns a frame owned by the scaler, valid until the next call. The
   /// encoder takes its own reference when it needs the picture longer.
-  func scale(_ decoded: UnsafeMutablePointer<AVFrame>) throws -> UnsafeMutablePointer<AVFrame> {
-    let source = decoded.pointee.interlaced_frame != 0 ? try deinterlaced(decoded) : decoded
+  func scale(_ source: UnsafeMutablePointer<AVFrame>) throws -> UnsafeMutablePointer<AVFrame> {
     let src = source.pointee
     let sideways = quarterTurns % 2 == 1
     let (scaledWidth, scaledHeight) = sideways ? (height, width) : (width, height)
@@ -56,49 +47,6 @@ final class VideoScaler {
     return upright
   }
 
-  /// The two fields blended line by line ([1 2 1] / 4 vertically): no
-  /// combing where they differ, at the cost of some vertical detail. Done at
-  /// the source's size, before scaling mixes lines of both fields.
-  private func deinterlaced(_ source: UnsafeMutablePointer<AVFrame>) throws -> UnsafeMutablePointer<AVFrame> {
-    let src = source.pointee
-    progressiveContext = sws_getCachedContext(
-      progressiveContext, src.width, src.height, AVPixelFormat(rawValue: src.format),
-      src.width, src.height, AV_PIX_FMT_YUV420P, SWS_POINT, nil, nil, nil)
-    guard let progressiveContext else { throw FFmpegError(call: "sws_getCachedContext", code: hlspack_averror(EINVAL)) }
-    if progressive.pointer.pointee.width != src.width || progressive.pointer.pointee.height != src.height {
-      av_frame_unref(progressive.pointer)
-    }
-    let frame = try Self.writable(progressive, width: src.width, height: src.height)
-    try check(sws_scale_frame(progressiveContext, frame, source), "sws_scale_frame")
-    for plane in 0..<3 {
-      let shift: Int32 = plane == 0 ? 0 : 1
-      guard let base = Self.plane(frame, plane) else { continue }
-      let stride = Self.stride(frame, plane)
-      let width = Int((src.width + shift) >> shift), height = Int((src.height + shift) >> shift)
-      var above = [UInt8](repeating: 0, count: width)
-      for x in 0..<width { above[x] = base[x] }
-      for y in 1..<max(height - 1, 1) {
-        let row = base + y * stride, below = base + (y + 1) * stride
-        for x in 0..<width {
-          let current = row[x]
-          row[x] = UInt8((Int(above[x]) + 2 * Int(current) + Int(below[x]) + 2) >> 2)
-          above[x] = current
-        }
-      }
-    }
-    frame.pointee.pts = src.pts
-    frame.pointee.interlaced_frame = 0
-    return frame
-  }
-
-  private static func plane(_ frame: UnsafeMutablePointer<AVFrame>, _ index: Int) -> UnsafeMutablePointer<UInt8>? {
-    withUnsafeBytes(of: frame.pointee.data) { $0.load(fromByteOffset: index * 8, as: UnsafeMutablePointer<UInt8>?.self) }
-  }
-
-  private static func stride(_ frame: UnsafeMutablePointer<AVFrame>, _ index: Int) -> Int {
-    Int(withUnsafeBytes(of: frame.pointee.linesize) { $0.load(fromByteOffset: index * 4, as: Int32.self) })
-  }
-
   /// A frame of this size whose buffer may be written: the encoder may still
   /// hold the previous picture (copy-on-write).
   private static func writable(_ frame: Frame, width: Int32, height: Int32) throws -> UnsafeMutablePointer<AVFrame> {
@@ -116,8 +64,8 @@ final class VideoScaler {
 
   /// Copies one plane of `source` (`width` x `height` samples) turned clockwise by `quarterTurns`.
   private func turn(from source: UnsafeMutablePointer<AVFrame>, plane: Int, width: Int, height: Int, into target: UnsafeMutablePointer<AVFrame>) {
-    let sourceStride = Self.stride(source, plane), targetStride = Self.stride(target, plane)
-    guard let from = Self.plane(source, plane), let to = Self.plane(target, plane) else { return }
+    let sourceStride = source.stride(plane), targetStride = target.stride(plane)
+    guard let from = source.plane(plane), let to = target.plane(plane) else { return }
     for y in 0..<height {
       let row = from + y * sourceStride
       for x in 0..<width {
