@@ -66,18 +66,17 @@ final class VideoScaler {
   private func turn(from source: UnsafeMutablePointer<AVFrame>, plane: Int, width: Int, height: Int, into target: UnsafeMutablePointer<AVFrame>) {
     let sourceStride = source.stride(plane), targetStride = target.stride(plane)
     guard let from = source.plane(plane), let to = target.plane(plane) else { return }
+    // Where source sample (x, y) lands: origin + x * xStep + y * yStep.
+    let (origin, xStep, yStep) =
+      switch quarterTurns {
+      case 1: (height - 1, targetStride, -1)
+      case 2: ((height - 1) * targetStride + width - 1, -1, -targetStride)
+      default: ((width - 1) * targetStride, -targetStride, 1)
+      }
     for y in 0..<height {
       let row = from + y * sourceStride
-      for x in 0..<width {
-        // Where source sample (x, y) lands in the turned plane.
-        let (tx, ty): (Int, Int)
-        switch quarterTurns {
-        case 1: (tx, ty) = (height - 1 - y, x)
-        case 2: (tx, ty) = (width - 1 - x, height - 1 - y)
-        default: (tx, ty) = (y, width - 1 - x)
-        }
-        to[ty * targetStride + tx] = row[x]
-      }
+      let start = to + origin + y * yStep
+      for x in 0..<width { start[x * xStep] = row[x] }
     }
   }
 }
