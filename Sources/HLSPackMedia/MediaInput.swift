@@ -68,21 +68,35 @@ final class MediaInput {
     return ((turns % 4) + 4) % 4
   }
 
-  /// How long the video lasts, in seconds, for progress: the video track's
-  /// own length when declared; a Matroska header's end time less where the
-  /// file starts; an estimated duration as it is. A source whose timestamps
-  /// start at 60 s is 30 s of work, not 90.
-  var contentDuration: Double? {
+  /// What the header says of the video's length, when it says something:
+  /// MP4 declares each track's length; Matroska the time the file ends (its
+  /// timestamps may start anywhere). A duration libavformat estimated (from
+  /// the bit rate or the last timestamps, as for MPEG-TS) is not declared.
+  private enum DeclaredLength {
+    case track(seconds: Double)
+    case fileEnd(seconds: Double)
+  }
+
+  private var declaredLength: DeclaredLength? {
     let video = stream(videoStreamIndex).pointee
     if video.duration > 0, video.duration != hlspack_nopts_value() {
-      return Double(video.duration) * video.time_base.seconds
+      return .track(seconds: Double(video.duration) * video.time_base.seconds)
     }
-    guard let duration else { return nil }
-    let start = ctx.pointee.start_time
-    if ctx.pointee.duration_estimation_method == AVFMT_DURATION_FROM_STREAM, start > 0, start != hlspack_nopts_value() {
-      return max(0, duration - Double(start) / Double(AV_TIME_BASE))
+    if ctx.pointee.duration_estimation_method == AVFMT_DURATION_FROM_STREAM, let duration { return .fileEnd(seconds: duration) }
+    return nil
+  }
+
+  /// How long the video lasts, in seconds, for progress. A source whose
+  /// timestamps start at 60 s is 30 s of work, not 90.
+  var contentDuration: Double? {
+    switch declaredLength {
+    case .track(let seconds): return seconds
+    case .fileEnd(let seconds):
+      let start = ctx.pointee.start_time
+      guard start > 0, start != hlspack_nopts_value() else { return seconds }
+      return max(0, seconds - Double(start) / Double(AV_TIME_BASE))
+    case nil: return duration
     }
-    return duration
   }
 
   /// Width over height of the picture as players show it: pixel aspect ratio
@@ -152,22 +166,18 @@ final class MediaInput {
   private var videoSpan: (first: Int64?, end: Int64?) = (nil, nil)
 
   /// A file cut short (an interrupted copy or download) reads as an early end
-  /// of file: libavformat only logs "partial file". MP4 headers declare each
-  /// track's length, Matroska headers the time the file ends (its timestamps
-  /// may start anywhere), so compare the video with whichever is declared; a
-  /// duration libavformat estimated (from the bit rate or the last
-  /// timestamps, as for MPEG-TS) proves nothing and is not checked.
+  /// of file: libavformat only logs "partial file". So the video read is
+  /// compared with what the header declares (nothing to compare when it
+  /// declares nothing).
   private func checkVideoIsComplete() throws {
     let video = stream(videoStreamIndex).pointee
     let seconds = { (ticks: Int64) in Double(ticks) * video.time_base.seconds }
     guard let first = videoSpan.first, let end = videoSpan.end else { return }
     let read: Double, declared: Double
-    if video.duration > 0, video.duration != hlspack_nopts_value() {
-      (read, declared) = (seconds(end - first), seconds(video.duration))
-    } else if ctx.pointee.duration_estimation_method == AVFMT_DURATION_FROM_STREAM, let duration {
-      (read, declared) = (seconds(end), duration)
-    } else {
-      return
+    switch declaredLength {
+    case .track(let length): (read, declared) = (seconds(end - first), length)
+    case .fileEnd(let fileEnd): (read, declared) = (seconds(end), fileEnd)
+    case nil: return
     }
     if read < declared - Self.truncationTolerance {
       throw PackError.media(
