@@ -56,9 +56,12 @@ public final class LadderTranscoder: RenditionProducer {
   public var hasAudio: Bool { input.audioStreamIndex != nil }
   public var pictureAspect: Double? { input.videoPictureAspect }
 
+  /// The rung's output frame rate: its own, else the source's.
+  private func rate(of rung: VideoRung) -> FrameRate? { rung.fps ?? input.videoFrameRate }
+
   public var boundaryMisalignment: Double {
     let schedules = job.rungs.compactMap { rung in
-      (rung.fps ?? input.videoFrameRate).map { KeyframeSchedule(segmentDuration: job.segmentDuration, rate: $0) }
+      rate(of: rung).map { KeyframeSchedule(segmentDuration: job.segmentDuration, rate: $0) }
     }
     let segments = Int64(((input.contentDuration ?? 60) / job.segmentDuration).rounded(.up))
     return KeyframeSchedule.misalignment(schedules, segments: min(max(segments, 1), 10_000))
@@ -113,7 +116,7 @@ public final class LadderTranscoder: RenditionProducer {
 
     let sourceRate = input.videoFrameRate
     workers = try zip(job.rungs, sinks).map { rung, sink -> RungWorker in
-      guard let rate = rung.fps ?? sourceRate else {
+      guard let rate = rate(of: rung) else {
         throw PackError.input(path: input.path, reason: "the video frame rate cannot be read; set \"fps\" for rung \(rung.name)")
       }
       return try RungWorker(
