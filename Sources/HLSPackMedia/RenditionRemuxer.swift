@@ -73,11 +73,10 @@ final class RenditionRemuxer: @unchecked Sendable {
     timestamp == hlspack_nopts_value() ? nil : timestamp
   }
 
-  /// One frame in the stream's time base, for packets that carry no duration.
-  private static func frameDuration(_ stream: UnsafeMutablePointer<AVStream>) -> Int64 {
-    let s = stream.pointee
-    guard let rate = [s.avg_frame_rate, s.r_frame_rate].first(where: { $0.num > 0 && $0.den > 0 }) else { return 1 }
-    return av_rescale_q(1, av_inv_q(rate), s.time_base)
+  /// One frame in the video's time base, for packets that carry no duration.
+  private var frameDuration: Int64 {
+    guard let rate = input.videoFrameRate else { return 1 }
+    return av_rescale_q(1, AVRational(num: Int32(rate.denominator), den: Int32(rate.numerator)), videoTimeBase)
   }
 
   private static func codecName(_ stream: UnsafeMutablePointer<AVStream>) -> String {
@@ -96,7 +95,7 @@ final class RenditionRemuxer: @unchecked Sendable {
     let videoStream = input.stream(input.videoStreamIndex)
     let start = videoStream.pointee.start_time == hlspack_nopts_value() ? 0 : videoStream.pointee.start_time
     var timestamps = DecodeTimestamps(
-      reorderDelay: Int(videoStream.pointee.codecpar.pointee.video_delay), frameDuration: Self.frameDuration(videoStream))
+      reorderDelay: Int(videoStream.pointee.codecpar.pointee.video_delay), frameDuration: frameDuration)
     var closedGOPs = ClosedGOPCheck(
       rendition: name, path: input.path, hevc: hevc,
       lengthSize: RandomAccess.lengthSize(configuration: videoParameters.extradata, hevc: hevc))
