@@ -225,7 +225,10 @@ final class SegmentMuxer {
   /// The maximum frame rate, as FRAME-RATE declares it.
   var frameRate: Double {
     guard let interval = intervals?.interval, interval > 0 else { return 0 }
-    return primaryTimeBase.seconds > 0 ? FrameIntervals.nominalRate(1 / (interval * primaryTimeBase.seconds)) : 0
+    guard primaryTimeBase.seconds > 0 else { return 0 }
+    // Rounded timestamps put a 29.97 fps file in milliseconds at 29.968: the rate it rounds from.
+    let measured = 1 / (interval * primaryTimeBase.seconds)
+    return FrameRate.nominal(near: measured)?.value ?? measured
   }
 
   private var primaryTimeBase: AVRational {

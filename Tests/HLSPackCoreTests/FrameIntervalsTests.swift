@@ -30,9 +30,9 @@ struct FrameIntervalsTests {
   }
 
   @Test func measuredRatesSnapToTheNominalRateTheyRoundFrom() {
-    #expect(FrameIntervals.nominalRate(29.968) == 30000.0 / 1001)
-    #expect(FrameIntervals.nominalRate(25.0004) == 25)
-    #expect(FrameIntervals.nominalRate(29.99) == 29.99, "between 29.97 and 30: left as measured")
-    #expect(FrameIntervals.nominalRate(21.586) == 21.586)
+    #expect(FrameRate.nominal(near: 29.968)?.value == 30000.0 / 1001)
+    #expect(FrameRate.nominal(near: 25.0004)?.value == 25)
+    #expect(FrameRate.nominal(near: 29.99) == nil, "between 29.97 and 30: left as measured")
+    #expect(FrameRate.nominal(near: 21.586) == nil)
   }
 }

@@ -41,11 +41,4 @@ public struct FrameIntervals {
     gaps[pts - last, default: 0] += 1
     if gaps.count > Self.keptGaps, let largest = gaps.keys.max() { gaps[largest] = nil }
   }
-
-  /// The broadcast or film rate `measured` (frames per second) is, when it
-  /// is one (`FrameRate.nominal`): rounded timestamps put a 29.97 fps file in
-  /// milliseconds at 29.968 over six seconds.
-  public static func nominalRate(_ measured: Double) -> Double {
-    FrameRate.nominal(near: measured)?.value ?? measured
-  }
 }
