@@ -13,9 +13,9 @@ import HLSPackMedia
 /// encrypting and writing threads (0.51-0.55 s, +10 MiB), against 0.44 s here.
 /// Also left out: letting up to 6 MiB of segments wait and encrypting them
 /// side by side (the next block of each through one OpenSSL ECB call, the CBC
-/// XOR done by hand; 2.4 GB/s for four chains against 1.2 for one). Over 7
-/// interleaved runs its median was 0.52-0.58 s against 0.53 s here, with 4 to
-/// 12 MiB more memory: the waiting parts leave the cache, and muxing into
+/// XOR done by hand; 2.4 GB/s for four chains against 1.2 for one). Over 15
+/// alternating runs its median was 0.52-0.56 s against 0.53 s here, with 3 to
+/// 11 MiB more memory: the waiting parts leave the cache, and muxing into
 /// parts encrypted in place slowed the muxing thread.
 final class SegmentFileWriter: @unchecked Sendable {
   enum Job {
