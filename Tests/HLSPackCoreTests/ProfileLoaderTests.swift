@@ -241,6 +241,15 @@ private typealias P = ProfileJSON
     Rejection(P.profile(["encryption": #"{"method": "aes-128", "iv": "sequence"}"#]), "$.encryption.iv", "would repeat (key, IV) pairs"),
     Rejection(P.profile(["encryption": #"{"key_uri": "https://k"}"#]), "$.encryption.key_uri", #"method is "none""#),
     Rejection(P.profile(["encryption": #"{"method": "none", "key_uri": "https://k"}"#]), "$.encryption.key_uri", "nothing would be encrypted"),
+    // null is no value (the schema allows it nowhere): a templated profile
+    // that writes it for "method" must not publish in the clear with exit 0.
+    Rejection(P.profile(["encryption": #"{"method": null}"#]), "$.encryption.method", "is null; leave the field out"),
+    Rejection(P.profile(["encryption": "null"]), "$.encryption", "is null"),
+    Rejection(P.profile(["audio": "null"]), "$.audio", "is null"),
+    Rejection(P.profile(["encryption": #"{"method": "sample-aes", "fairplay": null}"#]), "$.encryption.fairplay", "is null"),
+    Rejection(P.profile(rung: ["bitrate": "null"]), "$.video[1].bitrate", "is null"),
+    Rejection(P.profile(["inputs": "null", "subtitles": "null"]), "$.inputs", "is null"),
+    Rejection(P.profile(["inputs": "[null]"]), "$.inputs[0]", "expected a non-empty path string"),
     // Not JSON at all.
     Rejection(#"{"version": 1,"#, "$", "not valid JSON"),
     // What Foundation's reader lets through: trailing commas, and a key twice (which value counts is undefined).

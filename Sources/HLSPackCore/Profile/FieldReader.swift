@@ -11,6 +11,11 @@ struct FieldReader {
     guard case .object(let fields) = value else {
       throw ProfileError(file: file, path: path, message: "expected an object, found \(value.typeName)")
     }
+    // The schema allows no null anywhere: a templated profile that writes null
+    // for a value it lacks must fail, not get the default (method null would publish in the clear).
+    if let key = fields.keys.sorted().first(where: { fields[$0] == .null }) {
+      throw ProfileError(file: file, path: "\(path).\(key)", message: "is null; leave the field out to get its default")
+    }
     self.file = file
     self.path = path
     self.fields = fields
@@ -24,7 +29,6 @@ struct FieldReader {
 
   mutating func value(_ key: String) -> JSONValue? {
     used.insert(key)
-    if case .null? = fields[key] { return nil }
     return fields[key]
   }
 
@@ -109,11 +113,8 @@ struct FieldReader {
     return try FieldReader(v, file: file, path: childPath(key))
   }
 
-  /// True when the object has a non-null value for `key`.
-  func wasGiven(_ key: String) -> Bool {
-    if case .null? = fields[key] { return false }
-    return fields[key] != nil
-  }
+  /// True when the object has a value for `key`.
+  func wasGiven(_ key: String) -> Bool { fields[key] != nil }
 
   func finish() throws {
     if let unknown = fields.keys.filter({ !used.contains($0) }).sorted().first {
