@@ -11,7 +11,7 @@ import HLSPackMedia
 /// Measured on two cores (bench/package, AES-128, 10 minutes of 720p) and left
 /// out: a second writer on alternate segments (0.46 s, +6 MiB) and separate
 /// encrypting and writing threads (0.51-0.55 s, +10 MiB), against 0.44 s here.
-/// Also left out: letting up to 6 MiB of segments wait and encrypting them
+/// Also left out: letting 2 to 6 MiB of segments wait and encrypting them
 /// side by side (the next block of each through one OpenSSL ECB call, the CBC
 /// XOR done by hand; 2.4 GB/s for four chains against 1.2 for one). Over 15
 /// alternating runs its median was 0.52-0.56 s against 0.53 s here, with 3 to
