@@ -184,8 +184,9 @@ struct AssetOutputs {
   private func writeKeyInfo(_ writers: [RenditionWriter]) throws {
     for writer in writers {
       var seen = Set<Int>()
-      for record in writer.records where seen.insert(record.period).inserted {
-        guard let uri = record.key.uri, let keyFile = record.keyFile else { continue }
+      // Clear-lead segments carry no key: they must not use up their period's file.
+      for record in writer.records {
+        guard let uri = record.key.uri, let keyFile = record.keyFile, seen.insert(record.period).inserted else { continue }
         var fixedIV: [UInt8]?
         if case .fixed(let iv) = profile.encryption.iv { fixedIV = iv }
         let info = FFmpegKeyInfo(uri: uri, keyPath: destination.appendingPathComponent(keyFile).path, iv: fixedIV)

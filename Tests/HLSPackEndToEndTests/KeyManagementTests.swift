@@ -51,6 +51,30 @@ struct KeyManagementTests {
     }
   }
 
+  /// write_key_info: one FFmpeg key-info file per rendition and key period,
+  /// naming that period's URI and published key file, also after a clear lead.
+  @Test func keyInfoFilesCoverEveryKeyPeriodAfterAClearLead() throws {
+    let package = try EncodedPackage.with(
+      encryption: #"{"method": "aes-128", "clear_lead_segments": 1, "rotate_every": 2, "write_key_info": true}"#)
+    let keys = try keyFiles(package)
+    #expect(keys.count == 2, "segment 0 clear, segments 1-2 and 3 in two periods")
+    for variant in package.master.variants {
+      let rendition = variant.uri.split(separator: "/")[0]
+      var uris: [String] = []
+      for segment in try package.playlist(variant.uri).segments {
+        if let uri = segment.keyAttributes?["URI"], uris.last != uri { uris.append(uri) }
+      }
+      #expect(uris.count == 2)
+      for (period, uri) in uris.enumerated() {
+        let file = package.folder.appendingPathComponent("keys/\(rendition).\(period).keyinfo")
+        let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n").map(String.init)
+        #expect(lines.first == uri, "\(file.lastPathComponent)")
+        let keyID = String(uri.split(separator: "/").last?.dropLast(4) ?? "")
+        #expect(lines.count >= 2 && lines[1].hasSuffix("/keys/\(keyID).key"), "\(file.lastPathComponent)")
+      }
+    }
+  }
+
   @Test(arguments: [
     ("{key_file}", "../keys/"),
     ("https://keys.example.com/{key_id}", "https://keys.example.com/"),
