@@ -121,6 +121,27 @@ struct RewriteKeysTests {
     }
   }
 
+  /// EXT-X-SESSION-KEY names the file its media tags name (G11): with a
+  /// relative template the master, at the root, reaches it through the
+  /// rendition's folder, as `encode` writes it.
+  @Test func sessionKeysFollowRelativeMediaURIsFromTheMastersFolder() throws {
+    let encoded = try EncodedPackage.with(
+      encryption: #"{"method": "aes-128", "scope": "rendition", "session_key": true}"#)
+    let package = try PackageDiff.copy(encoded.folder, scratch: "sessionkeys")
+    let result = try rewrite(package, "k/{key_id}.bin")
+    #expect(result.status == 0, "\(result.stderr)")
+    var mediaFiles: Set<String> = []
+    for variant in encoded.master.variants {
+      let folder = variant.uri.split(separator: "/").dropLast().joined(separator: "/")
+      let playlist = try PlaylistReader(contentsOf: package.appendingPathComponent(variant.uri))
+      for uri in playlist.segments.compactMap({ $0.keyAttributes?["URI"] }) { mediaFiles.insert("\(folder)/\(uri)") }
+    }
+    let master = try String(contentsOf: package.appendingPathComponent("master.m3u8"), encoding: .utf8)
+    let sessionURIs = master.matches(of: /#EXT-X-SESSION-KEY:.*URI="([^"]*)"/).map { String($0.1) }
+    #expect(sessionURIs.count == 2, "one key per rendition")
+    #expect(Set(sessionURIs) == mediaFiles, "\(sessionURIs) against \(mediaFiles)")
+  }
+
   @Test func secondRewriteFindsKeysThroughTheManifestAndAgainAfterThat() throws {
     let (original, package, key) = try hlspackPackage()
     #expect(try rewrite(package, "myapp-key://{asset}/{rendition}/{period}").status == 0)

@@ -36,7 +36,7 @@ struct RewritePlan {
     // Per playlist: key identity → {period}, in order of first appearance.
     var periods = Array(repeating: [LocatedKey.Identity: Int](), count: playlists.count)
 
-    func map(_ kind: KeyURIRewriter.KeyTagLine.Kind, _ choose: (LocatedKey, Int) -> String?) throws {
+    func map(_ kind: KeyURIRewriter.KeyTagLine.Kind, _ choose: (LocatedKey, PackagePlaylist) -> String?) throws {
       for (p, playlist) in playlists.enumerated() {
         for (t, tag) in playlist.tags.enumerated() where tag.kind == kind {
           guard let oldURI = tag.uri else { continue }
@@ -51,7 +51,7 @@ struct RewritePlan {
           let period = periods[p][key.identity] ?? periods[p].count
           periods[p][key.identity] = period
           let newURI: String
-          if let chosen = choose(key, period) {
+          if let chosen = choose(key, playlist) {
             newURI = chosen
           } else {
             let keyFile = key.keyID.map { key.bytes == nil ? key.manifestKeyFile ?? Self.keyFile($0) : Self.keyFile($0) }
@@ -78,15 +78,17 @@ struct RewritePlan {
     }
 
     try map(.key) { _, _ in nil }
-    // A session key announces a key the media playlists use, so it takes the
-    // same URI when they all agree on one absolute URI (conformance G11);
-    // otherwise (relative or per-rendition URIs) the template is rendered
-    // for the multivariant playlist itself.
-    var mediaURIs: [LocatedKey.Identity: Set<String>] = [:]
-    for m in mappings { mediaURIs[m.key.identity, default: []].insert(m.newURI) }
-    try map(.sessionKey) { key, _ in
-      guard template.scheme != nil, let uris = mediaURIs[key.identity], uris.count == 1 else { return nil }
-      return uris.first
+    // A session key announces a key the media playlists use, so it names the
+    // same resource as the first media tag of that key (conformance G11): the
+    // same absolute URI, or the same file re-expressed from the multivariant
+    // playlist's folder, as `encode` writes it. A key no media playlist uses
+    // gets the template rendered for the multivariant playlist itself.
+    var firstMediaTag: [LocatedKey.Identity: Mapping] = [:]
+    for m in mappings where firstMediaTag[m.key.identity] == nil { firstMediaTag[m.key.identity] = m }
+    try map(.sessionKey) { key, master in
+      guard let media = firstMediaTag[key.identity] else { return nil }
+      if URIReference.scheme(of: media.newURI) != nil || media.newURI.hasPrefix("/") { return media.newURI }
+      return playlists[media.playlist].packagePath(ofRelative: media.newURI).map(master.relativeURI(toPackagePath:))
     }
 
     try Self.checkNoSharedURI(mappings, playlists: playlists, package: package, absolute: template.scheme != nil)
