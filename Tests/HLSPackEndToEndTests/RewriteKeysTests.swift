@@ -312,6 +312,36 @@ struct RewriteKeysTests {
     #expect(inside.status == 2)
     let forceAlone = try rewrite(package, "skd://{key_id}", force: true)
     #expect(forceAlone.status == 2)
+    let itself = try rewrite(package, "skd://{key_id}", output: package, force: true)
+    #expect(itself.status == 2 && itself.stderr.contains("is the package itself"), "\(itself.stderr)")
+    try PackageDiff.expectOnlyKeyURIsChanged(before: original, after: package)
+  }
+
+  /// A copy made with --output holds its keys owner-only, whatever the source's mode.
+  @Test func outputCopyWritesKeysOwnerOnly() throws {
+    let (_, package, key) = try hlspackPackage()
+    let keysFolder = package.appendingPathComponent("keys")
+    let name = try #require(try FileManager.default.contentsOfDirectory(atPath: keysFolder.path).first { $0.hasSuffix(".key") })
+    try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: keysFolder.appendingPathComponent(name).path)
+    let output = package.deletingLastPathComponent().appendingPathComponent("owner-only")
+    let result = try rewrite(package, "skd://{key_id}", output: output)
+    #expect(result.status == 0, "\(result.stderr)")
+    for entry in try manifest(output).keys {
+      let file = output.appendingPathComponent(entry.keyFile)
+      #expect(Array(try Data(contentsOf: file)) == key)
+      #expect(try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int == 0o600, "\(entry.keyFile)")
+    }
+  }
+
+  /// The package folder may be given through a symbolic link (a `current` link to the latest build).
+  @Test func packageGivenThroughASymbolicLink() throws {
+    let (original, package, _) = try hlspackPackage()
+    let link = package.deletingLastPathComponent().appendingPathComponent("current")
+    try FileManager.default.createSymbolicLink(at: link, withDestinationURL: package)
+    let result = try rewrite(link, "skd://{key_id}")
+    #expect(result.status == 0, "\(result.stderr)")
+    let uris = try PackageDiff.expectOnlyKeyURIsChanged(before: original, after: package)
+    #expect(!uris.isEmpty && uris.values.allSatisfy { $0.allSatisfy { $0.hasPrefix("skd://") } })
   }
 
   // MARK: - Shaka Packager

@@ -30,15 +30,16 @@ enum PackageFiles {
     }
   }
 
-  /// Copies everything below `source` into the existing folder
-  /// `destination`, one file or folder at a time through the registry, so
-  /// that an interrupt removing the copy is never outrun by it.
-  static func copyContents(of source: URL, into destination: URL) throws {
+  /// Copies everything below `source` but the package paths in `except`
+  /// into the existing folder `destination`, one file or folder at a time
+  /// through the registry, so that an interrupt removing the copy is never outrun by it.
+  static func copyContents(of source: URL, into destination: URL, except: Set<String>) throws {
     let fm = FileManager.default
     guard let walker = fm.enumerator(atPath: source.path) else {
       throw PackError.input(path: source.path, reason: "cannot list the package folder")
     }
     while let relative = walker.nextObject() as? String {
+      if except.contains(relative) { continue }
       let from = source.appendingPathComponent(relative)
       let to = destination.appendingPathComponent(relative)
       try StagingRegistry.shared.unlessInterrupted(at: to.path) {

@@ -47,6 +47,9 @@ public struct PackageKeyRewriter {
     if let output = self.output {
       let source = self.package.resolvingSymlinksInPath().path
       let target = output.resolvingSymlinksInPath().path
+      if target == source {
+        throw ArgumentError(description: "--output \(output.path) is the package itself; leave --output out to rewrite it in place")
+      }
       if target.hasPrefix(source + "/") {
         throw ArgumentError(description: "--output \(output.path) is inside the package \(self.package.path)")
       }
@@ -62,6 +65,8 @@ public struct PackageKeyRewriter {
   public var asset: String { package.lastPathComponent }
 
   public func run() throws -> Summary {
+    // The folder's listing does not follow a link given as the package itself.
+    let package = self.package.resolvingSymlinksInPath()
     var isFolder: ObjCBool = false
     guard FileManager.default.fileExists(atPath: package.path, isDirectory: &isFolder) else {
       throw PackError.input(path: package.path, reason: "no such folder")
@@ -89,7 +94,9 @@ public struct PackageKeyRewriter {
     let result: URL
     if let output {
       let staging = try AssetStaging(destination: output, replace: replace)
-      try PackageFiles.copyContents(of: package, into: staging.folder)
+      // Keys the rewrite stages are written afresh, owner-only, not copied with the source's mode.
+      let staged = Set(plan.keys.keys.map(RewritePlan.keyFile))
+      try PackageFiles.copyContents(of: package, into: staging.folder, except: staged)
       try apply(plan, in: staging.folder, previous: manifest)
       try staging.publish()
       result = output
