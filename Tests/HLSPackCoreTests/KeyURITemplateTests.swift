@@ -25,7 +25,7 @@ import Testing
 
   @Test(arguments: [
     ("skd://x", "skd"), ("HTTPS://k", "https"), ("com.example+key-v1.2://k", "com.example+key-v1.2"),
-    ("keys/a:b.key", nil), ("{key_id}:x", nil), ("../k", nil),
+    ("keys/a:b.key", nil), ("../k", nil), ("?x:y", nil),
   ] as [(String, String?)])
   func scheme(template: String, expected: String?) throws {
     #expect(try KeyURITemplate(template).scheme == expected)
@@ -48,6 +48,9 @@ import Testing
     // G11: a scheme has no '_' and starts with a letter.
     ("my_app://k", #""my_app" is not a valid URI scheme"#),
     ("1app://k", #""1app" is not a valid URI scheme"#),
+    // RFC 3986: ':' in the first segment ends a scheme, so none may be empty or a placeholder.
+    (":{key_id}", "the URI scheme before it is empty"),
+    ("{key_id}:x", "a placeholder cannot stand there"),
     // The key would travel inside the playlist.
     ("data:application/octet-stream;base64,AAAA", "data: URI"),
     ("DATA:,x", "data: URI"),

@@ -46,6 +46,13 @@ public struct KeyURITemplate: Sendable, Equatable {
     if rest.contains("}") { throw KeyURITemplateError("has a \"}\" without \"{\"") }
     self.text = text
     if let scheme = schemeCandidate {
+      // RFC 3986: a relative reference cannot have ':' in its first segment,
+      // so the text before that ':' is a scheme, and a client reads it as one.
+      if scheme.isEmpty { throw KeyURITemplateError("starts with ':': the URI scheme before it is empty") }
+      if scheme.contains("{") {
+        throw KeyURITemplateError(
+          "\"\(scheme)\" before the first ':' would be read as a URI scheme; a placeholder cannot stand there")
+      }
       guard Self.isValidScheme(scheme) else {
         throw KeyURITemplateError("\"\(scheme)\" is not a valid URI scheme (RFC 3986: a letter, then letters, digits, '+', '-' or '.')")
       }
@@ -58,11 +65,11 @@ public struct KeyURITemplate: Sendable, Equatable {
   /// The scheme, lower-cased, when the template is an absolute URI.
   public var scheme: String? { schemeCandidate.map { $0.lowercased() } }
 
-  /// Text before the first ':' when it cannot be part of a relative path.
+  /// Text before the first ':' when that ':' is in the first path segment.
   private var schemeCandidate: String? {
     guard let colon = text.firstIndex(of: ":") else { return nil }
     let head = text[..<colon]
-    guard !head.isEmpty, !head.contains(where: { "/?#{}".contains($0) }) else { return nil }
+    guard !head.contains(where: { "/?#".contains($0) }) else { return nil }
     return String(head)
   }
 
