@@ -76,7 +76,7 @@ struct AssetEncoder {
     let timed = encryption.seed == nil ? started : nil
     let (report, warnings) = try outputs.write(writers: writers, facts: facts, subtitles: subtitles, started: timed)
     for warning in warnings { logger.warning("\(assetName): \(warning)") }
-    try staging.publish()
+    if let warning = try staging.publish() { logger.warning("\(assetName): \(warning)") }
     progress.report(
       ProgressEvent(
         event: .done, asset: assetName, input: input.path, seconds: transcoder.duration ?? 0,

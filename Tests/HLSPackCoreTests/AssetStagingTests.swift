@@ -68,10 +68,41 @@ import Testing
     // Until publish the old asset stays readable where players look.
     #expect(read(destination.appendingPathComponent("old.txt")) == "old")
     try write("new", to: staging.folder.appendingPathComponent("new.txt"))
-    try staging.publish()
+    #expect(try staging.publish() == nil, "no warning: the old asset is gone")
 
     #expect(try FileManager.default.contentsOfDirectory(atPath: destination.path) == ["new.txt"])
     #expect(try parent.contents() == ["movie"])
+  }
+
+  /// `chattr` on `path`; false where it does not work (not root, not ext4).
+  private func chattr(_ flag: String, _ path: String) -> Bool {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/chattr")
+    process.arguments = [flag, path]
+    process.standardError = FileHandle.nullDevice
+    guard (try? process.run()) != nil else { return false }
+    process.waitUntilExit()
+    return process.terminationStatus == 0
+  }
+
+  /// Files of the old asset that cannot be deleted are not a failure (the new
+  /// asset is in place) but must not be left behind silently.
+  @Test func replacingAnAssetWithUndeletableFilesWarnsWhereTheyAre() throws {
+    let parent = try TemporaryFolder()
+    let destination = parent.url.appendingPathComponent("movie")
+    let stuck = destination.appendingPathComponent("stuck")
+    try FileManager.default.createDirectory(at: stuck, withIntermediateDirectories: true)
+    try write("old", to: stuck.appendingPathComponent("old.txt"))
+    guard chattr("+i", stuck.path) else { return }
+
+    let staging = try AssetStaging(destination: destination, replace: true)
+    try write("new", to: staging.folder.appendingPathComponent("new.txt"))
+    let warning = try staging.publish()
+
+    #expect(try FileManager.default.contentsOfDirectory(atPath: destination.path) == ["new.txt"])
+    let left = parent.url.appendingPathComponent(try #require(try parent.contents().first { $0.hasPrefix(".movie.old-") }))
+    #expect(warning?.contains(left.path) == true, "\(String(describing: warning))")
+    #expect(chattr("-i", left.appendingPathComponent("stuck").path), "unfrozen, so the scratch folder can go")
   }
 
   @Test func discardRemovesTheStagingFolder() throws {

@@ -98,7 +98,7 @@ public struct PackageKeyRewriter {
       let staged = Set(plan.keys.keys.map(RewritePlan.keyFile))
       try PackageFiles.copyContents(of: package, into: staging.folder, except: staged)
       try apply(plan, in: staging.folder, previous: manifest)
-      try staging.publish()
+      if let warning = try staging.publish() { warnings.append(warning) }
       result = output
     } else {
       try apply(plan, in: package, previous: manifest)

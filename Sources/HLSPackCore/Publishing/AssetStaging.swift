@@ -47,8 +47,10 @@ public final class AssetStaging: @unchecked Sendable {
   /// Moves the finished asset into place, replacing an older one in one step.
   /// An interrupt arriving meanwhile waits for both renames (old asset aside,
   /// new one in), so it never leaves only the old asset's hidden copy; it
-  /// then removes that copy if this has not yet.
-  public func publish() throws {
+  /// then removes that copy if this has not yet. Returns a warning when some
+  /// of that copy could not be removed (files the run may not delete).
+  @discardableResult
+  public func publish() throws -> String? {
     let fm = FileManager.default
     let retired = folder.deletingLastPathComponent()
       .appendingPathComponent(".\(destination.lastPathComponent).old-\(UUID().uuidString.prefix(8))")
@@ -73,10 +75,11 @@ public final class AssetStaging: @unchecked Sendable {
       if replacing { registered.insert(retired) }
       return replacing
     }
-    if replaced {
-      removeTree(at: retired)
-      registry.unregister(retired)
-    }
+    guard replaced else { return nil }
+    removeTree(at: retired)
+    registry.unregister(retired)
+    guard fm.fileExists(atPath: retired.path) else { return nil }
+    return "the replaced asset could not be removed entirely; what is left of it is in \(retired.path)"
   }
 
   public func discard() {
