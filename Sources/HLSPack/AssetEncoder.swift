@@ -56,7 +56,8 @@ struct AssetEncoder {
     do {
       facts = try transcoder.run(sinks: writers) { seconds in
         let now = Date()
-        guard now.timeIntervalSince(lastReport) >= 0.5 else { return }
+        // Nothing done yet has no speed: every progress event carries one.
+        guard seconds > 0, now.timeIntervalSince(lastReport) >= 0.5 else { return }
         lastReport = now
         progress.report(
           ProgressEvent(

@@ -202,6 +202,10 @@ struct CommandLineTests {
     #expect(events.first?["event"] as? String == "start")
     #expect(events.last?["event"] as? String == "done")
     #expect(events.last?["asset"] as? String == "clip")
+    // Every progress event has what the README promises (the clip declares its duration).
+    for event in events where event["event"] as? String == "progress" {
+      #expect(event["speed"] is Double && event["percent"] is Double && event["eta_seconds"] is Double, "\(event)")
+    }
   }
 
   /// A source whose timestamps start at 60 s is 4 s of work, not 64.
