@@ -65,9 +65,10 @@ struct AssetOutputs {
     }
     let sessionKeys = sessionKeys(writers)
     let videoCount = profile.video.count
-    let subtitlePlaylists = try subtitles.map {
-      ($0.track, try $0.write(into: folder, segments: writers[0].records, targetDuration: targetDuration))
+    let subtitleReports = try subtitles.map {
+      try $0.write(into: folder, segments: writers[0].records, targetDuration: targetDuration, checksums: profile.segment.checksums)
     }
+    let subtitlePlaylists = zip(subtitles, subtitleReports).map { ($0.track, $1.playlist) }
     let plan = MasterPlan(
       profile: profile, video: Array(measured.prefix(videoCount)), audio: Array(measured.dropFirst(videoCount)),
       subtitles: subtitlePlaylists, iFrameVariants: iFrameVariants, sessionKeys: sessionKeys.map(\.tag))
@@ -85,7 +86,8 @@ struct AssetOutputs {
       container: profile.segment.container.rawValue, encryption: profile.encryption.method.rawValue,
       ivMode: manifest.keys.isEmpty ? nil : ivModeName, targetDuration: targetDuration,
       keys: manifest.keys.map { AssetReport.Key(keyID: $0.keyID, uri: $0.uri, file: $0.keyFile) },
-      renditions: renditions, timings: started.map { timings(started: $0, writers: writers) })
+      renditions: renditions, subtitles: subtitleReports.isEmpty ? nil : subtitleReports,
+      timings: started.map { timings(started: $0, writers: writers) })
     try writeJSON(report, to: "report.json", privateFile: false)
     return (report, plan.warnings(master))
   }

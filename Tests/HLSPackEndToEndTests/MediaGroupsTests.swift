@@ -27,7 +27,7 @@ struct MediaGroupsTests {
     return url
   }
 
-  static func package(encryption: String) throws -> URL {
+  static func package(encryption: String, options: [String] = []) throws -> URL {
     let scratch = try Fixtures.scratchFolder()
     let input = try source(in: scratch)
     let profile = scratch.appendingPathComponent("groups.json")
@@ -45,7 +45,8 @@ struct MediaGroupsTests {
       """.utf8
     ).write(to: profile)
     let output = scratch.appendingPathComponent("out")
-    let result = try Command.run(try Fixtures.executable(), ["encode", "--profile", profile.path, "--output", output.path, input.path])
+    let result = try Command.run(
+      try Fixtures.executable(), ["encode", "--profile", profile.path, "--output", output.path] + options + [input.path])
     guard result.status == 0 else { throw FixtureError(result.stderr) }
     return output.appendingPathComponent("film")
   }
@@ -177,6 +178,26 @@ struct MediaGroupsTests {
         if line.hasPrefix("#EXTINF:") { elapsed += Double(line.dropFirst(8).split(separator: ",")[0]) ?? 0 }
       }
       #expect(times.count == 1 && abs((times.first ?? 0) - 1) < 0.025, "\(uri): discontinuities at \(times) s")
+    }
+  }
+
+  /// report.json lists the subtitle tracks' segments as written, as it does every rendition's.
+  @Test func reportListsEverySubtitleSegmentWithItsSizeAndChecksum() throws {
+    let asset = try Self.package(encryption: #"{"method": "aes-128"}"#, options: ["--checksums"])
+    let report = try JSONDecoder().decode(AssetReport.self, from: Data(contentsOf: asset.appendingPathComponent("report.json")))
+    let tracks = try #require(report.subtitles)
+    #expect(tracks.map(\.playlist) == ["subtitles/en/index.m3u8", "subtitles/fr/index.m3u8"])
+    for track in tracks {
+      let folder = track.playlist.replacingOccurrences(of: "/index.m3u8", with: "")
+      let files = try FileManager.default.contentsOfDirectory(atPath: asset.appendingPathComponent(folder).path)
+        .filter { $0.hasSuffix(".vtt") }.sorted().map { "\(folder)/\($0)" }
+      #expect(!files.isEmpty && track.segments.map(\.uri) == files)
+      for segment in track.segments {
+        let path = asset.appendingPathComponent(segment.uri).path
+        #expect(segment.bytes == (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int))
+        let sum = try Command.run("sha256sum", [path]).text.prefix(64)
+        #expect(segment.sha256 == String(sum) && segment.iv == nil && segment.keyID == nil, "\(segment.uri)")
+      }
     }
   }
 

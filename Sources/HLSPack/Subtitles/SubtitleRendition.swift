@@ -1,5 +1,6 @@
 import Foundation
 import HLSPackCore
+import HLSPackCrypto
 
 /// A subtitle track of one asset: its cues, read before any media work, then
 /// written as WebVTT segments on the video segments' boundaries. Subtitles
@@ -24,9 +25,11 @@ struct SubtitleRendition {
     }
   }
 
-  /// Writes the segments and the media playlist under `folder`; returns the playlist's path.
-  func write(into asset: URL, segments: [SegmentRecord], targetDuration: Int64) throws -> String {
-    guard let first = segments.first else { return "" }
+  /// Writes the segments and the media playlist under `folder`; returns what
+  /// report.json says of them (SHA-256 sums with `checksums`).
+  func write(into asset: URL, segments: [SegmentRecord], targetDuration: Int64, checksums: Bool) throws -> AssetReport.Subtitles {
+    var report = AssetReport.Subtitles(name: track.name, language: track.language, playlist: "", segments: [])
+    guard let first = segments.first else { return report }
     let origin = first.startTicks
     // Source milliseconds of each boundary; 90 kHz ticks → ms.
     var boundaries = segments.map { ($0.startTicks - origin) / 90 }
@@ -37,13 +40,19 @@ struct SubtitleRendition {
     var entries: [MediaPlaylist.Entry] = []
     for (index, (document, segment)) in zip(documents, segments).enumerated() {
       let name = String(format: "segment_%05d.vtt", index)
-      try writeFile(Array(document.utf8), to: directory.appendingPathComponent(name))
+      let bytes = Array(document.utf8)
+      try writeFile(bytes, to: directory.appendingPathComponent(name))
+      report.segments.append(
+        .init(
+          uri: "\(folder)/\(name)", duration: MediaClock.seconds(segment.durationTicks), bytes: bytes.count,
+          sha256: checksums ? Hex.encode(try Digest.sha256(bytes)) : nil, iv: nil, keyID: nil))
       // The video's discontinuities, at the same segments (conformance B9).
       entries.append(.init(uri: name, durationTicks: segment.durationTicks, key: .none, discontinuity: segment.discontinuity))
     }
-    let path = "\(folder)/index.m3u8"
+    report.playlist = "\(folder)/index.m3u8"
     try writeFile(
-      Array(MediaPlaylist(entries: entries, targetDuration: targetDuration).render().utf8), to: asset.appendingPathComponent(path))
-    return path
+      Array(MediaPlaylist(entries: entries, targetDuration: targetDuration).render().utf8),
+      to: asset.appendingPathComponent(report.playlist))
+    return report
   }
 }

@@ -77,6 +77,21 @@ public struct AssetReport: Sendable, Codable, Equatable {
     }
   }
 
+  /// A WebVTT track: never encrypted, so its segments carry no IV or key.
+  public struct Subtitles: Sendable, Codable, Equatable {
+    public var name: String
+    public var language: String
+    public var playlist: String
+    public var segments: [Segment]
+
+    public init(name: String, language: String, playlist: String, segments: [Segment]) {
+      self.name = name
+      self.language = language
+      self.playlist = playlist
+      self.segments = segments
+    }
+  }
+
   public struct Timings: Sendable, Codable, Equatable {
     public var sourceSeconds: Double
     public var wallSeconds: Double
@@ -102,16 +117,18 @@ public struct AssetReport: Sendable, Codable, Equatable {
   public var targetDuration: Int64
   public var keys: [Key]
   public var renditions: [Rendition]
+  /// Absent when the asset has no subtitle tracks.
+  public var subtitles: [Subtitles]?
   public var timings: Timings?
 
   enum CodingKeys: String, CodingKey {
-    case tool, input, asset, container, encryption, keys, renditions, timings
+    case tool, input, asset, container, encryption, keys, renditions, subtitles, timings
     case ivMode = "iv_mode", targetDuration = "target_duration"
   }
 
   public init(
     version: String, input: String, asset: String, container: String, encryption: String, ivMode: String?,
-    targetDuration: Int64, keys: [Key], renditions: [Rendition], timings: Timings?
+    targetDuration: Int64, keys: [Key], renditions: [Rendition], subtitles: [Subtitles]? = nil, timings: Timings?
   ) {
     self.tool = Tool(version: version)
     self.input = input
@@ -122,6 +139,7 @@ public struct AssetReport: Sendable, Codable, Equatable {
     self.targetDuration = targetDuration
     self.keys = keys
     self.renditions = renditions
+    self.subtitles = subtitles
     self.timings = timings
   }
 }
