@@ -243,7 +243,7 @@ private typealias P = ProfileJSON
     Rejection(P.profile(["encryption": #"{"method": "none", "key_uri": "https://k"}"#]), "$.encryption.key_uri", "nothing would be encrypted"),
     // null is no value (the schema allows it nowhere): a templated profile
     // that writes it for "method" must not publish in the clear with exit 0.
-    Rejection(P.profile(["encryption": #"{"method": null}"#]), "$.encryption.method", "is null; leave the field out"),
+    Rejection(P.profile(["encryption": #"{"method": null}"#]), "$.encryption.method", "is null, which no field takes"),
     Rejection(P.profile(["encryption": "null"]), "$.encryption", "is null"),
     Rejection(P.profile(["audio": "null"]), "$.audio", "is null"),
     Rejection(P.profile(["encryption": #"{"method": "sample-aes", "fairplay": null}"#]), "$.encryption.fairplay", "is null"),

@@ -142,6 +142,19 @@ struct RewriteKeysTests {
     #expect(Set(sessionURIs) == mediaFiles, "\(sessionURIs) against \(mediaFiles)")
   }
 
+  /// A shared key store above the package: the master reaches it with one
+  /// `../` fewer than a rendition's playlist, as `encode` writes it.
+  @Test func sessionKeysAboveThePackageKeepPointingWhereTheMediaTagsPoint() throws {
+    let encoded = try EncodedPackage.with(encryption: #"{"method": "aes-128", "session_key": true}"#)
+    let package = try PackageDiff.copy(encoded.folder, scratch: "sessionabove")
+    let result = try rewrite(package, "../../store/{key_id}.key")
+    #expect(result.status == 0, "\(result.stderr)")
+    let keyID = try #require(try manifest(package).keys.first).keyID
+    let master = try String(contentsOf: package.appendingPathComponent("master.m3u8"), encoding: .utf8)
+    let sessionURIs = master.matches(of: /#EXT-X-SESSION-KEY:.*URI="([^"]*)"/).map { String($0.1) }
+    #expect(sessionURIs == ["../store/\(keyID).key"])
+  }
+
   @Test func secondRewriteFindsKeysThroughTheManifestAndAgainAfterThat() throws {
     let (original, package, key) = try hlspackPackage()
     #expect(try rewrite(package, "myapp-key://{asset}/{rendition}/{period}").status == 0)
@@ -314,12 +327,20 @@ struct RewriteKeysTests {
     #expect(forceAlone.status == 2)
     let itself = try rewrite(package, "skd://{key_id}", output: package, force: true)
     #expect(itself.status == 2 && itself.stderr.contains("is the package itself"), "\(itself.stderr)")
+    // Also when a symbolic link leads into the package and the output folder is new.
+    let link = package.deletingLastPathComponent().appendingPathComponent("current")
+    try FileManager.default.createSymbolicLink(at: link, withDestinationURL: package)
+    let throughLink = try rewrite(package, "skd://{key_id}", output: link.appendingPathComponent("sub"))
+    #expect(throughLink.status == 2 && throughLink.stderr.contains("is inside the package"), "\(throughLink.stderr)")
     try PackageDiff.expectOnlyKeyURIsChanged(before: original, after: package)
   }
 
-  /// A copy made with --output holds its keys owner-only, whatever the source's mode.
+  /// A copy made with --output holds its keys owner-only, whatever the source's
+  /// mode, and other files with their own modes (a private file stays private).
   @Test func outputCopyWritesKeysOwnerOnly() throws {
     let (_, package, key) = try hlspackPackage()
+    try Data("private".utf8).write(to: package.appendingPathComponent("private.txt"))
+    try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: package.appendingPathComponent("private.txt").path)
     let keysFolder = package.appendingPathComponent("keys")
     let name = try #require(try FileManager.default.contentsOfDirectory(atPath: keysFolder.path).first { $0.hasSuffix(".key") })
     try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: keysFolder.appendingPathComponent(name).path)
@@ -331,6 +352,10 @@ struct RewriteKeysTests {
       #expect(Array(try Data(contentsOf: file)) == key)
       #expect(try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int == 0o600, "\(entry.keyFile)")
     }
+    let copied = output.appendingPathComponent("private.txt").path
+    #expect(try FileManager.default.attributesOfItem(atPath: copied)[.posixPermissions] as? Int == 0o600)
+    let master = output.appendingPathComponent("master.m3u8").path
+    #expect(try FileManager.default.attributesOfItem(atPath: master)[.posixPermissions] as? Int == 0o644)
   }
 
   /// The package folder may be given through a symbolic link (a `current` link to the latest build).

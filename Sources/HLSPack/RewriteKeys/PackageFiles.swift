@@ -42,12 +42,22 @@ enum PackageFiles {
       if except.contains(relative) { continue }
       let from = source.appendingPathComponent(relative)
       let to = destination.appendingPathComponent(relative)
+      let attributes: [FileAttributeKey: Any]
+      do {
+        attributes = try fm.attributesOfItem(atPath: from.path)
+      } catch {
+        throw PackError.input(path: from.path, reason: "cannot read (\(error.localizedDescription))")
+      }
+      let mode = (attributes[.posixPermissions] as? Int).map { mode_t($0 & 0o777) } ?? 0o644
+      if attributes[.type] as? FileAttributeType == .typeRegular {
+        // Created with the source's mode, so a private file (keys.json with key bytes) is never readable by others.
+        try copyFile(from, to: to, mode: mode)
+        continue
+      }
       try StagingRegistry.shared.unlessInterrupted(at: to.path) {
         do {
-          let attributes = try fm.attributesOfItem(atPath: from.path)
           if attributes[.type] as? FileAttributeType == .typeDirectory {
-            try fm.createDirectory(
-              at: to, withIntermediateDirectories: false, attributes: [.posixPermissions: attributes[.posixPermissions] ?? 0o755])
+            try fm.createDirectory(at: to, withIntermediateDirectories: false, attributes: [.posixPermissions: Int(mode)])
           } else {
             // A symbolic link is copied as a link (the walk does not follow it).
             try fm.copyItem(at: from, to: to)
@@ -57,6 +67,29 @@ enum PackageFiles {
         }
       }
     }
+  }
+
+  /// Copies a regular file in pieces (segments can be large) through `FileWriter`.
+  private static func copyFile(_ from: URL, to: URL, mode: mode_t) throws {
+    let input: FileHandle
+    do {
+      input = try FileHandle(forReadingFrom: from)
+    } catch {
+      throw PackError.input(path: from.path, reason: "cannot read (\(error.localizedDescription))")
+    }
+    defer { try? input.close() }
+    let output = try FileWriter(creating: to, mode: mode, exclusive: true)
+    while true {
+      let piece: Data
+      do {
+        piece = try input.read(upToCount: 1 << 20) ?? Data()
+      } catch {
+        throw PackError.input(path: from.path, reason: "cannot read (\(error.localizedDescription))")
+      }
+      if piece.isEmpty { break }
+      try piece.withUnsafeBytes { try output.write($0) }
+    }
+    try output.close()
   }
 
   /// Stages a key at `keys/<key id>.key` (16 bytes, mode 0600). A file

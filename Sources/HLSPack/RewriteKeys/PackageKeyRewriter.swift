@@ -45,8 +45,8 @@ public struct PackageKeyRewriter {
       throw ArgumentError(description: "--force only applies with --output (without it the package is rewritten in place)")
     }
     if let output = self.output {
-      let source = self.package.resolvingSymlinksInPath().path
-      let target = output.resolvingSymlinksInPath().path
+      let source = Self.resolved(self.package)
+      let target = Self.resolved(output)
       if target == source {
         throw ArgumentError(description: "--output \(output.path) is the package itself; leave --output out to rewrite it in place")
       }
@@ -58,6 +58,18 @@ public struct PackageKeyRewriter {
           description: "--output \(output.path) contains the package \(self.package.path); replacing it would delete the package")
       }
     }
+  }
+
+  /// `url` with every symbolic link in it resolved, also in the folders
+  /// above a last part that does not exist yet (a new --output folder).
+  private static func resolved(_ url: URL) -> String {
+    var existing = url
+    var missing: [String] = []
+    while !FileManager.default.fileExists(atPath: existing.path), existing.pathComponents.count > 1 {
+      missing.insert(existing.lastPathComponent, at: 0)
+      existing.deleteLastPathComponent()
+    }
+    return missing.reduce(existing.resolvingSymlinksInPath()) { $0.appendingPathComponent($1) }.path
   }
 
   /// The asset name for `{asset}`: the package folder's name, also when the

@@ -81,14 +81,15 @@ struct RewritePlan {
     // A session key announces a key the media playlists use, so it names the
     // same resource as the first media tag of that key (conformance G11): the
     // same absolute URI, or the same file re-expressed from the multivariant
-    // playlist's folder, as `encode` writes it. A key no media playlist uses
-    // gets the template rendered for the multivariant playlist itself.
+    // playlist's folder (also above the package), as `encode` writes it. A key
+    // no media playlist uses gets the template rendered for the multivariant playlist itself.
     var firstMediaTag: [LocatedKey.Identity: Mapping] = [:]
     for m in mappings where firstMediaTag[m.key.identity] == nil { firstMediaTag[m.key.identity] = m }
     try map(.sessionKey) { key, master in
       guard let media = firstMediaTag[key.identity] else { return nil }
       if URIReference.scheme(of: media.newURI) != nil || media.newURI.hasPrefix("/") { return media.newURI }
-      return playlists[media.playlist].packagePath(ofRelative: media.newURI).map(master.relativeURI(toPackagePath:))
+      let mediaFolder = playlists[media.playlist].folderComponents.joined(separator: "/")
+      return master.relativeURI(toPackagePath: URIReference.fromPackageRoot(media.newURI, writtenIn: mediaFolder))
     }
 
     try Self.checkNoSharedURI(mappings, playlists: playlists, package: package, absolute: template.scheme != nil)

@@ -14,7 +14,7 @@ struct FieldReader {
     // The schema allows no null anywhere: a templated profile that writes null
     // for a value it lacks must fail, not get the default (method null would publish in the clear).
     if let key = fields.keys.sorted().first(where: { fields[$0] == .null }) {
-      throw ProfileError(file: file, path: "\(path).\(key)", message: "is null; leave the field out to get its default")
+      throw ProfileError(file: file, path: "\(path).\(key)", message: "is null, which no field takes (leave an optional field out to get its default)")
     }
     self.file = file
     self.path = path
