@@ -52,9 +52,11 @@ struct AssetEncoder {
     }
     progress.report(ProgressEvent(event: .start, asset: assetName, input: input.path, duration: transcoder.duration))
     var lastReport = Date.distantPast
+    var processed = 0.0
     let facts: [WrittenStreamFacts]
     do {
       facts = try transcoder.run(sinks: writers) { seconds in
+        processed = seconds
         let now = Date()
         // Nothing done yet has no speed: every progress event carries one.
         guard seconds > 0, now.timeIntervalSince(lastReport) >= 0.5 else { return }
@@ -80,7 +82,7 @@ struct AssetEncoder {
     if let warning = try staging.publish() { logger.warning("\(assetName): \(warning)") }
     progress.report(
       ProgressEvent(
-        event: .done, asset: assetName, input: input.path, seconds: transcoder.duration ?? 0,
+        event: .done, asset: assetName, input: input.path, seconds: transcoder.duration ?? processed,
         duration: transcoder.duration, elapsed: Date().timeIntervalSince(started)))
     return report
   }
