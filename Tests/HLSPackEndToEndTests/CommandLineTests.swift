@@ -208,6 +208,21 @@ struct CommandLineTests {
     }
   }
 
+  /// A live-style Matroska declares no duration: no percent or ETA, and the
+  /// done event still says how much source was processed.
+  @Test func progressWithoutADeclaredDurationCountsWhatWasDone() throws {
+    let scratch = try Fixtures.scratchFolder()
+    let run = try encode(try remuxedClip("live.mkv", ["-live", "1"], in: scratch).path, extra: ["--progress", "json"])
+    #expect(run.result.status == 0, "\(run.result.stderr)")
+    let events = try run.result.text.split(separator: "\n").map {
+      try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+    }
+    let done = try #require(events.last)
+    #expect(done["event"] as? String == "done" && done["duration"] == nil && done["percent"] == nil)
+    let seconds = try #require(done["seconds"] as? Double)
+    #expect(abs(seconds - 4) < 0.1, "done after \(seconds) s of a 4 s clip")
+  }
+
   /// A source whose timestamps start at 60 s is 4 s of work, not 64.
   @Test func progressCountsTheVideoNotWhereItsTimestampsStart() throws {
     let scratch = try Fixtures.scratchFolder()
