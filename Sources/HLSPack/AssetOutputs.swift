@@ -41,7 +41,9 @@ struct AssetOutputs {
         playlist: playlistPath, facts: fact, peak: BandwidthMeter.peak(samples, targetDuration: targetDuration),
         average: BandwidthMeter.average(samples))
       measured.append(variant)
-      if profile.segment.iFramePlaylists, let iFrames = iFramePlaylist(writer), !iFrames.entries.isEmpty {
+      if profile.segment.iFramePlaylists, let iFrames = iFramePlaylist(writer, targetDuration: targetDuration),
+        !iFrames.entries.isEmpty
+      {
         let path = "\(writer.name)/iframes.m3u8"
         try write(iFrames.render(), to: path)
         let samples = iFrames.entries.map { BandwidthMeter.Sample(bytes: $0.length, durationTicks: $0.durationTicks) }
@@ -118,7 +120,7 @@ struct AssetOutputs {
   }
 
   /// One entry per keyframe range; each lasts until the next keyframe.
-  private func iFramePlaylist(_ writer: RenditionWriter) -> IFramePlaylist? {
+  private func iFramePlaylist(_ writer: RenditionWriter, targetDuration: Int64) -> IFramePlaylist? {
     var entries: [IFramePlaylist.Entry] = []
     var ends: [Int64] = []
     // A segment's discontinuity goes before its first I-frame (a segment without one passes it on).
@@ -140,7 +142,7 @@ struct AssetOutputs {
     guard let last = writer.records.last else { return nil }
     ends.append(last.startTicks + last.durationTicks)
     for i in entries.indices { entries[i].durationTicks = ends[i + 1] - ends[i] }
-    return IFramePlaylist(entries: entries, map: writer.initialization)
+    return IFramePlaylist(entries: entries, map: writer.initialization, targetDuration: targetDuration)
   }
 
   private var ivModeName: String {

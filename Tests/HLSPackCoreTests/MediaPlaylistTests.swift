@@ -48,7 +48,7 @@ import Testing
         uri: "segment_00001.ts", offset: 564, length: 8836, durationTicks: 90_000, key: key, discontinuity: true),
       IFramePlaylist.Entry(uri: "segment_00002.ts", offset: 564, length: 9400, durationTicks: 45_000, key: key),
     ]
-    try assertSnapshot(IFramePlaylist(entries: entries, map: nil).render(), named: "iframes_clear_lead")
+    try assertSnapshot(IFramePlaylist(entries: entries, map: nil, targetDuration: 1).render(), named: "iframes_clear_lead")
   }
 
   @Test(arguments: [

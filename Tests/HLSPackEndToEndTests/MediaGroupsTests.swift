@@ -181,6 +181,21 @@ struct MediaGroupsTests {
     }
   }
 
+  /// One EXT-X-TARGETDURATION for the presentation: the audio's first segment
+  /// (priming included) is the longest, and the I-frame playlist says so too.
+  @Test func everyPlaylistHasThePresentationsTargetDuration() throws {
+    let asset = try Self.package(encryption: #"{"method": "none"}"#)
+    let report = try JSONDecoder().decode(AssetReport.self, from: Data(contentsOf: asset.appendingPathComponent("report.json")))
+    let playlists = try FileManager.default.subpathsOfDirectory(atPath: asset.path)
+      .filter { $0.hasSuffix(".m3u8") && $0 != "master.m3u8" }
+    #expect(playlists.contains { $0.hasSuffix("iframes.m3u8") } && playlists.count >= 6, "\(playlists)")
+    for path in playlists {
+      let text = try String(contentsOf: asset.appendingPathComponent(path), encoding: .utf8)
+      let value = text.firstMatch(of: /#EXT-X-TARGETDURATION:(\d+)/).map { Int64($0.1) }
+      #expect(value == report.targetDuration, "\(path)")
+    }
+  }
+
   /// report.json lists the subtitle tracks' segments as written, as it does every rendition's.
   @Test func reportListsEverySubtitleSegmentWithItsSizeAndChecksum() throws {
     let asset = try Self.package(encryption: #"{"method": "aes-128"}"#, options: ["--checksums"])

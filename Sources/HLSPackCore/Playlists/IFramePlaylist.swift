@@ -27,14 +27,14 @@ public struct IFramePlaylist: Sendable {
 
   public var entries: [Entry]
   public var map: String?
+  /// The presentation's, as in every other media playlist of it (an entry
+  /// never outlasts the segment it is in).
+  public var targetDuration: Int64
 
-  public init(entries: [Entry], map: String?) {
+  public init(entries: [Entry], map: String?, targetDuration: Int64) {
     self.entries = entries
     self.map = map
-  }
-
-  public var targetDuration: Int64 {
-    MediaPlaylist.targetDuration(forLongest: entries.map(\.durationTicks).max() ?? 0)
+    self.targetDuration = targetDuration
   }
 
   /// 4 for EXT-X-BYTERANGE and EXT-X-I-FRAMES-ONLY, 5 with EXT-X-MAP (conformance A4).
