@@ -18,6 +18,18 @@ import Testing
     #expect(try KeyURITemplate(template).render(Self.values) == expected)
   }
 
+  /// Asset and rendition names come from file and folder names: a quote would
+  /// end URI="…" (conformance A2), a space or '#' would break the URI.
+  @Test func namesArePercentEncoded() throws {
+    let values = KeyURITemplate.Values(
+      asset: #"my "clip" #1 été"#, rendition: "audio/en fr", keyID: "00112233445566778899aabbccddeeff", period: 0,
+      keyFile: "../keys/k.key")
+    let uri = try KeyURITemplate("myapp-key://{asset}/{rendition}/{key_id}").render(values)
+    #expect(uri == "myapp-key://my%20%22clip%22%20%231%20%C3%A9t%C3%A9/audio/en%20fr/00112233445566778899aabbccddeeff")
+    #expect(QuotedString.forbiddenCharacter(in: uri) == nil)
+    #expect(try KeyURITemplate("k://{asset}").render(Self.values) == "k://movie", "plain names unchanged")
+  }
+
   @Test func theDefaultPointsAtTheKeyFile() {
     #expect(KeyURITemplate.keyFile.text == "{key_file}")
     #expect(KeyURITemplate.keyFile.scheme == nil)

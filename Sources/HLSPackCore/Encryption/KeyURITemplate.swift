@@ -77,13 +77,31 @@ public struct KeyURITemplate: Sendable, Equatable {
   public var usesPeriod: Bool { text.contains("{period}") }
   public var usesRendition: Bool { text.contains("{rendition}") }
 
+  /// Names come from file and folder names, which may hold anything: they
+  /// are percent-encoded (RFC 3986, as RFC 6570 expands a simple variable;
+  /// a rendition's '/' stays a path separator), so that a quote cannot end
+  /// the playlist's URI="…" and a space or '#' cannot break the URI.
   public func render(_ values: Values) -> String {
     text
-      .replacingOccurrences(of: "{asset}", with: values.asset)
-      .replacingOccurrences(of: "{rendition}", with: values.rendition)
+      .replacingOccurrences(of: "{asset}", with: Self.percentEncoded(values.asset, keeping: ""))
+      .replacingOccurrences(of: "{rendition}", with: Self.percentEncoded(values.rendition, keeping: "/"))
       .replacingOccurrences(of: "{key_id}", with: values.keyID)
       .replacingOccurrences(of: "{period}", with: String(values.period))
       .replacingOccurrences(of: "{key_file}", with: values.keyFile)
+  }
+
+  /// Every byte of `text`'s UTF-8 but RFC 3986's unreserved characters (and `keeping`) as %XX.
+  static func percentEncoded(_ text: String, keeping: String) -> String {
+    var out = ""
+    for byte in text.utf8 {
+      let c = Character(Unicode.Scalar(byte))
+      if byte < 0x80, c.isLetter || c.isNumber || "-._~".contains(c) || keeping.contains(c) {
+        out.append(c)
+      } else {
+        out += String(format: "%%%02X", byte)
+      }
+    }
+    return out
   }
 
   public static func isValidScheme(_ s: String) -> Bool {
