@@ -30,16 +30,18 @@ public struct Packager {
   /// Each input's asset folder: OUTPUT/<input file stem>. Two inputs that would
   /// share a folder are refused before any work starts.
   public static func destinations(for inputs: [URL], output: URL) throws -> [URL] {
-    var seen: [String: URL] = [:]
+    // By bytes: Swift's == takes the NFC and NFD spellings of "café" as one
+    // name, but they are two folders on Linux.
+    var seen: [[UInt8]: URL] = [:]
     return try inputs.map { input in
       let stem = input.deletingPathExtension().lastPathComponent
       guard !stem.isEmpty, !stem.hasPrefix(".") else {
-        throw PackError.input(path: input.path, reason: "cannot name an asset after this file")
+        throw PackError.input(path: input.path, reason: "cannot name an asset after this file (the folder would be hidden)")
       }
-      if let other = seen[stem] {
+      if let other = seen[Array(stem.utf8)] {
         throw PackError.input(path: input.path, reason: "would write the same asset folder \"\(stem)\" as \(other.path)")
       }
-      seen[stem] = input
+      seen[Array(stem.utf8)] = input
       return output.appendingPathComponent(stem)
     }
   }

@@ -74,6 +74,20 @@ import Testing
     #expect(try parent.contents() == ["movie"])
   }
 
+  /// The staging folder adds 18 bytes to the name: a longer name fails up
+  /// front, naming the folder and the limit, not with "the file name is invalid".
+  @Test func namesThatLeaveNoRoomForTheStagingFolderAreRefused() throws {
+    let parent = try TemporaryFolder()
+    let longest = String(repeating: "é", count: AssetStaging.longestName / 2) + (AssetStaging.longestName % 2 == 1 ? "x" : "")
+    #expect(longest.utf8.count == 237)
+    let staging = try AssetStaging(destination: parent.url.appendingPathComponent(longest), replace: false)
+    staging.discard()
+    let tooLong = parent.url.appendingPathComponent(longest + "y")
+    let error = #expect(throws: PackError.self) { try AssetStaging(destination: tooLong, replace: false) }
+    #expect("\(String(describing: error))".contains("238 bytes; at most 237"), "\(String(describing: error))")
+    #expect(try parent.contents().isEmpty)
+  }
+
   /// `chattr` on `path`; false where it does not work (not root, not ext4).
   private func chattr(_ flag: String, _ path: String) -> Bool {
     let process = Process()

@@ -13,6 +13,7 @@ import Testing
     ("myapp-key://{asset}/{rendition}/{period}", "myapp-key://movie/720p/3"),
     ("keys/{rendition}-{period}-{period}.key", "keys/720p-3-3.key"),
     ("plain/relative.key", "plain/relative.key"),
+    ("https://k.example.com/my%20keys/{key_id}?v=1&x=[a]", "https://k.example.com/my%20keys/00112233445566778899aabbccddeeff?v=1&x=[a]"),
   ])
   func renders(template: String, expected: String) throws {
     #expect(try KeyURITemplate(template).render(Self.values) == expected)
@@ -63,6 +64,16 @@ import Testing
     // RFC 3986: ':' in the first segment ends a scheme, so none may be empty or a placeholder.
     (":{key_id}", "the URI scheme before it is empty"),
     ("{key_id}:x", "a placeholder cannot stand there"),
+    // The template's own text is written as it is: it must already be a valid URI (RFC 3986).
+    ("https://k.example.com/my key/{key_id}", "contains a space"),
+    ("clé/{key_id}", #"contains "é""#),
+    ("k://a<b>/{key_id}", #"contains "<""#),
+    ("k://%zz/{key_id}", "a '%' not followed by two hex digits"),
+    ("k://{key_id}%2", "a '%' not followed by two hex digits"),
+    // C1 controls and the Unicode line separators break lines for many readers.
+    ("k://a\u{85}b", "a line break (U+0085)"),
+    ("k://a\u{9B}b", "a control character (U+009B)"),
+    ("k://a\u{2028}b", "a line break (U+2028)"),
     // The key would travel inside the playlist.
     ("data:application/octet-stream;base64,AAAA", "data: URI"),
     ("DATA:,x", "data: URI"),

@@ -1,4 +1,6 @@
 import Foundation
+import HLSPack
+import HLSPackCore
 import Testing
 
 /// The `hlspack` executable as users and pipelines run it: exit codes, error
@@ -221,6 +223,16 @@ struct CommandLineTests {
     #expect(done["event"] as? String == "done" && done["duration"] == nil && done["percent"] == nil)
     let seconds = try #require(done["seconds"] as? Double)
     #expect(abs(seconds - 4) < 0.1, "done after \(seconds) s of a 4 s clip")
+  }
+
+  /// Asset folders are told apart by their bytes: the NFC and NFD spellings of
+  /// "café" are two files and two folders on Linux, though Swift's == calls them equal.
+  @Test func assetNamesDifferingOnlyInUnicodeNormalizationAreTwoAssets() throws {
+    let output = URL(fileURLWithPath: "/out")
+    let composed = URL(fileURLWithPath: "/in/caf\u{E9}.mp4"), decomposed = URL(fileURLWithPath: "/in/cafe\u{301}.mp4")
+    let folders = try Packager.destinations(for: [composed, decomposed], output: output)
+    #expect(folders.map { Array($0.lastPathComponent.utf8) } == [Array("caf\u{E9}".utf8), Array("cafe\u{301}".utf8)])
+    #expect(throws: PackError.self) { try Packager.destinations(for: [composed, URL(fileURLWithPath: "/x/caf\u{E9}.mkv")], output: output) }
   }
 
   /// A source whose timestamps start at 60 s is 4 s of work, not 64.

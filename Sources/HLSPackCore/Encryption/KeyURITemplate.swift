@@ -44,6 +44,7 @@ public struct KeyURITemplate: Sendable, Equatable {
       rest = rest[rest.index(after: close)...]
     }
     if rest.contains("}") { throw KeyURITemplateError("has a \"}\" without \"{\"") }
+    try Self.checkURICharacters(text.replacing(/\{[a-z_]+\}/, with: ""))
     self.text = text
     if let scheme = schemeCandidate {
       // RFC 3986: a relative reference cannot have ':' in its first segment,
@@ -88,6 +89,18 @@ public struct KeyURITemplate: Sendable, Equatable {
       .replacingOccurrences(of: "{key_id}", with: values.keyID)
       .replacingOccurrences(of: "{period}", with: String(values.period))
       .replacingOccurrences(of: "{key_file}", with: values.keyFile)
+  }
+
+  /// The template's own text is written as it is, so it must already be a
+  /// URI: RFC 3986's unreserved and reserved characters, '%' only before two hex digits.
+  private static func checkURICharacters(_ literal: String) throws(KeyURITemplateError) {
+    let allowed = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~:/?#[]@!$&'()*+,;=")
+    let characters = Array(literal)
+    for (i, c) in characters.enumerated() where !allowed.contains(c) {
+      if c == "%", i + 2 < characters.count, characters[(i + 1)...(i + 2)].allSatisfy({ $0.isASCII && $0.isHexDigit }) { continue }
+      let shown = c == " " ? "a space" : c == "%" ? "a '%' not followed by two hex digits" : "\"\(c)\""
+      throw KeyURITemplateError("contains \(shown), which a URI cannot hold as it is; percent-encode it (RFC 3986)")
+    }
   }
 
   /// Every byte of `text`'s UTF-8 but RFC 3986's unreserved characters (and `keeping`) as %XX.

@@ -13,11 +13,21 @@ public final class AssetStaging: @unchecked Sendable {
 
   /// Fails when the destination exists and `replace` is false, or when the
   /// parent folder cannot be written.
+  public static let longestName = 255 - ".".utf8.count - ".partial-XXXXXXXX".utf8.count
+
   public init(destination: URL, replace: Bool, registry: StagingRegistry = .shared) throws {
     let fm = FileManager.default
     self.destination = destination
     self.registry = registry
     let parent = destination.deletingLastPathComponent()
+    // The staging and retired folders are named ".<name>.partial-XXXXXXXX" and
+    // ".<name>.old-XXXXXXXX": 18 bytes more, within a file name's 255.
+    let nameBytes = destination.lastPathComponent.utf8.count
+    guard nameBytes <= Self.longestName else {
+      throw PackError.output(
+        path: destination.path,
+        reason: "the folder name is \(nameBytes) bytes; at most \(Self.longestName) leave room for its staging folder's name")
+    }
     if fm.fileExists(atPath: destination.path), !replace {
       throw PackError.output(path: destination.path, reason: "already exists (use --force to replace it)")
     }
