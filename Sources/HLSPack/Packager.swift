@@ -38,10 +38,11 @@ public struct Packager {
       guard !stem.isEmpty, !stem.hasPrefix(".") else {
         throw PackError.input(path: input.path, reason: "cannot name an asset after this file (the folder would be hidden)")
       }
-      if let other = seen[Array(stem.utf8)] {
+      let name = Array(stem.utf8)
+      if let other = seen[name] {
         throw PackError.input(path: input.path, reason: "would write the same asset folder \"\(stem)\" as \(other.path)")
       }
-      seen[Array(stem.utf8)] = input
+      seen[name] = input
       return output.appendingPathComponent(stem)
     }
   }

@@ -45,8 +45,8 @@ public struct PackageKeyRewriter {
       throw ArgumentError(description: "--force only applies with --output (without it the package is rewritten in place)")
     }
     if let output = self.output {
-      let source = Self.resolved(self.package)
-      let target = Self.resolved(output)
+      let source = Self.resolved(self.package).path
+      let target = Self.resolved(output).path
       if target == source {
         throw ArgumentError(description: "--output \(output.path) is the package itself; leave --output out to rewrite it in place")
       }
@@ -62,14 +62,14 @@ public struct PackageKeyRewriter {
 
   /// `url` with every symbolic link in it resolved, also in the folders
   /// above a last part that does not exist yet (a new --output folder).
-  private static func resolved(_ url: URL) -> String {
+  private static func resolved(_ url: URL) -> URL {
     var existing = url
     var missing: [String] = []
     while !FileManager.default.fileExists(atPath: existing.path), existing.pathComponents.count > 1 {
       missing.insert(existing.lastPathComponent, at: 0)
       existing.deleteLastPathComponent()
     }
-    return missing.reduce(existing.resolvingSymlinksInPath()) { $0.appendingPathComponent($1) }.path
+    return missing.reduce(existing.resolvingSymlinksInPath()) { $0.appendingPathComponent($1) }
   }
 
   /// The asset name for `{asset}`: the package folder's name, also when the
@@ -78,7 +78,7 @@ public struct PackageKeyRewriter {
 
   public func run() throws -> Summary {
     // The folder's listing does not follow a link given as the package itself.
-    let package = self.package.resolvingSymlinksInPath()
+    let package = Self.resolved(self.package)
     var isFolder: ObjCBool = false
     guard FileManager.default.fileExists(atPath: package.path, isDirectory: &isFolder) else {
       throw PackError.input(path: package.path, reason: "no such folder")

@@ -91,24 +91,27 @@ public struct KeyURITemplate: Sendable, Equatable {
       .replacingOccurrences(of: "{key_file}", with: values.keyFile)
   }
 
+  /// RFC 3986 §2.3 and §2.2.
+  private static let unreserved = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+  private static let reserved = Set(":/?#[]@!$&'()*+,;=")
+
   /// The template's own text is written as it is, so it must already be a
-  /// URI: RFC 3986's unreserved and reserved characters, '%' only before two hex digits.
+  /// URI: unreserved and reserved characters, '%' only before two hex digits.
   private static func checkURICharacters(_ literal: String) throws(KeyURITemplateError) {
-    let allowed = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~:/?#[]@!$&'()*+,;=")
     let characters = Array(literal)
-    for (i, c) in characters.enumerated() where !allowed.contains(c) {
+    for (i, c) in characters.enumerated() where !unreserved.contains(c) && !reserved.contains(c) {
       if c == "%", i + 2 < characters.count, characters[(i + 1)...(i + 2)].allSatisfy({ $0.isASCII && $0.isHexDigit }) { continue }
       let shown = c == " " ? "a space" : c == "%" ? "a '%' not followed by two hex digits" : "\"\(c)\""
       throw KeyURITemplateError("contains \(shown), which a URI cannot hold as it is; percent-encode it (RFC 3986)")
     }
   }
 
-  /// Every byte of `text`'s UTF-8 but RFC 3986's unreserved characters (and `keeping`) as %XX.
+  /// Every byte of `text`'s UTF-8 but the unreserved characters (and `keeping`) as %XX.
   static func percentEncoded(_ text: String, keeping: String) -> String {
     var out = ""
     for byte in text.utf8 {
       let c = Character(Unicode.Scalar(byte))
-      if byte < 0x80, c.isLetter || c.isNumber || "-._~".contains(c) || keeping.contains(c) {
+      if byte < 0x80, unreserved.contains(c) || keeping.contains(c) {
         out.append(c)
       } else {
         out += String(format: "%%%02X", byte)

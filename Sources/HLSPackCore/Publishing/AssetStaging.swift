@@ -11,17 +11,17 @@ public final class AssetStaging: @unchecked Sendable {
   private let registry: StagingRegistry
   private var published = false
 
-  /// Fails when the destination exists and `replace` is false, or when the
-  /// parent folder cannot be written.
+  /// The longest destination name: the staging and retired folders are named
+  /// ".<name>.partial-XXXXXXXX" and ".<name>.old-XXXXXXXX", within a file name's 255 bytes.
   public static let longestName = 255 - ".".utf8.count - ".partial-XXXXXXXX".utf8.count
 
+  /// Fails when the destination name is too long, when the destination exists
+  /// and `replace` is false, or when the parent folder cannot be written.
   public init(destination: URL, replace: Bool, registry: StagingRegistry = .shared) throws {
     let fm = FileManager.default
     self.destination = destination
     self.registry = registry
     let parent = destination.deletingLastPathComponent()
-    // The staging and retired folders are named ".<name>.partial-XXXXXXXX" and
-    // ".<name>.old-XXXXXXXX": 18 bytes more, within a file name's 255.
     let nameBytes = destination.lastPathComponent.utf8.count
     guard nameBytes <= Self.longestName else {
       throw PackError.output(
