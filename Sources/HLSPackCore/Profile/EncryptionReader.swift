@@ -19,7 +19,8 @@ enum EncryptionReader {
     if let (field, value) = given.first {
       switch field {
       case "key_file":
-        settings.keySource = .fixed(try readKeyFile(ProfileLoader.resolve(value, against: baseDirectory), r, field))
+        settings.keySource = .fixed(
+          try readKeyFile(ProfileLoader.resolve(value, against: baseDirectory), r, field, into: &settings))
       case "key_hex":
         settings.keySource = .fixed(try hexKey(value, r, field, what: "key_hex"))
       case "key_env":
@@ -37,7 +38,7 @@ enum EncryptionReader {
           // FFmpeg reads the key path relative to its working folder; a profile's
           // paths are relative to their file, so relative here means the key-info file's folder.
           let keyURL = ProfileLoader.resolve(info.keyPath, against: url.deletingLastPathComponent())
-          settings.keySource = .fixed(try readKeyFile(keyURL, r, field))
+          settings.keySource = .fixed(try readKeyFile(keyURL, r, field, into: &settings))
         }
       }
     }
@@ -143,13 +144,23 @@ enum EncryptionReader {
     }
   }
 
-  private static func readKeyFile(_ url: URL, _ r: FieldReader, _ field: String) throws -> [UInt8] {
-    guard let data = FileManager.default.contents(atPath: url.path) else {
-      throw r.error(field, "cannot read the key file \(url.path)")
+  /// Only a regular file of exactly 16 bytes is read: a device or a pipe
+  /// named by mistake would never end. A key file other users can open is
+  /// noted for a warning, as OpenSSH does for private keys.
+  private static func readKeyFile(
+    _ url: URL, _ r: FieldReader, _ field: String, into settings: inout EncryptionSettings
+  ) throws -> [UInt8] {
+    var info = stat()
+    guard stat(url.path, &info) == 0 else {
+      throw r.error(field, "cannot read the key file \(url.path) (\(String(cString: strerror(errno))))")
     }
-    guard data.count == 16 else {
-      throw r.error(field, "the key file \(url.path) holds \(data.count) bytes; an AES-128 key file holds exactly 16")
+    guard info.st_mode & S_IFMT == S_IFREG else {
+      throw r.error(field, "the key file \(url.path) is not a regular file")
     }
+    guard info.st_size == 16, let data = FileManager.default.contents(atPath: url.path), data.count == 16 else {
+      throw r.error(field, "the key file \(url.path) holds \(info.st_size) bytes; an AES-128 key file holds exactly 16")
+    }
+    if info.st_mode & 0o077 != 0 { settings.exposedKeyFiles.append(url.path) }
     return Array(data)
   }
 

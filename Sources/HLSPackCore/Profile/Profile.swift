@@ -209,6 +209,8 @@ public struct EncryptionSettings: Sendable, Equatable {
   public var sessionKey: Bool
   /// The first N segments of every rendition stay clear (METHOD=NONE).
   public var clearLeadSegments: Int
+  /// Key files read from the profile that users other than their owner can open.
+  public var exposedKeyFiles: [String] = []
 
   public init(
     method: EncryptionMethod, keySource: KeySource = .generated, keyID: [UInt8]? = nil, scope: KeyScope = .asset,
