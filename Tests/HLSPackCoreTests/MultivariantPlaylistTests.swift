@@ -24,6 +24,22 @@ import Testing
     try assertSnapshot(playlist.render(), named: "master_three_variants")
   }
 
+  /// A client that starts with the first variant listed must start with a
+  /// picture: the audio-only variant, though the lowest, comes last.
+  @Test func audioOnlyVariantsComeAfterVideo() {
+    let audioOnly = MultivariantPlaylist.Variant(
+      uri: "audio/index.m3u8", bandwidth: 140_000, averageBandwidth: 130_000, codecs: ["mp4a.40.2"], width: 0, height: 0,
+      frameRate: 0)
+    let playlist = MultivariantPlaylist(
+      variants: [
+        Self.variant("720p/index.m3u8", 3_300_000, 2_900_000, "avc1.64001f", (1280, 720), 25), audioOnly,
+        Self.variant("360p/index.m3u8", 900_000, 800_000, "avc1.4d401e", (640, 360), 25),
+      ],
+      independentSegments: true)
+    let uris = playlist.render().split(separator: "\n").filter { !$0.hasPrefix("#") }
+    #expect(uris == ["360p/index.m3u8", "720p/index.m3u8", "audio/index.m3u8"])
+  }
+
   @Test func noIndependentSegmentsTagUnlessTrue() {
     let playlist = MultivariantPlaylist(
       variants: [Self.variant("a.m3u8", 1, 1, "avc1.42c01e", (16, 16), 25)], independentSegments: false)

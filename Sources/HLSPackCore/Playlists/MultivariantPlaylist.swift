@@ -121,7 +121,7 @@ public struct MultivariantPlaylist: Sendable {
     if independentSegments { lines.append("#EXT-X-INDEPENDENT-SEGMENTS") }
     lines += sessionKeys.map { "#EXT-X-SESSION-KEY:\($0.attributes)" }
     lines += media.map(\.line)
-    for v in Self.lowestBandwidthFirst(variants, \.bandwidth) {
+    for v in Self.lowestBandwidthFirst(variants, \.bandwidth, audioOnly: { $0.width == 0 }) {
       var attributes = [
         "BANDWIDTH=\(v.bandwidth)",
         "AVERAGE-BANDWIDTH=\(v.averageBandwidth)",
@@ -134,7 +134,7 @@ public struct MultivariantPlaylist: Sendable {
       lines.append("#EXT-X-STREAM-INF:" + attributes.joined(separator: ","))
       lines.append(v.uri)
     }
-    for v in Self.lowestBandwidthFirst(iFrameVariants, \.bandwidth) {
+    for v in Self.lowestBandwidthFirst(iFrameVariants, \.bandwidth, audioOnly: { _ in false }) {
       let attributes = [
         "BANDWIDTH=\(v.bandwidth)",
         "AVERAGE-BANDWIDTH=\(v.averageBandwidth)",
@@ -147,9 +147,17 @@ public struct MultivariantPlaylist: Sendable {
     return lines.joined(separator: "\n") + "\n"
   }
 
+  /// Audio-only variants come after every video variant: clients such as
+  /// AVPlayer start with the first variant listed, and starting there would
+  /// show no picture (GStreamer's hlsdemux2 even crashes switching up from it).
   /// Ties keep the profile's order.
-  private static func lowestBandwidthFirst<Entry>(_ entries: [Entry], _ bandwidth: (Entry) -> Int) -> [Entry] {
-    entries.enumerated().sorted { (bandwidth($0.element), $0.offset) < (bandwidth($1.element), $1.offset) }.map(\.element)
+  private static func lowestBandwidthFirst<Entry>(
+    _ entries: [Entry], _ bandwidth: (Entry) -> Int, audioOnly: (Entry) -> Bool
+  ) -> [Entry] {
+    func rank(_ entry: (offset: Int, element: Entry)) -> (Int, Int, Int) {
+      (audioOnly(entry.element) ? 1 : 0, bandwidth(entry.element), entry.offset)
+    }
+    return entries.enumerated().sorted { rank($0) < rank($1) }.map(\.element)
   }
 
   /// Three decimals, rounded (conformance D7): 29.97002997 → "29.970".
