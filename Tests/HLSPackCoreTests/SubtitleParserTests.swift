@@ -30,4 +30,16 @@ import Testing
     let arrows = document.split(separator: "\n").filter { $0.contains("-->") }
     #expect(arrows == ["00:00:02.000 --> 00:00:03.000", "00:00:03.500 --> 00:00:04.000"])
   }
+
+  /// The whole document: header, then every cue as a block ending in a blank line.
+  @Test func segmentDocumentText() throws {
+    let cues = try SubtitleParser.parse("WEBVTT\n\n00:01.000 --> 00:02.000 align:start\nHello\n\n00:02.500 --> 00:05.000\nBye", srt: false)
+    let documents = WebVTTSegmenter(originTicks: 90_000).segments(cues, boundaries: [0, 2_000, 4_000, 6_000])
+    #expect(
+      documents == [
+        "WEBVTT\nX-TIMESTAMP-MAP=MPEGTS:90000,LOCAL:00:00:01.000\n\n00:00:02.000 --> 00:00:03.000 align:start\nHello\n\n",
+        "WEBVTT\nX-TIMESTAMP-MAP=MPEGTS:90000,LOCAL:00:00:01.000\n\n00:00:03.500 --> 00:00:06.000\nBye\n\n",
+        "WEBVTT\nX-TIMESTAMP-MAP=MPEGTS:90000,LOCAL:00:00:01.000\n\n00:00:03.500 --> 00:00:06.000\nBye\n\n",
+      ])
+  }
 }

@@ -13,14 +13,16 @@ public struct WebVTTSegmenter: Sendable {
   }
 
   /// One WebVTT document per segment; `boundaries` are the segments' start
-  /// times and the end of the last one, in source milliseconds.
+  /// times and the end of the last one, in source milliseconds. Every block,
+  /// the last cue too, ends with a blank line: WebVTT lets the file end after
+  /// the cue text, but GStreamer's subparse then drops the cue.
   public func segments(_ cues: [SubtitleCue], boundaries: [Int64]) -> [String] {
     let shift = originTicks / 90
     return zip(boundaries, boundaries.dropFirst()).map { start, end in
-      var text = "WEBVTT\nX-TIMESTAMP-MAP=MPEGTS:\(originTicks),LOCAL:\(SubtitleParser.format(shift))\n"
+      var text = "WEBVTT\nX-TIMESTAMP-MAP=MPEGTS:\(originTicks),LOCAL:\(SubtitleParser.format(shift))\n\n"
       for cue in cues where cue.start < end && cue.end > start {
         let settings = cue.settings.isEmpty ? "" : " " + cue.settings
-        text += "\n\(SubtitleParser.format(cue.start + shift)) --> \(SubtitleParser.format(cue.end + shift))\(settings)\n\(cue.text)\n"
+        text += "\(SubtitleParser.format(cue.start + shift)) --> \(SubtitleParser.format(cue.end + shift))\(settings)\n\(cue.text)\n\n"
       }
       return text
     }
