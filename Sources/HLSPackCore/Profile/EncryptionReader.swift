@@ -145,23 +145,31 @@ enum EncryptionReader {
   }
 
   /// Only a regular file of exactly 16 bytes is read: a device or a pipe
-  /// named by mistake would never end. A key file other users can open is
+  /// named by mistake would never end. The file is opened once and checked
+  /// through its descriptor (non-blocking, so a pipe cannot stall the open),
+  /// so what is checked is what is read. A key file other users can open is
   /// noted for a warning, as OpenSSH does for private keys.
   private static func readKeyFile(
     _ url: URL, _ r: FieldReader, _ field: String, into settings: inout EncryptionSettings
   ) throws -> [UInt8] {
-    var info = stat()
-    guard stat(url.path, &info) == 0 else {
+    let descriptor = open(url.path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+    guard descriptor >= 0 else {
       throw r.error(field, "cannot read the key file \(url.path) (\(String(cString: strerror(errno))))")
     }
-    guard info.st_mode & S_IFMT == S_IFREG else {
+    defer { close(descriptor) }
+    var info = stat()
+    guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
       throw r.error(field, "the key file \(url.path) is not a regular file")
     }
-    guard info.st_size == 16, let data = FileManager.default.contents(atPath: url.path), data.count == 16 else {
+    guard info.st_size == 16 else {
       throw r.error(field, "the key file \(url.path) holds \(info.st_size) bytes; an AES-128 key file holds exactly 16")
     }
+    var key = [UInt8](repeating: 0, count: 16)
+    guard Glibc.read(descriptor, &key, key.count) == key.count else {
+      throw r.error(field, "cannot read the key file \(url.path) (\(String(cString: strerror(errno))))")
+    }
     if info.st_mode & 0o077 != 0 { settings.exposedKeyFiles.append(url.path) }
-    return Array(data)
+    return key
   }
 
   private static func hexKey(_ text: String, _ r: FieldReader, _ field: String, what: String) throws -> [UInt8] {
