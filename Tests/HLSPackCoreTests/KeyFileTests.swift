@@ -69,4 +69,32 @@ import Testing
     #expect(
       error?.message == "cannot read the key file \(folder.url.appendingPathComponent("absent.bin").path) (No such file or directory)")
   }
+
+  private func load(keyInfo: String) throws -> Profile {
+    let json = #"{"version": 1, "segment": {"duration": 6}, "video": [\#(ProfileJSON.firstRung)], "#
+      + #""encryption": {"method": "aes-128", "key_info": "\#(keyInfo)"}}"#
+    return try ProfileLoader.load(data: Data(json.utf8), file: "test.json", baseDirectory: folder.url)
+  }
+
+  /// A key-info file is read whole, so it has a bound: /dev/zero named by
+  /// mistake ends in an error, not in memory filling up.
+  @Test func keyInfoFileIsBounded() {
+    let error = #expect(throws: ProfileError.self) { try load(keyInfo: "/dev/zero") }
+    #expect(error?.path == "$.encryption.key_info")
+    #expect(error?.message == "cannot read the key-info file /dev/zero (larger than 64 KiB)")
+  }
+
+  @Test func keyInfoFileThatIsNotTextIsNamed() throws {
+    let url = folder.url.appendingPathComponent("k.keyinfo")
+    try Data([0x6b, 0x2e, 0x62, 0xff, 0x0a]).write(to: url)
+    let error = #expect(throws: ProfileError.self) { try load(keyInfo: "k.keyinfo") }
+    #expect(error?.message == "the key-info file \(url.path) is not UTF-8 text")
+  }
+
+  @Test func missingKeyInfoFileSaysWhy() {
+    let error = #expect(throws: ProfileError.self) { try load(keyInfo: "absent.keyinfo") }
+    #expect(
+      error?.message
+        == "cannot read the key-info file \(folder.url.appendingPathComponent("absent.keyinfo").path) (No such file or directory)")
+  }
 }

@@ -162,6 +162,44 @@ struct CommandLineTests {
     #expect(result.stderr.contains("\(profile.path): $.video[0].width: must be even"))
   }
 
+  /// What a pipeline's shell passes for `--profile <(make-profile)`: a pipe.
+  /// Its relative paths (here the key file) are relative to the current folder.
+  @Test func profileCanComeThroughAPipe() throws {
+    let scratch = try Fixtures.scratchFolder()
+    let profile = try Fixtures.profile(in: scratch, encryption: #"{"method": "aes-128", "key_file": "test.key"}"#)
+    // A clearly marked test key: RFC 3602's case #1.
+    let key = Data(Hex.decode("06a9214036b8a15b512e03d534120006") ?? [])
+    try key.write(to: scratch.appendingPathComponent("test.key"))
+    chmod(scratch.appendingPathComponent("test.key").path, 0o600)
+    let output = scratch.appendingPathComponent("out")
+    let result = try Command.run(
+      "bash",
+      ["-c", #"cd "$1" && exec "$0" encode --profile <(cat "$2") --output "$3" "$4""#,
+       try Fixtures.executable(), scratch.path, profile.path, output.path, try Fixtures.clip().path])
+    #expect(result.status == 0, "\(result.stderr)")
+    let keys = try FileManager.default.contentsOfDirectory(atPath: output.appendingPathComponent("clip/keys").path)
+    #expect(try keys.map { try Data(contentsOf: output.appendingPathComponent("clip/keys/\($0)")) } == [key], "\(keys)")
+  }
+
+  @Test func subtitleFileThatIsAFolderIsRejectedSayingSo() throws {
+    let scratch = try Fixtures.scratchFolder()
+    let sidecar = scratch.appendingPathComponent("clip.en.vtt")
+    try FileManager.default.createDirectory(at: sidecar, withIntermediateDirectories: true)
+    let profile = scratch.appendingPathComponent("subtitles.json")
+    try Data(
+      """
+      {"version": 1, "segment": {"duration": 1}, "video": [\(Fixtures.defaultRungs[1])],
+       "subtitles": [{"name": "English", "language": "en", "file": "\(scratch.path)/{stem}.en.vtt"}]}
+      """.utf8
+    ).write(to: profile)
+    let output = scratch.appendingPathComponent("out")
+    let result = try Command.run(
+      try Fixtures.executable(), ["encode", "--profile", profile.path, "--output", output.path, try Fixtures.clip().path])
+    #expect(result.status == 1)
+    #expect(result.stderr.contains("\(sidecar.path): cannot read the subtitle file of track \"English\" (it is a folder)"), "\(result.stderr)")
+    expectNothingPublished(output)
+  }
+
   @Test func existingAssetIsKeptUnlessForced() throws {
     let first = try encode(try Fixtures.clip().path)
     #expect(first.result.status == 0)

@@ -14,8 +14,11 @@ struct SubtitleRendition {
   /// Reads the sidecar file for `input` (`{stem}` → the input's file stem).
   static func load(_ track: SubtitleTrack, input: URL) throws -> SubtitleRendition {
     let path = track.file.replacingOccurrences(of: "{stem}", with: input.deletingPathExtension().lastPathComponent)
-    guard let data = FileManager.default.contents(atPath: path) else {
-      throw PackError.input(path: path, reason: "cannot read the subtitle file of track \"\(track.name)\"")
+    let data: [UInt8]
+    do {
+      data = try SmallFile.read(path, limit: 64 << 20)
+    } catch {
+      throw PackError.input(path: path, reason: "cannot read the subtitle file of track \"\(track.name)\" \(error.reason)")
     }
     let text = String(decoding: data, as: UTF8.self)
     do {

@@ -28,8 +28,15 @@ enum EncryptionReader {
         settings.keySource = .fixed(try hexKey(hex, r, field, what: "environment variable \(value)"))
       default:
         let url = ProfileLoader.resolve(value, against: baseDirectory)
-        guard let text = try? String(contentsOf: url, encoding: .utf8) else {
-          throw r.error(field, "cannot read the key-info file \(url.path)")
+        let text: String
+        do {
+          let bytes = try SmallFile.read(url.path, limit: 64 << 10)
+          guard let utf8 = String(validating: bytes, as: UTF8.self) else {
+            throw r.error(field, "the key-info file \(url.path) is not UTF-8 text")
+          }
+          text = utf8
+        } catch let failure as SmallFile.Failure {
+          throw r.error(field, "cannot read the key-info file \(url.path) \(failure.reason)")
         }
         switch FFmpegKeyInfo.parse(text) {
         case .failure(let e): throw r.error(field, "\(url.path): \(e)")

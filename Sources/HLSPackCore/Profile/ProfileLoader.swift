@@ -21,11 +21,19 @@ public enum ProfileLoader {
     let file = url.path
     let data: Data
     do {
-      data = try Data(contentsOf: url)
+      data = Data(try SmallFile.read(file, limit: 16 << 20))
     } catch {
-      throw ProfileError(file: file, path: "$", message: "cannot read the file (\(error.localizedDescription))")
+      throw ProfileError(file: file, path: "$", message: "cannot read the file \(error.reason)")
     }
-    return try load(data: data, file: file, baseDirectory: url.deletingLastPathComponent(), environment: environment)
+    return try load(data: data, file: file, baseDirectory: baseDirectory(of: url), environment: environment)
+  }
+
+  /// A profile's relative paths are relative to its folder; for a profile
+  /// that comes through a pipe (`/dev/fd/63`), to the current folder.
+  static func baseDirectory(of url: URL) -> URL {
+    var info = stat()
+    guard stat(url.path, &info) == 0, info.st_mode & S_IFMT == S_IFIFO else { return url.deletingLastPathComponent() }
+    return URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
   }
 
   public static func load(
