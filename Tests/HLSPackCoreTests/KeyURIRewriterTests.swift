@@ -13,6 +13,14 @@ import Testing
     text(KeyURIRewriter.rewrite(bytes(playlist)) { _ in uri })
   }
 
+  /// The URI of a one-line playlist's key tag.
+  func uri(_ line: String) -> String? { KeyURIRewriter.keyTags(in: bytes(line)).first?.uri }
+
+  /// The line with its key tag's URI replaced; nil when it has no key tag with a quoted URI.
+  func replacingURI(_ line: String, with newURI: String) -> String? {
+    uri(line) == nil ? nil : rewriteAll(line, to: newURI)
+  }
+
   @Test func crlfFileKeepsEveryLineEnding() {
     let playlist =
       "#EXTM3U\r\n#EXT-X-VERSION:3\r\n#EXT-X-KEY:METHOD=AES-128,URI=\"k.key\",IV=0x0000000000000000000000000000000A\r\n"
@@ -38,17 +46,17 @@ import Testing
       #"#EXT-X-KEY:URI="u",METHOD=AES-128,KEYFORMATVERSIONS="1""#,
     ]
     for line in lines {
-      #expect(KeyURIRewriter.uri(inTagLine: line) == "u")
-      #expect(KeyURIRewriter.replacingURI(inTagLine: line, with: "myapp-key://a/b") == line.replacingOccurrences(of: #""u""#, with: #""myapp-key://a/b""#))
+      #expect(uri(line) == "u")
+      #expect(replacingURI(line, with: "myapp-key://a/b") == line.replacingOccurrences(of: #""u""#, with: #""myapp-key://a/b""#))
     }
   }
 
   @Test func quotedCommasAndLookAlikesAreNotAttributes() {
     // A quoted KEYFORMAT holding a comma and a fake URI= must not be split or matched.
     let line = #"#EXT-X-KEY:METHOD=SAMPLE-AES,KEYFORMAT="com.example,URI=fake",URI="skd://a,b",X-URI="keep",IV=0x01"#
-    #expect(KeyURIRewriter.uri(inTagLine: line) == "skd://a,b")
+    #expect(uri(line) == "skd://a,b")
     #expect(
-      KeyURIRewriter.replacingURI(inTagLine: line, with: "skd://new")
+      replacingURI(line, with: "skd://new")
         == #"#EXT-X-KEY:METHOD=SAMPLE-AES,KEYFORMAT="com.example,URI=fake",URI="skd://new",X-URI="keep",IV=0x01"#)
     let tag = KeyURIRewriter.keyTags(in: bytes(line))[0]
     #expect(tag.attributes.map(\.name) == ["METHOD", "KEYFORMAT", "URI", "X-URI", "IV"])
@@ -116,13 +124,13 @@ import Testing
       #"#EXT-X-KEY:METHOD=AES-128"#,  // no URI
       #"#EXT-X-KEYS:METHOD=AES-128,URI="k""#,  // another tag
     ] {
-      #expect(KeyURIRewriter.replacingURI(inTagLine: line, with: "NEW") == nil, "\(line)")
+      #expect(replacingURI(line, with: "NEW") == nil, "\(line)")
       #expect(rewriteAll(line) == line)
     }
   }
 
   @Test func emptyURIIsStillAURI() {
-    #expect(KeyURIRewriter.replacingURI(inTagLine: #"#EXT-X-KEY:METHOD=AES-128,URI="""#, with: "x") == #"#EXT-X-KEY:METHOD=AES-128,URI="x""#)
+    #expect(replacingURI(#"#EXT-X-KEY:METHOD=AES-128,URI="""#, with: "x") == #"#EXT-X-KEY:METHOD=AES-128,URI="x""#)
   }
 
   @Test func quotability() {

@@ -29,9 +29,6 @@ struct NALBitReader {
 
   var isByteAligned: Bool { cacheBits == 0 }
 
-  /// True when RBSP bits remain (the trailing bits included).
-  var hasMoreBits: Bool { cacheBits > 0 || next < end }
-
   private mutating func load(_ field: String) throws {
     guard next < end else { throw malformed(field, "the NAL unit ends inside this field") }
     var byte = bytes[next]

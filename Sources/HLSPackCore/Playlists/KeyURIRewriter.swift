@@ -69,22 +69,6 @@ public enum KeyURIRewriter {
     return out
   }
 
-  /// The URI of one tag line (without or with its line ending), or nil when
-  /// the line is not a key tag or has no quoted URI.
-  public static func uri(inTagLine line: String) -> String? {
-    let bytes = Array(line.utf8)
-    return parseTag(bytes[contentRange(of: bytes)], lineNumber: 1)?.uri
-  }
-
-  /// The same tag line with only its URI value replaced, or nil when the line
-  /// is not a key tag or has no quoted URI.
-  public static func replacingURI(inTagLine line: String, with newURI: String) -> String? {
-    let bytes = Array(line.utf8)
-    guard let tag = parseTag(bytes[contentRange(of: bytes)], lineNumber: 1), tag.uriAttribute != nil else { return nil }
-    let replaced = rewrite(bytes) { _ in newURI }
-    return String(decoding: replaced, as: UTF8.self)
-  }
-
   // MARK: - Lines and attribute lists
 
   struct Line {
@@ -114,8 +98,6 @@ public enum KeyURIRewriter {
     }
     return bytes.startIndex..<end
   }
-
-  private static func contentRange(of bytes: [UInt8]) -> Range<Int> { contentRange(of: bytes[...]) }
 
   /// Tag names are case-sensitive (RFC 8216bis §4.1), so `#ext-x-key:` is not one.
   static func parseTag(_ line: ArraySlice<UInt8>, lineNumber: Int) -> KeyTagLine? {

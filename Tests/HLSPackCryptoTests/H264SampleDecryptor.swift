@@ -1,3 +1,5 @@
+@testable import HLSPackCrypto
+
 /// Undoes `H264SampleEncryptor` (conformance J5): in each slice NAL unit (types
 /// 1 and 5) longer than 48 bytes as it stands in the encrypted stream, strips
 /// one layer of emulation prevention, then decrypts the blocks at the offsets
@@ -6,11 +8,11 @@
 /// of FFmpeg's hls demuxer, the decryptor hlspack is checked against.
 ///
 /// One instance per key and per thread.
-public final class H264SampleDecryptor {
+final class H264SampleDecryptor {
   private let cipher: SampleAESCipher
 
   /// - Parameter key: the 16-byte content key.
-  public init(key: [UInt8]) throws {
+  init(key: [UInt8]) throws {
     cipher = try SampleAESCipher(key: key, encrypt: false)
   }
 
@@ -18,12 +20,12 @@ public final class H264SampleDecryptor {
   /// - Parameters:
   ///   - accessUnit: one encrypted Annex B access unit (a whole PES payload).
   ///   - iv: the segment's 16-byte IV.
-  public func decrypt(accessUnit: [UInt8], iv: [UInt8]) throws -> [UInt8] {
+  func decrypt(accessUnit: [UInt8], iv: [UInt8]) throws -> [UInt8] {
     try accessUnit.withUnsafeBufferPointer { try decrypt(accessUnit: $0, iv: iv) }
   }
 
   /// The same, reading the access unit where it lies.
-  public func decrypt(accessUnit: UnsafeBufferPointer<UInt8>, iv: [UInt8]) throws -> [UInt8] {
+  func decrypt(accessUnit: UnsafeBufferPointer<UInt8>, iv: [UInt8]) throws -> [UInt8] {
     try SampleAESCipher.withIV(iv) { iv in
       var out: [UInt8] = []
       out.reserveCapacity(accessUnit.count)
