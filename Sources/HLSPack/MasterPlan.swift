@@ -87,7 +87,7 @@ struct MasterPlan {
     .init(
       uri: v.playlist, bandwidth: v.peak + (group?.peak ?? 0), averageBandwidth: v.average + (group?.average ?? 0),
       codecs: v.facts.codecs + (group?.codecs ?? []), width: v.facts.width, height: v.facts.height,
-      frameRate: v.facts.frameRate, audioGroup: group?.id, subtitleGroup: subtitles)
+      frameRate: v.facts.frameRate, videoRange: v.facts.videoRange, audioGroup: group?.id, subtitleGroup: subtitles)
   }
 
   /// The ladder checks of the alternate-renditions issue: a low variant for

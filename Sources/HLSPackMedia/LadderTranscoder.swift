@@ -48,6 +48,13 @@ public final class LadderTranscoder: RenditionProducer {
   /// Opens and checks the source; fails with `PackError.input` naming the file.
   public init(path: String, job: LadderJob) throws {
     input = try MediaInput(path: path)
+    // Rungs are 8-bit SDR and nothing here tone-maps: HDR pictures would come
+    // out washed out, under an SDR label. Refused rather than made wrong.
+    if input.videoRange != .sdr {
+      throw PackError.input(
+        path: path,
+        reason: "video stream #\(input.videoStreamIndex) is HDR (\(input.videoRange.rawValue)); encoded rungs are 8-bit SDR and hlspack does not tone-map, so its colours would be wrong: package it as it is with \"codec\": \"copy\", or convert it to SDR first")
+    }
     self.job = job
   }
 

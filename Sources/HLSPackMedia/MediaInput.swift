@@ -110,6 +110,12 @@ final class MediaInput {
     return videoQuarterTurns % 2 == 1 ? 1 / aspect : aspect
   }
 
+  /// From the video's transfer characteristics, as the demuxer and the
+  /// decoder's probe read them (container colour box or VUI).
+  var videoRange: VideoRange {
+    VideoRange(transferCharacteristics: Int(stream(videoStreamIndex).pointee.codecpar.pointee.color_trc.rawValue))
+  }
+
   /// The source frame rate (r_frame_rate, else avg_frame_rate), as a fraction.
   var videoFrameRate: FrameRate? {
     let s = stream(videoStreamIndex).pointee

@@ -151,7 +151,8 @@ final class RenditionRemuxer: @unchecked Sendable {
     let video = CodecString.video(hevc: hevc, parameterSets: muxer.firstKeyframe, extradata: videoParameters.extradata)
     facts = WrittenStreamFacts(
       codecs: [video, audioCodec].compactMap { $0 }, width: Int(parameters.width), height: Int(parameters.height),
-      frameRate: muxer.frameRate, videoFrames: muxer.frames)
+      frameRate: muxer.frameRate, videoFrames: muxer.frames,
+      videoRange: VideoRange(transferCharacteristics: Int(parameters.color_trc.rawValue)))
   }
 }
 

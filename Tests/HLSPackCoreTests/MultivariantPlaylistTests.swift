@@ -40,6 +40,26 @@ import Testing
     #expect(uris == ["360p/index.m3u8", "720p/index.m3u8", "audio/index.m3u8"])
   }
 
+  /// VIDEO-RANGE comes from the transfer characteristics (conformance D9) and
+  /// is written for HDR only, on the variant and on its I-frame variant.
+  @Test func videoRangeIsWrittenForHDROnly() {
+    #expect([1, 2, 6, 13, 14, 15, 16, 18].map { VideoRange(transferCharacteristics: $0) } == [.sdr, .sdr, .sdr, .sdr, .sdr, .sdr, .pq, .hlg])
+    var pq = Self.variant("pq/index.m3u8", 3_000_000, 2_800_000, "hvc1.2.4.L123.B0", (1920, 1080), 25)
+    pq.videoRange = .pq
+    let sdr = Self.variant("sdr/index.m3u8", 900_000, 800_000, "avc1.4d401e", (640, 360), 25)
+    let playlist = MultivariantPlaylist(
+      variants: [pq, sdr],
+      iFrameVariants: [
+        .init(uri: "pq/iframes.m3u8", bandwidth: 90_000, averageBandwidth: 80_000, codecs: ["hvc1.2.4.L123.B0"], width: 1920, height: 1080, videoRange: .hlg),
+        .init(uri: "sdr/iframes.m3u8", bandwidth: 40_000, averageBandwidth: 30_000, codecs: ["avc1.4d401e"], width: 640, height: 360),
+      ],
+      independentSegments: true)
+    let lines = playlist.render().split(separator: "\n").map(String.init)
+    #expect(lines.contains(#"#EXT-X-STREAM-INF:BANDWIDTH=3000000,AVERAGE-BANDWIDTH=2800000,CODECS="hvc1.2.4.L123.B0,mp4a.40.2",RESOLUTION=1920x1080,FRAME-RATE=25.000,VIDEO-RANGE=PQ"#))
+    #expect(lines.contains(#"#EXT-X-I-FRAME-STREAM-INF:BANDWIDTH=90000,AVERAGE-BANDWIDTH=80000,CODECS="hvc1.2.4.L123.B0",RESOLUTION=1920x1080,VIDEO-RANGE=HLG,URI="pq/iframes.m3u8""#))
+    #expect(lines.filter { $0.contains("VIDEO-RANGE") }.count == 2, "SDR stays implicit: \(lines)")
+  }
+
   @Test func noIndependentSegmentsTagUnlessTrue() {
     let playlist = MultivariantPlaylist(
       variants: [Self.variant("a.m3u8", 1, 1, "avc1.42c01e", (16, 16), 25)], independentSegments: false)

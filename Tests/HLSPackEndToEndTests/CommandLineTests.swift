@@ -139,6 +139,21 @@ struct CommandLineTests {
     expectNothingPublished(run.output)
   }
 
+  /// Rungs are 8-bit SDR and nothing tone-maps: an HDR source would come out
+  /// washed out under an SDR label, so it is refused, pointing to copy mode.
+  @Test func hdrSourceIsRefusedForEncoding() throws {
+    let scratch = try Fixtures.scratchFolder()
+    let source = scratch.appendingPathComponent("pq.mp4")
+    let made = try Command.run("ffmpeg", ["-v", "error"] + CopyModeTests.tenBitHEVC(transfer: "smpte2084") + [source.path])
+    #expect(made.status == 0, "\(made.stderr)")
+    let run = try encode(source.path)
+    #expect(run.result.status == 1)
+    #expect(
+      run.result.stderr.contains("\(source.path): video stream #0 is HDR (PQ); encoded rungs are 8-bit SDR and hlspack does not tone-map"),
+      "\(run.result.stderr)")
+    expectNothingPublished(run.output)
+  }
+
   @Test func unwritableOutputFolderIsReported() throws {
     let scratch = try Fixtures.scratchFolder()
     let profile = try Fixtures.profile(in: scratch)

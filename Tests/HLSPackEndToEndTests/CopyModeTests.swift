@@ -230,6 +230,34 @@ struct CopyModeTests {
     #expect(playlist.segments.map(\.duration) == [1.04, 0.96, 1])
   }
 
+  /// HDR sources keep their range, and the master says so (conformance D9):
+  /// VIDEO-RANGE on the variant and on its I-frame variant, none for SDR.
+  @Test(arguments: [("smpte2084", "PQ"), ("arib-std-b67", "HLG"), ("bt709", nil)] as [(String, String?)])
+  func videoRangeFollowsTheSourcesTransfer(transfer: String, range: String?) throws {
+    let (result, _, asset) = try encodeMadeSource("hdr.mp4", Self.tenBitHEVC(transfer: transfer))
+    #expect(result.status == 0, "\(result.stderr)")
+    let probe = try Command.run(
+      "ffprobe", ["-v", "error", "-allowed_extensions", "ALL", "-select_streams", "v", "-show_entries", "stream=color_transfer",
+                  "-of", "csv=p=0", asset.appendingPathComponent("main/index.m3u8").path])
+    // One line per program the HLS demuxer lists, and one for the stream.
+    let written = Set(probe.text.split(separator: "\n").map(String.init))
+    #expect(written == [transfer], "what was written: \(probe.text)")
+    let master = try String(contentsOf: asset.appendingPathComponent("master.m3u8"), encoding: .utf8)
+    let variants = master.split(separator: "\n").filter { $0.hasPrefix("#EXT-X-STREAM-INF:") || $0.hasPrefix("#EXT-X-I-FRAME-STREAM-INF:") }
+    #expect(variants.count == 2)
+    for line in variants {
+      let attributes = PlaylistReader.attributes(String(line[line.index(after: line.firstIndex(of: ":") ?? line.startIndex)...]))
+      #expect(attributes["VIDEO-RANGE"] == range, "\(line)")
+    }
+  }
+
+  /// ffmpeg arguments for 2 s of 10-bit HEVC (1 s closed GOPs) tagged BT.2020 with `transfer`.
+  static func tenBitHEVC(transfer: String) -> [String] {
+    ["-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=2", "-c:v", "libx265", "-preset", "ultrafast",
+     "-pix_fmt", "yuv420p10le", "-tag:v", "hvc1",
+     "-x265-params", "keyint=25:min-keyint=25:scenecut=0:open-gop=0:colorprim=bt2020:transfer=\(transfer):colormatrix=bt2020nc:log-level=error"]
+  }
+
   @Test func aRawH264StreamIsRefusedForItsMissingTimestamps() throws {
     let (result, _, asset) = try encodeMadeSource("clip.h264", ["-i", try Fixtures.clip().path, "-an", "-c:v", "copy", "-bsf:v", "h264_mp4toannexb"])
     #expect(result.status == 1)

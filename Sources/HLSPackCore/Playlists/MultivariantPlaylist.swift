@@ -9,6 +9,7 @@ public struct MultivariantPlaylist: Sendable {
     public var width: Int
     public var height: Int
     public var frameRate: Double
+    public var videoRange: VideoRange
     /// GROUP-ID of the EXT-X-MEDIA audio group this variant plays with.
     public var audioGroup: String?
     public var subtitleGroup: String?
@@ -16,7 +17,7 @@ public struct MultivariantPlaylist: Sendable {
     /// `width` 0: an audio-only variant (no RESOLUTION or FRAME-RATE).
     public init(
       uri: String, bandwidth: Int, averageBandwidth: Int, codecs: [String], width: Int, height: Int, frameRate: Double,
-      audioGroup: String? = nil, subtitleGroup: String? = nil
+      videoRange: VideoRange = .sdr, audioGroup: String? = nil, subtitleGroup: String? = nil
     ) {
       self.uri = uri
       self.bandwidth = bandwidth
@@ -25,6 +26,7 @@ public struct MultivariantPlaylist: Sendable {
       self.width = width
       self.height = height
       self.frameRate = frameRate
+      self.videoRange = videoRange
       self.audioGroup = audioGroup
       self.subtitleGroup = subtitleGroup
     }
@@ -84,14 +86,18 @@ public struct MultivariantPlaylist: Sendable {
     public var codecs: [String]
     public var width: Int
     public var height: Int
+    public var videoRange: VideoRange
 
-    public init(uri: String, bandwidth: Int, averageBandwidth: Int, codecs: [String], width: Int, height: Int) {
+    public init(
+      uri: String, bandwidth: Int, averageBandwidth: Int, codecs: [String], width: Int, height: Int, videoRange: VideoRange = .sdr
+    ) {
       self.uri = uri
       self.bandwidth = bandwidth
       self.averageBandwidth = averageBandwidth
       self.codecs = codecs
       self.width = width
       self.height = height
+      self.videoRange = videoRange
     }
   }
 
@@ -129,22 +135,29 @@ public struct MultivariantPlaylist: Sendable {
       ]
       if v.width > 0 { attributes.append("RESOLUTION=\(v.width)x\(v.height)") }
       if v.frameRate > 0 { attributes.append("FRAME-RATE=\(Self.formatFrameRate(v.frameRate))") }
+      if let range = Self.videoRangeAttribute(v.videoRange) { attributes.append(range) }
       if let group = v.audioGroup { attributes.append("AUDIO=\"\(group)\"") }
       if let group = v.subtitleGroup { attributes.append("SUBTITLES=\"\(group)\"") }
       lines.append("#EXT-X-STREAM-INF:" + attributes.joined(separator: ","))
       lines.append(v.uri)
     }
     for v in Self.lowestBandwidthFirst(iFrameVariants, \.bandwidth, audioOnly: { _ in false }) {
-      let attributes = [
-        "BANDWIDTH=\(v.bandwidth)",
-        "AVERAGE-BANDWIDTH=\(v.averageBandwidth)",
-        "CODECS=\"\(v.codecs.joined(separator: ","))\"",
-        "RESOLUTION=\(v.width)x\(v.height)",
-        "URI=\"\(v.uri)\"",
-      ]
+      let attributes =
+        [
+          "BANDWIDTH=\(v.bandwidth)",
+          "AVERAGE-BANDWIDTH=\(v.averageBandwidth)",
+          "CODECS=\"\(v.codecs.joined(separator: ","))\"",
+          "RESOLUTION=\(v.width)x\(v.height)",
+        ] + [Self.videoRangeAttribute(v.videoRange)].compactMap { $0 } + ["URI=\"\(v.uri)\""]
       lines.append("#EXT-X-I-FRAME-STREAM-INF:" + attributes.joined(separator: ","))
     }
     return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// VIDEO-RANGE for HDR video only: absent means SDR (conformance D9), and
+  /// SDR variants stay as every client has always read them.
+  private static func videoRangeAttribute(_ range: VideoRange) -> String? {
+    range == .sdr ? nil : "VIDEO-RANGE=\(range.rawValue)"
   }
 
   /// Audio-only variants come after every video variant: clients such as

@@ -53,12 +53,14 @@ public struct WrittenStreamFacts: Sendable, Equatable, Codable {
   /// Measured from the written timestamps (90 kHz / smallest frame interval).
   public var frameRate: Double
   public var videoFrames: Int
+  public var videoRange: VideoRange
 
-  public init(codecs: [String], width: Int, height: Int, frameRate: Double, videoFrames: Int) {
+  public init(codecs: [String], width: Int, height: Int, frameRate: Double, videoFrames: Int, videoRange: VideoRange = .sdr) {
     self.codecs = codecs
     self.width = width
     self.height = height
     self.frameRate = frameRate
     self.videoFrames = videoFrames
+    self.videoRange = videoRange
   }
 }
