@@ -18,7 +18,9 @@ final class Encoder {
   /// forces them (and at the GOP limit), closed GOPs and no scene-cut
   /// keyframes, so that every rung cuts at the same presentation times.
   /// `globalHeader`: parameter sets in extradata, as fMP4 sample entries need.
-  static func video(rung: VideoRung, rate: FrameRate, gopFrames: Int, bitExact: Bool, globalHeader: Bool) throws -> Encoder {
+  static func video(
+    rung: VideoRung, rate: FrameRate, gopFrames: Int, colour: ColourDescription, bitExact: Bool, globalHeader: Bool
+  ) throws -> Encoder {
     let name = rung.codec == .hevc ? "libx265" : "libx264"
     guard let codec = avcodec_find_encoder_by_name(name) else {
       throw FFmpegError(call: "this FFmpeg has no \(name) encoder", code: hlspack_averror(ENOSYS))
@@ -29,6 +31,11 @@ final class Encoder {
     ctx.pointee.height = Int32(rung.height)
     ctx.pointee.pix_fmt = AV_PIX_FMT_YUV420P
     ctx.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
+    ctx.pointee.color_primaries = colour.primaries
+    ctx.pointee.color_trc = colour.transfer
+    ctx.pointee.colorspace = colour.matrix
+    // libswscale writes 4:2:0 in limited range, full-range sources included.
+    ctx.pointee.color_range = AVCOL_RANGE_MPEG
     ctx.pointee.time_base = AVRational(num: Int32(rate.denominator), den: Int32(rate.numerator))
     ctx.pointee.framerate = AVRational(num: Int32(rate.numerator), den: Int32(rate.denominator))
     ctx.pointee.bit_rate = Int64(rung.bitrate)

@@ -116,6 +116,8 @@ final class MediaInput {
     VideoRange(transferCharacteristics: Int(stream(videoStreamIndex).pointee.codecpar.pointee.color_trc.rawValue))
   }
 
+  var videoColour: ColourDescription { ColourDescription(source: stream(videoStreamIndex).pointee.codecpar.pointee) }
+
   /// The source frame rate (r_frame_rate, else avg_frame_rate), as a fraction.
   var videoFrameRate: FrameRate? {
     let s = stream(videoStreamIndex).pointee

@@ -29,7 +29,7 @@ final class RungWorker: @unchecked Sendable {
 
   init(
     rung: VideoRung, rate: FrameRate, segmentDuration: Double, container: Container, bitExact: Bool,
-    quarterTurns: Int, audio: (parameters: CodecParameters, timeBase: AVRational, codec: String)?, sink: SegmentSink
+    quarterTurns: Int, colour: ColourDescription, audio: (parameters: CodecParameters, timeBase: AVRational, codec: String)?, sink: SegmentSink
   ) throws {
     self.rung = rung
     schedule = KeyframeSchedule(segmentDuration: segmentDuration, rate: rate)
@@ -38,7 +38,7 @@ final class RungWorker: @unchecked Sendable {
     // IDRs at every segment start, and at least every 2 s within long segments.
     let gop = min(schedule.framesPerSegment, Int((2 * rate.value).rounded(.up)))
     encoder = try Encoder.video(
-      rung: rung, rate: rate, gopFrames: max(1, gop), bitExact: bitExact, globalHeader: container == .fmp4)
+      rung: rung, rate: rate, gopFrames: max(1, gop), colour: colour, bitExact: bitExact, globalHeader: container == .fmp4)
     muxer = try SegmentMuxer(
       container: container, bitExact: bitExact,
       video: CodecParameters(from: encoder.ctx), videoTimeBase: encoder.timeBase,

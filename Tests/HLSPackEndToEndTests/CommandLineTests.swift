@@ -154,6 +154,40 @@ struct CommandLineTests {
     expectNothingPublished(run.output)
   }
 
+  /// Every rung declares the source's colours, or the matrix players would
+  /// guess for the source (BT.709 for HD, BT.601 for SD); an RGB source is
+  /// converted with BT.601. A 320x180 rung of an HD source is then not shown
+  /// with SD colours.
+  @Test(arguments: [
+    ("tagged.mp4", ["-c:v", "libx264", "-color_primaries", "bt709", "-color_trc", "bt709", "-colorspace", "bt709"], "bt709,bt709,bt709"),
+    ("hd.mp4", ["-c:v", "libx264"], "bt709,unknown,unknown"),
+    ("rgb.mkv", ["-c:v", "png"], "smpte170m,unknown,unknown"),
+  ])
+  func rungsDeclareTheSourcesColours(name: String, codec: [String], expected: String) throws {
+    let scratch = try Fixtures.scratchFolder()
+    let source = scratch.appendingPathComponent(name)
+    let made = try Command.run(
+      "ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=1280x720:rate=25:duration=2"] + codec + ["-g", "25", source.path])
+    #expect(made.status == 0, "\(made.stderr)")
+    try expectRungColours(try encode(source.path, profileEncryption: #"{"method": "none"}"#), asset: source.deletingPathExtension().lastPathComponent, expected)
+  }
+
+  @Test func rungsOfAnUntaggedSDSourceDeclareBT601() throws {
+    try expectRungColours(try encode(try Fixtures.clip().path, profileEncryption: #"{"method": "none"}"#), asset: "clip", "smpte170m,unknown,unknown")
+  }
+
+  /// Range, matrix, transfer and primaries of every rung (ffprobe's order), read from the written stream.
+  func expectRungColours(_ run: Run, asset: String, _ expected: String) throws {
+    #expect(run.result.status == 0, "\(run.result.stderr)")
+    for rung in ["high", "low"] {
+      let probe = try Command.run(
+        "ffprobe", ["-v", "error", "-select_streams", "v", "-show_entries", "stream=color_space,color_primaries,color_transfer,color_range",
+                    "-of", "csv=p=0", run.output.appendingPathComponent("\(asset)/\(rung)/segment_00000.ts").path])
+      // One line for the stream and one for the TS program that lists it.
+      #expect(Set(probe.text.split(separator: "\n").map(String.init)) == ["tv,\(expected)"], "\(rung): \(probe.text)")
+    }
+  }
+
   @Test func unwritableOutputFolderIsReported() throws {
     let scratch = try Fixtures.scratchFolder()
     let profile = try Fixtures.profile(in: scratch)
