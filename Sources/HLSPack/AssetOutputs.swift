@@ -91,7 +91,13 @@ struct AssetOutputs {
       renditions: renditions, subtitles: subtitleReports.isEmpty ? nil : subtitleReports,
       timings: started.map { timings(started: $0, writers: writers) })
     try writeJSON(report, to: "report.json", privateFile: false)
-    return (report, plan.warnings(master))
+    var warnings = plan.warnings(master)
+    if profile.encryption.method != .none, manifest.keys.isEmpty {
+      let segments = writers.map(\.records.count).max() ?? 0
+      warnings.append(
+        "clear_lead_segments is \(profile.encryption.clearLeadSegments) but the asset has \(segments) segments: nothing was encrypted and no key was written")
+    }
+    return (report, warnings)
   }
 
   /// EXT-X-SESSION-KEY on request: one per distinct key tag, without IVs

@@ -6,7 +6,7 @@ final class BitstreamFilter {
 
   init(name: String, parameters: UnsafeMutablePointer<AVCodecParameters>, timeBase: AVRational) throws {
     guard let filter = av_bsf_get_by_name(name) else {
-      throw FFmpegError(call: "no bitstream filter \(name)", code: hlspack_averror(ENOSYS))
+      throw MediaError("no bitstream filter \(name)")
     }
     try check(av_bsf_alloc(filter, &context), "av_bsf_alloc(\(name))")
     guard let ctx = context else { throw FFmpegError(call: "av_bsf_alloc", code: hlspack_averror(ENOMEM)) }

@@ -9,7 +9,7 @@ final class Decoder {
     let parameters = stream.pointee.codecpar.unsafelyUnwrapped
     guard let codec = avcodec_find_decoder(parameters.pointee.codec_id) else {
       let name = avcodec_get_name(parameters.pointee.codec_id).map { String(cString: $0) } ?? "unknown"
-      throw FFmpegError(call: "no decoder for the \(describing) codec \(name)", code: hlspack_averror(ENOSYS))
+      throw MediaError("no decoder for the \(describing) codec \(name)")
     }
     context = avcodec_alloc_context3(codec)
     guard let ctx = context else { throw FFmpegError(call: "avcodec_alloc_context3", code: hlspack_averror(ENOMEM)) }

@@ -23,7 +23,7 @@ final class Encoder {
   ) throws -> Encoder {
     let name = rung.codec == .hevc ? "libx265" : "libx264"
     guard let codec = avcodec_find_encoder_by_name(name) else {
-      throw FFmpegError(call: "this FFmpeg has no \(name) encoder", code: hlspack_averror(ENOSYS))
+      throw MediaError("this FFmpeg has no \(name) encoder")
     }
     let encoder = try allocate(codec)
     let ctx = encoder.ctx
@@ -62,7 +62,7 @@ final class Encoder {
       if let level = rung.level { try setOption(priv, "level", level) }
       try setOption(priv, "x264-params", "scenecut=0:open-gop=0")
     case .copy:
-      throw FFmpegError(call: "rung \(rung.name) copies its source and has no encoder", code: hlspack_averror(EINVAL))
+      throw MediaError("rung \(rung.name) copies its source and has no encoder")
     case .hevc:
       var params = "scenecut=0:open-gop=0:log-level=error"
       if let level = rung.level { params += ":level-idc=\(level)" }
@@ -82,7 +82,7 @@ final class Encoder {
   static func audio(_ settings: AudioSettings, bitExact: Bool, globalHeader: Bool) throws -> Encoder {
     let id = settings.codec == .ac3 ? AV_CODEC_ID_AC3 : AV_CODEC_ID_AAC
     guard let codec = avcodec_find_encoder(id) else {
-      throw FFmpegError(call: "this FFmpeg has no \(settings.codec.rawValue) encoder", code: hlspack_averror(ENOSYS))
+      throw MediaError("this FFmpeg has no \(settings.codec.rawValue) encoder")
     }
     let encoder = try allocate(codec)
     let ctx = encoder.ctx

@@ -33,3 +33,10 @@ func setOption(_ object: UnsafeMutableRawPointer?, _ name: String, _ value: Stri
 func setOption(_ object: UnsafeMutableRawPointer?, _ name: String, _ value: Int64) throws {
   try check(av_opt_set_int(object, name, value, AV_OPT_SEARCH_CHILDREN), "av_opt_set_int(\(name)=\(value))")
 }
+
+/// A stream or an FFmpeg build hlspack cannot work with, found without any
+/// libav* call failing: the message says it all, with no error code after it.
+struct MediaError: Error, CustomStringConvertible {
+  var description: String
+  init(_ description: String) { self.description = description }
+}

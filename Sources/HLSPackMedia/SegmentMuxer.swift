@@ -75,7 +75,7 @@ final class SegmentMuxer {
     if bitExact { ctx.pointee.flags |= AVFMT_FLAG_BITEXACT }
 
     if encryptor != nil, container != .ts || (video != nil && videoKind == nil) || (audio != nil && audioKind == nil) {
-      throw FFmpegError(call: "SAMPLE-AES needs MPEG-TS with H.264 video and AAC or AC-3 audio", code: hlspack_averror(EINVAL))
+      throw MediaError("SAMPLE-AES needs MPEG-TS with H.264 video and AAC or AC-3 audio")
     }
     if let video, let videoTimeBase {
       let index = try Self.addStream(ctx, video, videoTimeBase)
@@ -93,7 +93,7 @@ final class SegmentMuxer {
       audioIndex = nil
     }
     guard let primary = videoIndex ?? audioIndex else {
-      throw FFmpegError(call: "a rendition needs a video or an audio stream", code: hlspack_averror(EINVAL))
+      throw MediaError("a rendition needs a video or an audio stream")
     }
     primaryIndex = primary
     if container == .ts {
@@ -116,7 +116,7 @@ final class SegmentMuxer {
     }
     try check(avformat_write_header(ctx, &options), "avformat_write_header(\(format))")
     if let unused = av_dict_get(options, "", nil, AV_DICT_IGNORE_SUFFIX) {
-      throw FFmpegError(call: "\(format) muxer ignored option \(String(cString: unused.pointee.key))", code: hlspack_averror(EINVAL))
+      throw MediaError("\(format) muxer ignored option \(String(cString: unused.pointee.key))")
     }
     if container == .fmp4 { try sink.acceptInitialization(output.take()) }
   }

@@ -16,7 +16,7 @@ struct EncodeCommand: ParsableCommand {
 
       Exit status: 0 all assets published; 1 at least one input failed (the others \
       were published); 2 the profile or arguments are invalid (nothing was done); \
-      130 interrupted.
+      64 command-line usage error; 130 interrupted.
       """)
 
   enum ProgressMode: String, ExpressibleByArgument, CaseIterable {

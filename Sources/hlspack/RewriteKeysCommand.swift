@@ -18,7 +18,7 @@ struct RewriteKeysCommand: ParsableCommand {
       {key_file} (key file path relative to the playlist).
 
       Exit status: 0 rewritten; 1 failed (the message names the playlist or file); \
-      2 invalid template or arguments.
+      2 invalid template or arguments; 64 command-line usage error; 130 interrupted.
       """)
 
   @Argument(help: ArgumentHelp("The package folder.", valueName: "package-dir"))

@@ -117,6 +117,20 @@ import Testing
     #expect(KeyURIRewriter.rewrite(playlist) { _ in "NEW" } == expected)
   }
 
+  /// Repeated session keys go, with their line endings; the first stays, and
+  /// so does every other line, repeated or not.
+  @Test func repeatedSessionKeysAreDropped() {
+    let session = #"#EXT-X-SESSION-KEY:METHOD=AES-128,URI="keys/a.key""#
+    let other = #"#EXT-X-SESSION-KEY:METHOD=AES-128,URI="keys/b.key""#
+    let key = #"#EXT-X-KEY:METHOD=AES-128,URI="k""#
+    let playlist = "#EXTM3U\r\n\(session)\r\n\(other)\n\(session)\r\n\(key)\n\(key)\n\(session)"
+    #expect(
+      text(KeyURIRewriter.removingRepeatedSessionKeys(bytes(playlist)))
+        == "#EXTM3U\r\n\(session)\r\n\(other)\n\(key)\n\(key)\n")
+    let clean = "#EXTM3U\n\(session)\n\(other)\n"
+    #expect(text(KeyURIRewriter.removingRepeatedSessionKeys(bytes(clean))) == clean)
+  }
+
   @Test func malformedTagsAreLeftAlone() {
     for line in [
       #"#EXT-X-KEY:METHOD=AES-128,URI=k.key"#,  // unquoted

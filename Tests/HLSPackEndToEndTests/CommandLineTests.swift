@@ -188,6 +188,15 @@ struct CommandLineTests {
     }
   }
 
+  /// A clear lead as long as the asset leaves nothing to encrypt: said, not silent.
+  @Test func clearLeadCoveringTheWholeAssetIsWarnedAbout() throws {
+    let run = try encode(try Fixtures.clip().path, profileEncryption: #"{"method": "aes-128", "clear_lead_segments": 10}"#)
+    #expect(run.result.status == 0, "\(run.result.stderr)")
+    #expect(
+      run.result.stderr.contains("clip: clear_lead_segments is 10 but the asset has 4 segments: nothing was encrypted and no key was written"),
+      "\(run.result.stderr)")
+  }
+
   @Test func unwritableOutputFolderIsReported() throws {
     let scratch = try Fixtures.scratchFolder()
     let profile = try Fixtures.profile(in: scratch)

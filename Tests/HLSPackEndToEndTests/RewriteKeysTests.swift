@@ -155,6 +155,22 @@ struct RewriteKeysTests {
     #expect(sessionURIs == ["../store/\(keyID).key"])
   }
 
+  /// One key behind a URI per rendition has a session key per URI; a
+  /// template that gives them one URI leaves one session key, not two
+  /// identical ones (RFC 8216bis §4.4.6.5).
+  @Test func sessionKeysMadeIdenticalByTheTemplateAreWrittenOnce() throws {
+    let encoded = try EncodedPackage.with(
+      encryption: #"{"method": "aes-128", "session_key": true, "key_uri": "myapp-key://{asset}/{rendition}/{period}"}"#)
+    let before = try String(contentsOf: encoded.folder.appendingPathComponent("master.m3u8"), encoding: .utf8)
+    #expect(before.matches(of: /#EXT-X-SESSION-KEY:/).count == 2, "one URI per rendition: \(before)")
+    let package = try PackageDiff.copy(encoded.folder, scratch: "sessionsame")
+    let result = try rewrite(package, "{key_file}")
+    #expect(result.status == 0, "\(result.stderr)")
+    let master = try String(contentsOf: package.appendingPathComponent("master.m3u8"), encoding: .utf8)
+    let keyID = try #require(try manifest(package).keys.first).keyID
+    #expect(master.matches(of: /#EXT-X-SESSION-KEY:.*URI="([^"]*)"/).map { String($0.1) } == ["keys/\(keyID).key"], "\(master)")
+  }
+
   @Test func secondRewriteFindsKeysThroughTheManifestAndAgainAfterThat() throws {
     let (original, package, key) = try hlspackPackage()
     #expect(try rewrite(package, "myapp-key://{asset}/{rendition}/{period}").status == 0)

@@ -100,7 +100,7 @@ struct RewritePlan {
     for (p, playlist) in playlists.enumerated() {
       let byLine = Dictionary(
         mappings.filter { $0.playlist == p }.map { ($0.tag.lineNumber, $0.newURI) }, uniquingKeysWith: { a, _ in a })
-      let rewritten = KeyURIRewriter.rewrite(playlist.bytes) { byLine[$0.lineNumber] }
+      let rewritten = KeyURIRewriter.removingRepeatedSessionKeys(KeyURIRewriter.rewrite(playlist.bytes) { byLine[$0.lineNumber] })
       if rewritten != playlist.bytes { self.playlists[playlist.relativePath] = rewritten }
     }
     manifestEntries = Self.manifestEntries(mappings, playlists: playlists)

@@ -69,6 +69,25 @@ public enum KeyURIRewriter {
     return out
   }
 
+  /// Drops every EXT-X-SESSION-KEY line that repeats an earlier one byte for
+  /// byte, with its line ending: a template that gives several URIs of one
+  /// key the same new URI makes them identical, and RFC 8216bis §4.4.6.5
+  /// forbids two identical session keys. Every other byte stays.
+  public static func removingRepeatedSessionKeys(_ playlist: [UInt8]) -> [UInt8] {
+    var seen: Set<ArraySlice<UInt8>> = []
+    var out: [UInt8] = []
+    out.reserveCapacity(playlist.count)
+    var start = 0
+    for line in lines(of: playlist) {
+      let end = min(playlist.count, (playlist[line.content.upperBound...].firstIndex(of: UInt8(ascii: "\n")) ?? playlist.count - 1) + 1)
+      let content = playlist[line.content]
+      let isSessionKey = parseTag(content, lineNumber: line.number)?.kind == .sessionKey
+      if !isSessionKey || seen.insert(content).inserted { out.append(contentsOf: playlist[start..<end]) }
+      start = end
+    }
+    return out
+  }
+
   // MARK: - Lines and attribute lists
 
   struct Line {

@@ -124,8 +124,9 @@ enum EncryptionReader {
   }
 
   private static func checkConsistency(_ s: EncryptionSettings, _ r: FieldReader) throws {
+    // Not "seed": it also makes encoding bit-exact, which a clear package wants too (as with --seed).
     let explicit = [
-      "key_uri", "key_id", "scope", "rotate_every", "iv", "keyformat", "keyformat_versions", "seed", "export_keys",
+      "key_uri", "key_id", "scope", "rotate_every", "iv", "keyformat", "keyformat_versions", "export_keys",
       "write_key_info", "fairplay", "session_key", "clear_lead_segments",
     ] + keySourceFields
     if s.method == .none {

@@ -133,6 +133,12 @@ public enum ProfileLoader {
     if encryption.method == .sampleAES, segment.container == .fmp4 {
       try checkCBCS(encryption, file: file)
     }
+    if encryption.method == .sampleAES, segment.container == .ts, let i = rungs.firstIndex(where: { $0.codec == .hevc }) {
+      // Apple's MPEG-2 stream encryption format defines H.264, AAC and AC-3 only.
+      throw ProfileError(
+        file: file, path: "$.video[\(i)].codec",
+        message: "\"sample-aes\" in MPEG-TS encrypts H.264 only; HEVC needs container \"fmp4\" (cbcs) or method \"aes-128\"")
+    }
     if encryption.iv == .sequence, encryption.scope == .asset, rungs.count > 1 {
       // G8(e): every rendition would encrypt its first block (the same PAT) under the same (key, IV).
       throw ProfileError(
@@ -245,20 +251,24 @@ public enum ProfileLoader {
     return text
   }
 
-  /// Accepts 25, 29.97, "30000/1001". The NTSC decimals map to their exact /1001 fractions.
+  /// Accepts 25, 12.5, 29.97, "30000/1001". The NTSC decimals map to their
+  /// exact /1001 fractions; other decimals, up to three places, are exact (12.5 is 25/2).
   static func readFrameRate(_ r: inout FieldReader, _ key: String) throws -> FrameRate? {
     guard let v = r.value(key) else { return nil }
-    let bad = r.error(key, "expected a frame rate from 1 to 120 such as 25, 29.97 or \"30000/1001\"")
+    let bad = r.error(key, "expected a frame rate from 1 to 120 such as 25, 12.5, 29.97 or \"30000/1001\", found \(v.typeName)")
     let rate: FrameRate
     switch v {
     case .number(let n):
       let ntsc: [Double: Int] = [23.976: 24000, 29.97: 30000, 47.952: 48000, 59.94: 60000, 119.88: 120000]
-      if let num = ntsc[(n * 1000).rounded() / 1000] {
+      let millis = (n * 1000).rounded()
+      if let num = ntsc[millis / 1000] {
         rate = FrameRate(numerator: num, denominator: 1001)
-      } else if n.rounded() == n, n >= 1, n <= 120 {
-        rate = FrameRate(numerator: Int(n), denominator: 1)
+      } else if abs(n * 1000 - millis) < 1e-6, n >= 1, n <= 120 {
+        let common = Self.greatestCommonDivisor(Int(millis), 1000)
+        rate = FrameRate(numerator: Int(millis) / common, denominator: 1000 / common)
       } else {
-        throw bad
+        let shown = n.rounded() == n && abs(n) < 1e9 ? String(Int(n)) : String(n)
+        throw r.error(key, "\(shown) is not a frame rate from 1 to 120 with at most three decimals; give other rates as a fraction such as \"30000/1001\"")
       }
     case .string(let s):
       let parts = s.split(separator: "/").map { Int($0) }
@@ -270,6 +280,8 @@ public enum ProfileLoader {
     guard rate.value >= 1, rate.value <= 120 else { throw bad }
     return rate
   }
+
+  private static func greatestCommonDivisor(_ a: Int, _ b: Int) -> Int { b == 0 ? a : greatestCommonDivisor(b, a % b) }
 
   static func readAudio(_ reader: FieldReader) throws -> AudioSettings {
     var r = reader
