@@ -163,15 +163,23 @@ final class MediaInput {
     }
     if rc < 0 { throw PackError.media(path: path, reason: "reading failed: \(FFmpegError.message(for: rc))") }
     let p = packet.pointer.pointee
-    if p.stream_index == videoStreamIndex, p.pts != hlspack_nopts_value() {
-      videoSpan.first = min(videoSpan.first ?? p.pts, p.pts)
-      videoSpan.end = max(videoSpan.end ?? p.pts, p.pts + max(p.duration, 0))
+    if p.pts != hlspack_nopts_value() {
+      let end = p.pts + max(p.duration, 0)
+      if p.stream_index == videoStreamIndex {
+        videoSpan.first = min(videoSpan.first ?? p.pts, p.pts)
+        videoSpan.end = max(videoSpan.end ?? end, end)
+      }
+      let seconds = Double(end) * stream(p.stream_index).pointee.time_base.seconds
+      latestEnd = max(latestEnd ?? seconds, seconds)
     }
     return true
   }
 
   /// Where the video packets read so far start and end (stream time base).
   private var videoSpan: (first: Int64?, end: Int64?) = (nil, nil)
+  /// The latest end of any packet read so far, in seconds: a Matroska file
+  /// ends where its last stream does, often audio running past the video.
+  private var latestEnd: Double?
 
   /// A file cut short (an interrupted copy or download) reads as an early end
   /// of file: libavformat only logs "partial file". So the video read is
@@ -181,16 +189,16 @@ final class MediaInput {
     let video = stream(videoStreamIndex).pointee
     let seconds = { (ticks: Int64) in Double(ticks) * video.time_base.seconds }
     guard let first = videoSpan.first, let end = videoSpan.end else { return }
-    let read: Double, declared: Double
+    let read: Double, declared: Double, what: String
     switch declaredLength {
-    case .track(let length): (read, declared) = (seconds(end - first), length)
-    case .fileEnd(let fileEnd): (read, declared) = (seconds(end), fileEnd)
+    case .track(let length): (read, declared, what) = (seconds(end - first), length, "the video ends")
+    case .fileEnd(let fileEnd): (read, declared, what) = (latestEnd ?? seconds(end), fileEnd, "the last stream ends")
     case nil: return
     }
     if read < declared - Self.truncationTolerance {
       throw PackError.media(
         path: path,
-        reason: String(format: "the video ends after %.3f s but the file's header declares %.3f s; the file is truncated", read, declared))
+        reason: String(format: "%@ after %.3f s but the file's header declares %.3f s; the file is truncated", what, read, declared))
     }
   }
 

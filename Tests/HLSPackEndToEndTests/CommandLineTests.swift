@@ -104,9 +104,27 @@ struct CommandLineTests {
     try bytes.prefix(bytes.count / 2).write(to: truncated)
     let run = try encode(truncated.path)
     #expect(run.result.status == 1, "\(run.result.stderr)")
-    #expect(run.result.stderr.contains("\(truncated.path): the video ends after"), "\(run.result.stderr)")
+    // MP4 declares the video track's length; Matroska where its last stream ends.
+    let what = name.hasSuffix(".mkv") ? "the last stream ends" : "the video ends"
+    #expect(run.result.stderr.contains("\(truncated.path): \(what) after"), "\(run.result.stderr)")
     #expect(run.result.stderr.contains("the file is truncated"))
     expectNothingPublished(run.output)
+  }
+
+  /// A complete Matroska or WebM file whose audio runs past its video (a
+  /// recording's audio tail) ends where the audio does: it is not truncated.
+  @Test(arguments: ["tail.mkv", "tail.webm"])
+  func matroskaWhoseAudioOutlastsTheVideoIsAccepted(name: String) throws {
+    let scratch = try Fixtures.scratchFolder()
+    let source = scratch.appendingPathComponent(name)
+    let codecs = name.hasSuffix(".webm") ? ["-c:v", "libvpx-vp9", "-deadline", "realtime", "-cpu-used", "8", "-c:a", "libopus"] : ["-c:v", "libx264", "-c:a", "aac"]
+    let made = try Command.run(
+      "ffmpeg",
+      ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=3", "-f", "lavfi", "-i", "sine=sample_rate=48000:duration=3.7",
+       "-g", "25"] + codecs + [source.path])
+    #expect(made.status == 0, "\(made.stderr)")
+    let run = try encode(source.path)
+    #expect(run.result.status == 0, "\(run.result.stderr)")
   }
 
   /// A Matroska header declares where the file ends, not how long it lasts:
