@@ -31,6 +31,11 @@ final class MediaInput {
       avformat_close_input(&context)
       throw PackError.input(path: path, reason: "has no video stream")
     }
+    // FFmpeg prefers real video to a still; when a still is all there is, it is cover art.
+    if ctx.pointee.streams[Int(video)].unsafelyUnwrapped.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC != 0 {
+      avformat_close_input(&context)
+      throw PackError.input(path: path, reason: "has no video stream, only cover art (an attached picture)")
+    }
     videoStreamIndex = video
     let audio = av_find_best_stream(ctx, AVMEDIA_TYPE_AUDIO, -1, video, nil, 0)
     audioStreamIndex = audio >= 0 ? audio : nil

@@ -215,6 +215,25 @@ struct CommandLineTests {
       "\(run.result.stderr)")
   }
 
+  /// Music and podcast files carry cover art as a one-picture video stream:
+  /// it is not video, and the message says what it is.
+  @Test func audioWithCoverArtIsRejectedAsHavingNoVideo() throws {
+    let scratch = try Fixtures.scratchFolder()
+    let cover = scratch.appendingPathComponent("cover.png")
+    let song = scratch.appendingPathComponent("song.m4a")
+    var made = try Command.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=300x300", "-frames:v", "1", cover.path])
+    #expect(made.status == 0, "\(made.stderr)")
+    made = try Command.run(
+      "ffmpeg",
+      ["-v", "error", "-f", "lavfi", "-i", "sine=duration=2", "-i", cover.path, "-map", "0", "-map", "1", "-c:a", "aac", "-c:v", "png",
+       "-disposition:v", "attached_pic", song.path])
+    #expect(made.status == 0, "\(made.stderr)")
+    let run = try encode(song.path)
+    #expect(run.result.status == 1)
+    #expect(run.result.stderr.contains("\(song.path): has no video stream, only cover art (an attached picture)"), "\(run.result.stderr)")
+    expectNothingPublished(run.output)
+  }
+
   @Test func unwritableOutputFolderIsReported() throws {
     let scratch = try Fixtures.scratchFolder()
     let profile = try Fixtures.profile(in: scratch)
