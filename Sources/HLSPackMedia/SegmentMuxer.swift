@@ -214,7 +214,10 @@ final class SegmentMuxer {
   /// Writes what is left and emits the last segment, which runs to the end of
   /// its last frame.
   func finish() throws {
-    try writeAudio(before: .max)
+    // Audio that starts after the last video frame would play past the last
+    // EXTINF and raise BANDWIDTH: it is left out, as audio before the first frame is.
+    try writeAudio(before: videoIndex == nil || frames == 0 ? .max : lastPTS + frameTicks)
+    pendingAudio.removeAll()
     try check(av_write_trailer(ctx), "av_write_trailer")
     guard let start = segmentStart else { return }
     try emit(start: start, end: lastPTS + frameTicks)

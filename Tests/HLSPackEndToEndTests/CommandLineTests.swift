@@ -234,6 +234,33 @@ struct CommandLineTests {
     expectNothingPublished(run.output)
   }
 
+  /// Audio that outlasts the video stops with the last picture, so the last
+  /// segment holds what its EXTINF says (and BANDWIDTH counts no more).
+  @Test func audioOutlastingTheVideoEndsWithIt() throws {
+    let scratch = try Fixtures.scratchFolder()
+    let source = scratch.appendingPathComponent("long-audio.mp4")
+    let made = try Command.run(
+      "ffmpeg",
+      ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=3", "-f", "lavfi", "-i", "sine=sample_rate=48000:duration=5",
+       "-c:v", "libx264", "-g", "25", "-c:a", "aac", source.path])
+    #expect(made.status == 0, "\(made.stderr)")
+    let run = try encode(source.path, profileEncryption: #"{"method": "none"}"#)
+    #expect(run.result.status == 0, "\(run.result.stderr)")
+    let playlist = run.output.appendingPathComponent("long-audio/high/index.m3u8")
+    #expect(try PlaylistReader(contentsOf: playlist).segments.map(\.duration).reduce(0, +) == 3)
+    let probe = try Command.run(
+      "ffprobe", ["-v", "error", "-allowed_extensions", "ALL", "-show_entries", "packet=codec_type,pts_time,duration_time", "-of", "csv=p=0", playlist.path])
+    var ends: [String: Double] = [:]
+    for line in probe.text.split(separator: "\n") {
+      let fields = line.split(separator: ",").map(String.init)
+      guard fields.count == 3, let pts = Double(fields[1]), let duration = Double(fields[2]) else { continue }
+      ends[fields[0]] = max(ends[fields[0]] ?? 0, pts + duration)
+    }
+    let video = try #require(ends["video"]), audio = try #require(ends["audio"])
+    // The last AAC frame may start just before the end of the last picture: 1024 samples.
+    #expect(audio <= video + 1024.0 / 48000 + 0.001, "audio ends at \(audio) s, video at \(video) s")
+  }
+
   @Test func unwritableOutputFolderIsReported() throws {
     let scratch = try Fixtures.scratchFolder()
     let profile = try Fixtures.profile(in: scratch)
