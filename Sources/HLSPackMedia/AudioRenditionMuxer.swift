@@ -20,18 +20,47 @@ final class AudioRenditionMuxer {
     codec = audioCodecString(parameters.pointer)
   }
 
+  /// Packets wait until the video has reached their time (`release`), so that
+  /// audio past the video's end can be left out: every playlist of the
+  /// presentation then covers the same time (conformance C2). Demuxers
+  /// interleave by time, so few wait.
+  private var waiting: [Packet] = []
+  private var released = 0
+
   func write(_ packet: Packet) throws {
-    let seconds = Double(packet.pointer.pointee.pts) * timeBase.seconds
+    waiting.append(packet)
+  }
+
+  /// Muxes the waiting packets that start before `videoSeconds` (from the video's start).
+  func release(before videoSeconds: Double) throws {
+    while released < waiting.count, seconds(waiting[released]) < videoSeconds {
+      try mux(waiting[released])
+      released += 1
+    }
+    if released > 64 {
+      waiting.removeFirst(released)
+      released = 0
+    }
+  }
+
+  /// Ends with the video (`videoEnd`, nil when unknown): later audio is left out.
+  func finish(videoEnd: Double?) throws -> WrittenStreamFacts {
+    try release(before: videoEnd ?? .infinity)
+    waiting.removeAll()
+    released = 0
+    try muxer.finish()
+    return WrittenStreamFacts(codecs: codec.map { [$0] } ?? [], width: 0, height: 0, frameRate: 0, videoFrames: 0)
+  }
+
+  private func seconds(_ packet: Packet) -> Double { Double(packet.pointer.pointee.pts) * timeBase.seconds }
+
+  private func mux(_ packet: Packet) throws {
+    let seconds = seconds(packet)
     var opens = false
     if seconds >= Double(boundary) * segmentDuration - 0.0005 {
       opens = true
       boundary = Int((seconds + 0.0005) / segmentDuration) + 1
     }
     try muxer.writeAudioOnly(packet, opensSegment: opens)
-  }
-
-  func finish() throws -> WrittenStreamFacts {
-    try muxer.finish()
-    return WrittenStreamFacts(codecs: codec.map { [$0] } ?? [], width: 0, height: 0, frameRate: 0, videoFrames: 0)
   }
 }

@@ -145,6 +145,7 @@ public final class LadderTranscoder: RenditionProducer {
         lastSeconds = seconds
         let picture = frame.pointer.pointee.interlaced_frame != 0 ? try deinterlacer.progressive(frame.pointer) : frame.pointer
         try broadcast { .video(try Frame(referencing: picture), seconds: seconds) }
+        for muxer in renditionMuxers { try muxer.release(before: seconds) }
         progress(max(0, seconds))
       }
     }
@@ -169,7 +170,8 @@ public final class LadderTranscoder: RenditionProducer {
         try video.send(nil)
         try receiveVideo()
         for chain in chains { try chain.finish() }
-        audioFacts = try renditionMuxers.map { try $0.finish() }
+        let videoEnd = lastSeconds >= 0 ? lastSeconds + frameStep : nil
+        audioFacts = try renditionMuxers.map { try $0.finish(videoEnd: videoEnd) }
       }
     } catch {
       producerError = error

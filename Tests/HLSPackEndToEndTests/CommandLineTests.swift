@@ -261,6 +261,37 @@ struct CommandLineTests {
     #expect(audio <= video + 1024.0 / 48000 + 0.001, "audio ends at \(audio) s, video at \(video) s")
   }
 
+  /// An alternate audio rendition ends with the video too: every playlist
+  /// of a VOD presentation covers the same time (conformance C2).
+  @Test func alternateAudioOutlastingTheVideoEndsWithIt() throws {
+    let scratch = try Fixtures.scratchFolder()
+    let source = scratch.appendingPathComponent("long-audio.mp4")
+    let made = try Command.run(
+      "ffmpeg",
+      ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=3", "-f", "lavfi", "-i", "sine=sample_rate=48000:duration=5",
+       "-c:v", "libx264", "-g", "25", "-c:a", "aac", "-metadata:s:a:0", "language=eng", source.path])
+    #expect(made.status == 0, "\(made.stderr)")
+    let profile = scratch.appendingPathComponent("groups.json")
+    try Data(
+      """
+      {"version": 1, "segment": {"duration": 1}, "video": [\(Fixtures.defaultRungs[1])],
+       "audio": [{"name": "English", "language": "en"}], "encryption": {"method": "aes-128"}}
+      """.utf8
+    ).write(to: profile)
+    let output = scratch.appendingPathComponent("out")
+    let result = try Command.run(
+      try Fixtures.executable(), ["encode", "--profile", profile.path, "--output", output.path, source.path])
+    #expect(result.status == 0, "\(result.stderr)")
+    let asset = output.appendingPathComponent("long-audio")
+    let video = try PlaylistReader(contentsOf: asset.appendingPathComponent("low/index.m3u8")).segments.map(\.duration)
+    let audio = try PlaylistReader(contentsOf: asset.appendingPathComponent("audio/en-aac-2ch/index.m3u8")).segments.map(\.duration)
+    #expect(video.count == 3 && audio.count == 3, "\(video) against \(audio)")
+    // AAC priming and frame granularity: within two 1024-sample frames of the video.
+    let gap: Double = abs(audio.reduce(0, +) - video.reduce(0, +))
+    let twoFrames: Double = 2 * 1024 / 48000
+    #expect(gap < twoFrames, "\(video) against \(audio)")
+  }
+
   @Test func unwritableOutputFolderIsReported() throws {
     let scratch = try Fixtures.scratchFolder()
     let profile = try Fixtures.profile(in: scratch)
