@@ -58,19 +58,17 @@ final class MediaInput {
     return d > 0 && d != hlspack_nopts_value() ? Double(d) / Double(AV_TIME_BASE) : nil
   }
 
-  /// Clockwise quarter turns (0-3) that show the video upright: phones store
-  /// pictures as the sensor saw them plus a display matrix that players apply.
-  var videoQuarterTurns: Int {
+  /// How to turn (and mirror) the video to show it as players do: phones
+  /// store pictures as the sensor saw them plus a display matrix that players apply.
+  var videoOrientation: PictureOrientation {
     var size = 0
     guard let data = av_stream_get_side_data(stream(videoStreamIndex), AV_PKT_DATA_DISPLAYMATRIX, &size),
       size >= 9 * MemoryLayout<Int32>.size
-    else { return 0 }
-    let counterclockwise = data.withMemoryRebound(to: Int32.self, capacity: 9) { av_display_rotation_get($0) }
-    guard counterclockwise.isFinite else { return 0 }
-    // As FFmpeg's own autorotation: the picture is turned clockwise by minus
-    // the angle the matrix reports counterclockwise.
-    let turns = Int((-counterclockwise / 90).rounded())
-    return ((turns % 4) + 4) % 4
+    else { return .upright }
+    return data.withMemoryRebound(to: Int32.self, capacity: 9) { matrix in
+      PictureOrientation(
+        displayMatrix: Array(UnsafeBufferPointer(start: matrix, count: 9)), counterclockwiseDegrees: av_display_rotation_get(matrix))
+    }
   }
 
   /// What the header says of the video's length, when it says something:
@@ -112,7 +110,7 @@ final class MediaInput {
     guard parameters.width > 0, parameters.height > 0 else { return nil }
     let sar = [video.sample_aspect_ratio, parameters.sample_aspect_ratio].first { $0.num > 0 && $0.den > 0 }
     let aspect = Double(parameters.width) * (sar?.seconds ?? 1) / Double(parameters.height)
-    return videoQuarterTurns % 2 == 1 ? 1 / aspect : aspect
+    return videoOrientation.swapsSides ? 1 / aspect : aspect
   }
 
   /// From the video's transfer characteristics, as the demuxer and the

@@ -29,12 +29,12 @@ final class RungWorker: @unchecked Sendable {
 
   init(
     rung: VideoRung, rate: FrameRate, segmentDuration: Double, container: Container, bitExact: Bool,
-    quarterTurns: Int, colour: ColourDescription, audio: (parameters: CodecParameters, timeBase: AVRational, codec: String)?, sink: SegmentSink
+    orientation: PictureOrientation, colour: ColourDescription, audio: (parameters: CodecParameters, timeBase: AVRational, codec: String)?, sink: SegmentSink
   ) throws {
     self.rung = rung
     schedule = KeyframeSchedule(segmentDuration: segmentDuration, rate: rate)
     converter = FrameRateConverter(rate: rate)
-    scaler = try VideoScaler(width: rung.width, height: rung.height, quarterTurns: quarterTurns)
+    scaler = try VideoScaler(width: rung.width, height: rung.height, orientation: orientation)
     // IDRs at every segment start, and at least every 2 s within long segments.
     let gop = min(schedule.framesPerSegment, Int((2 * rate.value).rounded(.up)))
     encoder = try Encoder.video(

@@ -1,21 +1,22 @@
+import HLSPackCore
 internal import CFFmpeg
 
 /// Converts decoded pictures to one rung's size in 4:2:0, into a reused frame,
-/// turned upright when the source carries a rotation (libswscale cannot
-/// rotate, so it scales to the unturned size and the planes are turned here).
+/// shown as players show it when the source carries a display matrix
+/// (libswscale cannot turn or mirror, so it scales to the size before turning
+/// and the planes are turned here).
 final class VideoScaler {
   private var context: OpaquePointer?
   private let scaled: Frame
   private let turned: Frame
   let width: Int32
   let height: Int32
-  /// Clockwise quarter turns, 0-3.
-  private let quarterTurns: Int
+  private let orientation: PictureOrientation
 
-  init(width: Int, height: Int, quarterTurns: Int = 0) throws {
+  init(width: Int, height: Int, orientation: PictureOrientation = .upright) throws {
     self.width = Int32(width)
     self.height = Int32(height)
-    self.quarterTurns = quarterTurns
+    self.orientation = orientation
     scaled = try Frame()
     turned = try Frame()
   }
@@ -26,7 +27,7 @@ final class VideoScaler {
   /// encoder takes its own reference when it needs the picture longer.
   func scale(_ source: UnsafeMutablePointer<AVFrame>) throws -> UnsafeMutablePointer<AVFrame> {
     let src = source.pointee
-    let sideways = quarterTurns % 2 == 1
+    let sideways = orientation.swapsSides
     let (scaledWidth, scaledHeight) = sideways ? (height, width) : (width, height)
     context = sws_getCachedContext(
       context, src.width, src.height, AVPixelFormat(rawValue: src.format),
@@ -35,7 +36,7 @@ final class VideoScaler {
     let dst = try Self.writable(scaled, width: scaledWidth, height: scaledHeight)
     try check(sws_scale_frame(context, dst, source), "sws_scale_frame")
     dst.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
-    guard quarterTurns != 0 else { return dst }
+    guard orientation != .upright else { return dst }
     let upright = try Self.writable(turned, width: width, height: height)
     for plane in 0..<3 {
       let shift: Int32 = plane == 0 ? 0 : 1
@@ -62,17 +63,11 @@ final class VideoScaler {
     return f
   }
 
-  /// Copies one plane of `source` (`width` x `height` samples) turned clockwise by `quarterTurns`.
+  /// Copies one plane of `source` (`width` x `height` samples) turned and mirrored as `orientation` says.
   private func turn(from source: UnsafeMutablePointer<AVFrame>, plane: Int, width: Int, height: Int, into target: UnsafeMutablePointer<AVFrame>) {
     let sourceStride = source.stride(plane), targetStride = target.stride(plane)
     guard let from = source.plane(plane), let to = target.plane(plane) else { return }
-    // Where source sample (x, y) lands: origin + x * xStep + y * yStep.
-    let (origin, xStep, yStep) =
-      switch quarterTurns {
-      case 1: (height - 1, targetStride, -1)
-      case 2: ((height - 1) * targetStride + width - 1, -1, -targetStride)
-      default: ((width - 1) * targetStride, -targetStride, 1)
-      }
+    let (origin, xStep, yStep) = orientation.steps(width: width, height: height, targetStride: targetStride)
     for y in 0..<height {
       let row = from + y * sourceStride
       let start = to + origin + y * yStep

@@ -6,8 +6,12 @@ import Testing
 @Suite("Rotated sources")
 struct RotationTests {
   /// The first picture of the package against the source as ffmpeg shows it
-  /// (autorotated), both at the rung's size: PSNR in dB.
-  func psnrAgainstTheShownSource(rotate: Int, width: Int, height: Int) throws -> Double {
+  /// (autorotated, mirrored too), both at the rung's size: PSNR in dB. The
+  /// source gets `rotate` as metadata, or else `matrix` (a, b, c, d of the
+  /// display matrix) written into its track header.
+  func psnrAgainstTheShownSource(
+    rotate: Int = 0, matrix: (Int32, Int32, Int32, Int32)? = nil, width: Int, height: Int
+  ) throws -> Double {
     let scratch = try Fixtures.scratchFolder("rotate\(rotate)")
     let plain = scratch.appendingPathComponent("plain.mp4")
     let rotated = scratch.appendingPathComponent("phone.mp4")
@@ -18,6 +22,7 @@ struct RotationTests {
       let made = try Command.run("ffmpeg", ["-v", "error"] + arguments + [output.path])
       guard made.status == 0 else { throw FixtureError(made.stderr) }
     }
+    if let matrix { try Self.writeDisplayMatrix(matrix, into: rotated) }
     let (run, asset) = try Fixtures.encodeOneRung(rotated, rung: "v", width: width, height: height, bitrate: 800000, in: scratch)
     #expect(run.status == 0, "\(run.stderr)")
     let shown = scratch.appendingPathComponent("shown.png"), packaged = scratch.appendingPathComponent("packaged.png")
@@ -26,6 +31,34 @@ struct RotationTests {
     let psnr = try Command.run("ffmpeg", ["-i", packaged.path, "-i", shown.path, "-lavfi", "psnr", "-f", "null", "-"])
     let average = psnr.stderr.firstMatch(of: /average:([0-9.]+|inf)/).map { String($0.1) } ?? "0"
     return average == "inf" ? 100 : Double(average) ?? 0
+  }
+
+  /// Writes the display matrix (16.16 fixed point; u, v, x, y 0, w 1) into
+  /// the first track header of an MP4: the one video track. Debian's ffmpeg
+  /// 5.1 cannot set a mirrored one, and front cameras and editors write them.
+  static func writeDisplayMatrix(_ m: (Int32, Int32, Int32, Int32), into file: URL) throws {
+    var bytes = try Data(contentsOf: file)
+    guard let tkhd = bytes.firstRange(of: Data("tkhd".utf8)) else { throw FixtureError("no tkhd in \(file.path)") }
+    let box = tkhd.lowerBound - 4
+    // After the box header, version and flags: times, track id and duration
+    // (32 bits each in version 0, some 64 in version 1), then 16 more bytes.
+    var offset = box + (bytes[box + 8] == 0 ? 48 : 60)
+    for value in [m.0, m.1, 0, m.2, m.3, 0, 0, 0, 0x4000_0000] as [Int32] {
+      withUnsafeBytes(of: value.bigEndian) { bytes.replaceSubrange(offset..<offset + 4, with: $0) }
+      offset += 4
+    }
+    try bytes.write(to: file)
+  }
+
+  /// Mirrored matrices (a selfie camera, an editor's flip): ffmpeg mirrors
+  /// the picture when it shows it, and so must every rung.
+  @Test(arguments: [
+    ((-1, 0, 0, 1), 640, 360), ((1, 0, 0, -1), 640, 360), ((0, 1, 1, 0), 360, 640), ((0, -1, -1, 0), 360, 640),
+  ] as [((Int32, Int32, Int32, Int32), Int, Int)])
+  func mirroredSourcesAreShownAsPlayersShowThem(matrix: (Int32, Int32, Int32, Int32), width: Int, height: Int) throws {
+    let fixed = (matrix.0 << 16, matrix.1 << 16, matrix.2 << 16, matrix.3 << 16)
+    let psnr = try psnrAgainstTheShownSource(matrix: fixed, width: width, height: height)
+    #expect(psnr > 35, "matrix \(matrix): \(psnr) dB")
   }
 
   @Test(arguments: [(90, 360, 640), (180, 640, 360), (270, 360, 640)])
