@@ -29,11 +29,11 @@ struct AssetEncoder {
     }
     if let source = transcoder.pictureAspect {
       // Rungs have square pixels at the size asked for: another shape stretches the picture.
-      for rung in profile.video where rung.width > 0 && rung.height > 0 {
+      for rung in profile.video where rung.width > 0 && rung.height > 0 && rung.fit == .stretch {
         let aspect = Double(rung.width) / Double(rung.height)
         if abs(aspect / source - 1) > 0.02 {
           logger.warning(
-            "\(input.path): rung \(rung.name) is \(rung.width)x\(rung.height) (\(String(format: "%.3f", aspect)):1) but the source's picture is \(String(format: "%.3f", source)):1 as shown; it is stretched to fit")
+            "\(input.path): rung \(rung.name) is \(rung.width)x\(rung.height) (\(String(format: "%.3f", aspect)):1) but the source's picture is \(String(format: "%.3f", source)):1 as shown; it is stretched to fit (\"fit\": \"pad\" keeps its shape)")
         }
       }
     }

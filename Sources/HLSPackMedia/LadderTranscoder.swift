@@ -128,7 +128,7 @@ public final class LadderTranscoder: RenditionProducer {
       }
       return try RungWorker(
         rung: rung, rate: rate, segmentDuration: job.segmentDuration, container: job.container, bitExact: job.bitExact,
-        orientation: input.videoOrientation, colour: input.videoColour, audio: muxedAudio, sink: sink)
+        orientation: input.videoOrientation, pictureAspect: input.videoPictureAspect, colour: input.videoColour, audio: muxedAudio, sink: sink)
     }
     workers.forEach { $0.start() }
 

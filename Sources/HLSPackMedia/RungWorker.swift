@@ -29,12 +29,14 @@ final class RungWorker: @unchecked Sendable {
 
   init(
     rung: VideoRung, rate: FrameRate, segmentDuration: Double, container: Container, bitExact: Bool,
-    orientation: PictureOrientation, colour: ColourDescription, audio: (parameters: CodecParameters, timeBase: AVRational, codec: String)?, sink: SegmentSink
+    orientation: PictureOrientation, pictureAspect: Double?, colour: ColourDescription, audio: (parameters: CodecParameters, timeBase: AVRational, codec: String)?, sink: SegmentSink
   ) throws {
     self.rung = rung
     schedule = KeyframeSchedule(segmentDuration: segmentDuration, rate: rate)
     converter = FrameRateConverter(rate: rate)
-    scaler = try VideoScaler(width: rung.width, height: rung.height, orientation: orientation)
+    scaler = try VideoScaler(
+      width: rung.width, height: rung.height, orientation: orientation,
+      picture: rung.fit.placement(width: rung.width, height: rung.height, aspect: pictureAspect))
     // IDRs at every segment start, and at least every 2 s within long segments.
     let gop = min(schedule.framesPerSegment, Int((2 * rate.value).rounded(.up)))
     encoder = try Encoder.video(

@@ -53,3 +53,15 @@ import Testing
     #expect(PictureOrientation(displayMatrix: [0, 0, 0, 0, 0, 0, 0, 0, 0], counterclockwiseDegrees: .nan) == .upright)
   }
 }
+
+/// Where a padded picture sits: centred, even sizes and offsets, whole frame otherwise.
+@Suite struct PictureFitTests {
+  @Test func placements() {
+    #expect(PictureFit.pad.placement(width: 640, height: 360, aspect: 640.0 / 272) == (0, 44, 640, 272))
+    #expect(PictureFit.pad.placement(width: 640, height: 360, aspect: 4.0 / 3) == (80, 0, 480, 360))
+    #expect(PictureFit.pad.placement(width: 640, height: 360, aspect: 9.0 / 16) == (218, 0, 202, 360))
+    #expect(PictureFit.pad.placement(width: 640, height: 360, aspect: 16.0 / 9) == (0, 0, 640, 360))
+    #expect(PictureFit.pad.placement(width: 640, height: 360, aspect: nil) == (0, 0, 640, 360))
+    #expect(PictureFit.stretch.placement(width: 640, height: 360, aspect: 4.0 / 3) == (0, 0, 640, 360))
+  }
+}

@@ -221,6 +221,7 @@ private typealias P = ProfileJSON
     Rejection(P.profile(rung: ["fps": "12.3456"]), "$.video[1].fps", "12.3456 is not a frame rate from 1 to 120 with at most three decimals"),
     Rejection(P.profile(rung: ["fps": "0.5"]), "$.video[1].fps", "0.5 is not a frame rate from 1 to 120"),
     Rejection(P.profile(rung: ["fps": "121"]), "$.video[1].fps", "121 is not a frame rate from 1 to 120"),
+    Rejection(P.profile(rung: ["fit": #""crop""#]), "$.video[1].fit", "crop"),
     Rejection(P.profile(rung: ["fps": #""1/2""#]), "$.video[1].fps", "expected a frame rate"),
     Rejection(P.profile(rung: ["fps": #""thirty""#]), "$.video[1].fps", "expected a frame rate"),
     // Audio.

@@ -61,6 +61,45 @@ struct RotationTests {
     #expect(psnr > 35, "matrix \(matrix): \(psnr) dB")
   }
 
+  /// `"fit": "pad"`: the picture keeps its shape between black bars, turned
+  /// as shown; a 4:3 source is pillarboxed in a 16:9 rung, and so is a portrait one.
+  @Test(arguments: [
+    (["-vf", "scale=480:360,setsar=1"], 0, (x: 80, width: 480)), ([], 90, (x: 218, width: 202)),
+  ] as [([String], Int, (x: Int, width: Int))])
+  func paddedRungsKeepThePicturesShape(filter: [String], rotate: Int, picture: (x: Int, width: Int)) throws {
+    let scratch = try Fixtures.scratchFolder("pad\(rotate)")
+    let plain = scratch.appendingPathComponent("plain.mp4"), source = scratch.appendingPathComponent("source.mp4")
+    for (arguments, output) in [
+      (["-f", "lavfi", "-i", "testsrc2=size=640x360:rate=25:duration=2"] + filter + ["-c:v", "libx264", "-preset", "ultrafast"], plain),
+      (["-i", plain.path, "-c", "copy", "-metadata:s:v:0", "rotate=\(rotate)"], source),
+    ] {
+      let made = try Command.run("ffmpeg", ["-v", "error"] + arguments + [output.path])
+      guard made.status == 0 else { throw FixtureError(made.stderr) }
+    }
+    let (run, asset) = try Fixtures.encodeOneRung(
+      source, rung: "v", width: 640, height: 360, bitrate: 1_500_000, fields: #", "fit": "pad""#, in: scratch)
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(!run.stderr.contains("stretched"), "\(run.stderr)")
+    let segment = asset.appendingPathComponent("v/segment_00000.ts").path
+    // The bars: luma 16 (limited-range black) in every row, away from the picture's edge.
+    let frame = try Command.run("ffmpeg", ["-v", "error", "-i", segment, "-frames:v", "1", "-pix_fmt", "yuv420p", "-f", "rawvideo", "-"])
+    let luma = Array(frame.stdout.prefix(640 * 360))
+    #expect(luma.count == 640 * 360)
+    for x in [0, picture.x - 4, picture.x + picture.width + 4, 639] {
+      let column = (0..<360).map { Int(luma[$0 * 640 + x]) }
+      #expect(column.allSatisfy { abs($0 - 16) <= 3 }, "column \(x) is not a black bar: \(Set(column).sorted().prefix(8))")
+    }
+    // The picture: what ffmpeg shows of the source, at the picture's size.
+    let shown = scratch.appendingPathComponent("shown.png"), packaged = scratch.appendingPathComponent("packaged.png")
+    _ = try Command.run("ffmpeg", ["-v", "error", "-i", source.path, "-frames:v", "1", "-vf", "scale=\(picture.width):360", shown.path])
+    _ = try Command.run(
+      "ffmpeg", ["-v", "error", "-i", segment, "-frames:v", "1", "-vf", "crop=\(picture.width):360:\(picture.x):0", packaged.path])
+    let psnr = try Command.run("ffmpeg", ["-i", packaged.path, "-i", shown.path, "-lavfi", "psnr", "-f", "null", "-"])
+    let average = Double(psnr.stderr.firstMatch(of: /average:([0-9.]+)/).map { String($0.1) } ?? "0") ?? 0
+    // Turned or placed wrongly, the same pattern scores about 10 dB.
+    #expect(average > 25, "\(average) dB")
+  }
+
   @Test(arguments: [(90, 360, 640), (180, 640, 360), (270, 360, 640)])
   func everyRungIsTurnedUpright(rotate: Int, width: Int, height: Int) throws {
     let psnr = try psnrAgainstTheShownSource(rotate: rotate, width: width, height: height)

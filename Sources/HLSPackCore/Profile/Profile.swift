@@ -75,6 +75,8 @@ public struct VideoRung: Sendable, Equatable {
   public var fps: FrameRate?
   /// Copy rungs only: this rendition's own pre-encoded source, instead of the asset's input.
   public var source: URL?
+  /// A source of another shape: stretched to the rung, or padded.
+  public var fit: PictureFit = .stretch
 
   public init(
     name: String, width: Int, height: Int, bitrate: Int, maxrate: Int? = nil, bufsize: Int? = nil,

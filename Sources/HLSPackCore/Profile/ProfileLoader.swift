@@ -209,7 +209,7 @@ public enum ProfileLoader {
         guard !path.isEmpty else { throw r.error("source", "must not be empty") }
         return resolve(path, against: baseDirectory)
       }
-      for field in ["width", "height", "bitrate", "maxrate", "bufsize", "profile", "level", "preset", "fps"] where r.wasGiven(field) {
+      for field in ["width", "height", "bitrate", "maxrate", "bufsize", "profile", "level", "preset", "fps", "fit"] where r.wasGiven(field) {
         throw r.error(field, "does not apply to a rung with codec \"copy\" (the source's stream is taken as it is)")
       }
       try r.finish()
@@ -231,10 +231,13 @@ public enum ProfileLoader {
     let level = try readLevel(&r, allowed: levels[codec] ?? [])
     let preset = try r.oneOf("preset", presets) ?? (codec == .hevc ? "fast" : "veryfast")
     let fps = try readFrameRate(&r, "fps")
+    let fit = try r.oneOf("fit", PictureFit.allCases.map(\.rawValue)).flatMap(PictureFit.init) ?? .stretch
     try r.finish()
-    return VideoRung(
+    var rung = VideoRung(
       name: name, width: width, height: height, bitrate: bitrate, maxrate: maxrate, bufsize: bufsize,
       codec: codec, profile: profile, level: level, preset: preset, fps: fps)
+    rung.fit = fit
+    return rung
   }
 
   static func readLevel(_ r: inout FieldReader, allowed: [String]) throws -> String? {

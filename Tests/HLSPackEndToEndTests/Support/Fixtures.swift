@@ -108,11 +108,11 @@ enum Fixtures {
   /// Encodes `source` with one H.264 rung named `rung` into `scratch/out`
   /// (2 s segments, no encryption); the run and the asset folder.
   static func encodeOneRung(
-    _ source: URL, rung: String, width: Int, height: Int, bitrate: Int, in scratch: URL
+    _ source: URL, rung: String, width: Int, height: Int, bitrate: Int, fields: String = "", in scratch: URL
   ) throws -> (run: CommandResult, asset: URL) {
     let profile = scratch.appendingPathComponent("one-rung.json")
     try Data(
-      #"{"version": 1, "segment": {"duration": 2}, "video": [{"name": "\#(rung)", "width": \#(width), "height": \#(height), "bitrate": \#(bitrate), "preset": "ultrafast"}]}"#
+      #"{"version": 1, "segment": {"duration": 2}, "video": [{"name": "\#(rung)", "width": \#(width), "height": \#(height), "bitrate": \#(bitrate), "preset": "ultrafast"\#(fields)}]}"#
         .utf8
     ).write(to: profile)
     let output = scratch.appendingPathComponent("out")
