@@ -234,16 +234,21 @@ struct CommandLineTests {
     expectNothingPublished(run.output)
   }
 
-  /// Audio that outlasts the video stops with the last picture, so the last
-  /// segment holds what its EXTINF says (and BANDWIDTH counts no more).
-  @Test func audioOutlastingTheVideoEndsWithIt() throws {
-    let scratch = try Fixtures.scratchFolder()
+  /// 3 s of video with 5 s of English audio.
+  func longAudioSource(in scratch: URL) throws -> URL {
     let source = scratch.appendingPathComponent("long-audio.mp4")
     let made = try Command.run(
       "ffmpeg",
       ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=3", "-f", "lavfi", "-i", "sine=sample_rate=48000:duration=5",
-       "-c:v", "libx264", "-g", "25", "-c:a", "aac", source.path])
-    #expect(made.status == 0, "\(made.stderr)")
+       "-c:v", "libx264", "-g", "25", "-c:a", "aac", "-metadata:s:a:0", "language=eng", source.path])
+    guard made.status == 0 else { throw FixtureError(made.stderr) }
+    return source
+  }
+
+  /// Audio that outlasts the video stops with the last picture, so the last
+  /// segment holds what its EXTINF says (and BANDWIDTH counts no more).
+  @Test func audioOutlastingTheVideoEndsWithIt() throws {
+    let source = try longAudioSource(in: try Fixtures.scratchFolder())
     let run = try encode(source.path, profileEncryption: #"{"method": "none"}"#)
     #expect(run.result.status == 0, "\(run.result.stderr)")
     let playlist = run.output.appendingPathComponent("long-audio/high/index.m3u8")
@@ -265,12 +270,7 @@ struct CommandLineTests {
   /// of a VOD presentation covers the same time (conformance C2).
   @Test func alternateAudioOutlastingTheVideoEndsWithIt() throws {
     let scratch = try Fixtures.scratchFolder()
-    let source = scratch.appendingPathComponent("long-audio.mp4")
-    let made = try Command.run(
-      "ffmpeg",
-      ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=3", "-f", "lavfi", "-i", "sine=sample_rate=48000:duration=5",
-       "-c:v", "libx264", "-g", "25", "-c:a", "aac", "-metadata:s:a:0", "language=eng", source.path])
-    #expect(made.status == 0, "\(made.stderr)")
+    let source = try longAudioSource(in: scratch)
     let profile = scratch.appendingPathComponent("groups.json")
     try Data(
       """
