@@ -22,6 +22,7 @@ struct AssetEncoder {
     if profile.audio != nil || !profile.audioRenditions.isEmpty, !transcoder.hasAudio {
       logger.warning("\(input.path): has no audio stream; the renditions carry video only")
     }
+    for note in transcoder.notes { logger.warning("\(note)") }
     let misalignment = transcoder.boundaryMisalignment
     if misalignment > 0.001 {
       logger.warning(

@@ -45,6 +45,8 @@ public final class CopyPackager: RenditionProducer {
   public var pictureAspect: Double? { nil }
   /// Copied renditions are compared where they really cut, after the run.
   public var boundaryMisalignment: Double { 0 }
+  /// Nothing is scaled or chosen for the user: each source's video is taken as it is.
+  public var notes: [String] { [] }
 
   public func run(sinks: [SegmentSink], progress: (Double) -> Void) throws -> [WrittenStreamFacts] {
     let remuxers = try zip(zip(renditions, inputs), sinks).map { pair, sink in

@@ -36,6 +36,9 @@ public protocol RenditionProducer {
   /// How far apart, in seconds, the rungs' frame rates put the same segment
   /// boundary (0 when they share their boundary times or are checked later).
   var boundaryMisalignment: Double { get }
+  /// What the user should know about the sources before the work: each a
+  /// sentence naming the file.
+  var notes: [String] { get }
   func run(sinks: [SegmentSink], progress: (Double) -> Void) throws -> [WrittenStreamFacts]
 }
 
@@ -65,6 +68,22 @@ public final class LadderTranscoder: RenditionProducer {
 
   /// The rung's output frame rate: its own, else the source's.
   private func rate(of rung: VideoRung) -> FrameRate? { rung.fps ?? input.videoFrameRate }
+
+  public var notes: [String] {
+    var notes: [String] = []
+    if input.videoStreamCount > 1 {
+      notes.append(
+        "\(input.path): has \(input.videoStreamCount) video streams; stream #\(input.videoStreamIndex), FFmpeg's choice (the default one, else the one with the highest bit rate), is encoded")
+    }
+    // The picture's size as shown, so that a portrait source is compared upright.
+    if let shown = input.videoShownSize {
+      for rung in job.rungs where Double(rung.width) > shown.width + 1 || Double(rung.height) > shown.height + 1 {
+        let size = "\(Int(shown.width.rounded()))x\(Int(shown.height.rounded()))"
+        notes.append("\(input.path): rung \(rung.name) (\(rung.width)x\(rung.height)) is larger than the source's picture (\(size) as shown): it is upscaled")
+      }
+    }
+    return notes
+  }
 
   public var boundaryMisalignment: Double {
     let schedules = job.rungs.compactMap { rung in

@@ -102,16 +102,27 @@ final class MediaInput {
     }
   }
 
-  /// Width over height of the picture as players show it: pixel aspect ratio
-  /// and rotation applied.
-  var videoPictureAspect: Double? {
+  /// Video streams that are not cover art.
+  var videoStreamCount: Int {
+    (0..<Int(ctx.pointee.nb_streams)).filter { i in
+      let s = stream(Int32(i)).pointee
+      return s.codecpar.pointee.codec_type == AVMEDIA_TYPE_VIDEO && s.disposition & AV_DISPOSITION_ATTACHED_PIC == 0
+    }.count
+  }
+
+  /// The picture's size as players show it, in square pixels: pixel aspect
+  /// ratio (widening or narrowing it) and the display matrix's turn applied.
+  var videoShownSize: (width: Double, height: Double)? {
     let video = stream(videoStreamIndex).pointee
     let parameters = video.codecpar.pointee
     guard parameters.width > 0, parameters.height > 0 else { return nil }
     let sar = [video.sample_aspect_ratio, parameters.sample_aspect_ratio].first { $0.num > 0 && $0.den > 0 }
-    let aspect = Double(parameters.width) * (sar?.seconds ?? 1) / Double(parameters.height)
-    return videoOrientation.swapsSides ? 1 / aspect : aspect
+    let width = Double(parameters.width) * (sar?.seconds ?? 1), height = Double(parameters.height)
+    return videoOrientation.swapsSides ? (height, width) : (width, height)
   }
+
+  /// Width over height of the picture as players show it.
+  var videoPictureAspect: Double? { videoShownSize.map { $0.width / $0.height } }
 
   /// From the video's transfer characteristics, as the demuxer and the
   /// decoder's probe read them (container colour box or VUI).

@@ -145,6 +145,27 @@ struct CommandLineTests {
     #expect(!(try encode(try Fixtures.clip().path)).result.stderr.contains("stretched"))
   }
 
+  /// What is chosen for the user is said: which of several video streams is
+  /// encoded, and which rungs are larger than the picture they are made from.
+  @Test func severalVideoStreamsAndUpscaledRungsAreReported() throws {
+    let scratch = try Fixtures.scratchFolder()
+    let source = scratch.appendingPathComponent("two.mp4")
+    let made = try Command.run(
+      "ffmpeg",
+      ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=2", "-f", "lavfi", "-i", "smptebars=size=640x360:rate=25:duration=2",
+       "-map", "0", "-map", "1", "-c:v", "libx264", "-g", "25", source.path])
+    #expect(made.status == 0, "\(made.stderr)")
+    let run = try encode(source.path)
+    #expect(run.result.status == 0, "\(run.result.stderr)")
+    #expect(run.result.stderr.contains("\(source.path): has 2 video streams; stream #0, FFmpeg's choice"), "\(run.result.stderr)")
+    #expect(
+      run.result.stderr.contains("\(source.path): rung high (640x360) is larger than the source's picture (320x180 as shown): it is upscaled"),
+      "\(run.result.stderr)")
+    #expect(!run.result.stderr.contains("rung low"), "\(run.result.stderr)")
+    let plain = try encode(try Fixtures.clip().path)
+    #expect(!plain.result.stderr.contains("upscaled") && !plain.result.stderr.contains("video streams"), "\(plain.result.stderr)")
+  }
+
   @Test func fileWithoutVideoIsRejected() throws {
     let scratch = try Fixtures.scratchFolder()
     let audioOnly = scratch.appendingPathComponent("tone.m4a")
