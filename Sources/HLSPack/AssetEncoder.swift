@@ -23,21 +23,6 @@ struct AssetEncoder {
       logger.warning("\(input.path): has no audio stream; the renditions carry video only")
     }
     for note in transcoder.notes { logger.warning("\(note)") }
-    let misalignment = transcoder.boundaryMisalignment
-    if misalignment > 0.001 {
-      logger.warning(
-        "\(input.path): the rungs' frame rates cannot cut segments at the same times (up to \(String(format: "%.0f", misalignment * 1000)) ms apart); aligned variants need rates with a whole number of frames per segment, or rates that share their frame times")
-    }
-    if let source = transcoder.pictureAspect {
-      // Rungs have square pixels at the size asked for: another shape stretches the picture.
-      for rung in profile.video where rung.width > 0 && rung.height > 0 && rung.fit == .stretch {
-        let aspect = Double(rung.width) / Double(rung.height)
-        if abs(aspect / source - 1) > 0.02 {
-          logger.warning(
-            "\(input.path): rung \(rung.name) is \(rung.width)x\(rung.height) (\(String(format: "%.3f", aspect)):1) but the source's picture is \(String(format: "%.3f", source)):1 as shown; it is stretched to fit (\"fit\": \"pad\" keeps its shape)")
-        }
-      }
-    }
     // Sidecar subtitles are read first: a bad file fails before any media work.
     let subtitles = try profile.subtitles.map { try SubtitleRendition.load($0, input: input) }
     let staging = try AssetStaging(destination: destination, replace: replace)

@@ -42,10 +42,8 @@ public final class CopyPackager: RenditionProducer {
 
   public var duration: Double? { inputs.first?.contentDuration }
   public var hasAudio: Bool { inputs.allSatisfy { $0.audioStreamIndex != nil } }
-  public var pictureAspect: Double? { nil }
-  /// Copied renditions are compared where they really cut, after the run.
-  public var boundaryMisalignment: Double { 0 }
-  /// Nothing is scaled or chosen for the user: each source's video is taken as it is.
+  /// Nothing is scaled or chosen for the user: each source's video is taken as
+  /// it is, and renditions are compared where they really cut, after the run.
   public var notes: [String] { [] }
 
   public func run(sinks: [SegmentSink], progress: (Double) -> Void) throws -> [WrittenStreamFacts] {

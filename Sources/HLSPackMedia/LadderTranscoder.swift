@@ -30,14 +30,8 @@ public struct LadderJob: Sendable {
 public protocol RenditionProducer {
   var duration: Double? { get }
   var hasAudio: Bool { get }
-  /// Width over height of the source's picture as shown (pixel aspect and
-  /// rotation applied) when rungs are scaled from it; nil when nothing is scaled.
-  var pictureAspect: Double? { get }
-  /// How far apart, in seconds, the rungs' frame rates put the same segment
-  /// boundary (0 when they share their boundary times or are checked later).
-  var boundaryMisalignment: Double { get }
-  /// What the user should know about the sources before the work: each a
-  /// sentence naming the file.
+  /// What the user should know about the sources and what was decided for
+  /// them, before the work: each a sentence naming the file.
   var notes: [String] { get }
   func run(sinks: [SegmentSink], progress: (Double) -> Void) throws -> [WrittenStreamFacts]
 }
@@ -64,7 +58,6 @@ public final class LadderTranscoder: RenditionProducer {
   /// The video's length in seconds, when known (for progress).
   public var duration: Double? { input.contentDuration }
   public var hasAudio: Bool { input.audioStreamIndex != nil }
-  public var pictureAspect: Double? { input.videoPictureAspect }
 
   /// The rung's output frame rate: its own, else the source's.
   private func rate(of rung: VideoRung) -> FrameRate? { rung.fps ?? input.videoFrameRate }
@@ -82,10 +75,27 @@ public final class LadderTranscoder: RenditionProducer {
         notes.append("\(input.path): rung \(rung.name) (\(rung.width)x\(rung.height)) is larger than the source's picture (\(size) as shown): it is upscaled")
       }
     }
+    let misalignment = boundaryMisalignment
+    if misalignment > 0.001 {
+      notes.append(
+        "\(input.path): the rungs' frame rates cannot cut segments at the same times (up to \(String(format: "%.0f", misalignment * 1000)) ms apart); aligned variants need rates with a whole number of frames per segment, or rates that share their frame times")
+    }
+    if let source = input.videoPictureAspect {
+      // Rungs have square pixels at the size asked for: another shape stretches the picture.
+      for rung in job.rungs where rung.fit == .stretch {
+        let aspect = Double(rung.width) / Double(rung.height)
+        if abs(aspect / source - 1) > 0.02 {
+          notes.append(
+            "\(input.path): rung \(rung.name) is \(rung.width)x\(rung.height) (\(String(format: "%.3f", aspect)):1) but the source's picture is \(String(format: "%.3f", source)):1 as shown; it is stretched to fit (\"fit\": \"pad\" keeps its shape)")
+        }
+      }
+    }
     return notes
   }
 
-  public var boundaryMisalignment: Double {
+  /// How far apart, in seconds, the rungs' frame rates put the same segment
+  /// boundary (0 when they share their boundary times).
+  private var boundaryMisalignment: Double {
     let schedules = job.rungs.compactMap { rung in
       rate(of: rung).map { KeyframeSchedule(segmentDuration: job.segmentDuration, rate: $0) }
     }
