@@ -77,13 +77,10 @@ public enum KeyURIRewriter {
     var seen: Set<ArraySlice<UInt8>> = []
     var out: [UInt8] = []
     out.reserveCapacity(playlist.count)
-    var start = 0
     for line in lines(of: playlist) {
-      let end = min(playlist.count, (playlist[line.content.upperBound...].firstIndex(of: UInt8(ascii: "\n")) ?? playlist.count - 1) + 1)
       let content = playlist[line.content]
       let isSessionKey = parseTag(content, lineNumber: line.number)?.kind == .sessionKey
-      if !isSessionKey || seen.insert(content).inserted { out.append(contentsOf: playlist[start..<end]) }
-      start = end
+      if !isSessionKey || seen.insert(content).inserted { out.append(contentsOf: playlist[line.whole]) }
     }
     return out
   }
@@ -94,6 +91,8 @@ public enum KeyURIRewriter {
     var number: Int
     /// The line without its terminator ("\n" or "\r\n").
     var content: Range<Int>
+    /// The line with its terminator.
+    var whole: Range<Int>
   }
 
   /// Lines end at LF; a CR just before it belongs to the terminator.
@@ -103,7 +102,7 @@ public enum KeyURIRewriter {
     var number = 1
     while start < bytes.count {
       let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
-      result.append(Line(number: number, content: contentRange(of: bytes[start..<end])))
+      result.append(Line(number: number, content: contentRange(of: bytes[start..<end]), whole: start..<min(end + 1, bytes.count)))
       start = end + 1
       number += 1
     }
