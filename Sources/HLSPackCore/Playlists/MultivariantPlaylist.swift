@@ -142,13 +142,14 @@ public struct MultivariantPlaylist: Sendable {
       lines.append(v.uri)
     }
     for v in Self.lowestBandwidthFirst(iFrameVariants, \.bandwidth, audioOnly: { _ in false }) {
-      let attributes =
-        [
-          "BANDWIDTH=\(v.bandwidth)",
-          "AVERAGE-BANDWIDTH=\(v.averageBandwidth)",
-          "CODECS=\"\(v.codecs.joined(separator: ","))\"",
-          "RESOLUTION=\(v.width)x\(v.height)",
-        ] + [Self.videoRangeAttribute(v.videoRange)].compactMap { $0 } + ["URI=\"\(v.uri)\""]
+      var attributes = [
+        "BANDWIDTH=\(v.bandwidth)",
+        "AVERAGE-BANDWIDTH=\(v.averageBandwidth)",
+        "CODECS=\"\(v.codecs.joined(separator: ","))\"",
+        "RESOLUTION=\(v.width)x\(v.height)",
+      ]
+      if let range = Self.videoRangeAttribute(v.videoRange) { attributes.append(range) }
+      attributes.append("URI=\"\(v.uri)\"")
       lines.append("#EXT-X-I-FRAME-STREAM-INF:" + attributes.joined(separator: ","))
     }
     return lines.joined(separator: "\n") + "\n"
