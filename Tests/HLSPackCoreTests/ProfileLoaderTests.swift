@@ -223,7 +223,7 @@ private typealias P = ProfileJSON
     Rejection(P.profile(rung: ["fps": "121"]), "$.video[1].fps", "121 is not a frame rate from 1 to 120"),
     Rejection(P.profile(rung: ["fit": #""crop""#]), "$.video[1].fit", "crop"),
     Rejection(P.profile(rung: ["fps": #""1/2""#]), "$.video[1].fps", "expected a frame rate"),
-    Rejection(P.profile(rung: ["fps": #""thirty""#]), "$.video[1].fps", "expected a frame rate"),
+    Rejection(P.profile(rung: ["fps": #""thirty""#]), "$.video[1].fps", #"expected a frame rate from 1 to 120 such as 25, 12.5, 29.97 or "30000/1001", found "thirty""#),
     // Audio.
     Rejection(P.profile(["audio": #"{"sample_rate": 44000}"#]), "$.audio.sample_rate", "44000 is not an AAC sample rate"),
     Rejection(P.profile(["audio": #"{"sample_rate": 7000}"#]), "$.audio.sample_rate", "from 8000 to 96000, found 7000"),

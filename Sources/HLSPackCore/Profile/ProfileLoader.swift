@@ -258,7 +258,9 @@ public enum ProfileLoader {
   /// exact /1001 fractions; other decimals, up to three places, are exact (12.5 is 25/2).
   static func readFrameRate(_ r: inout FieldReader, _ key: String) throws -> FrameRate? {
     guard let v = r.value(key) else { return nil }
-    let bad = r.error(key, "expected a frame rate from 1 to 120 such as 25, 12.5, 29.97 or \"30000/1001\", found \(v.typeName)")
+    // Some strings are frame rates ("30000/1001"): a wrong one is quoted, not called "a string".
+    let found = if case .string(let s) = v { "\"\(s)\"" } else { v.typeName }
+    let bad = r.error(key, "expected a frame rate from 1 to 120 such as 25, 12.5, 29.97 or \"30000/1001\", found \(found)")
     let rate: FrameRate
     switch v {
     case .number(let n):
