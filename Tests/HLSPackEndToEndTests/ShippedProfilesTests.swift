@@ -1,0 +1,89 @@
+import Foundation
+import HLSPackCore
+import Testing
+
+/// Every profile in Profiles/ runs on the shipped sample as a newcomer runs it
+/// (inputs and paths from the profile, only `--output` changed), draws no
+/// warning beyond the low-variant one, and its package decodes in the ffmpeg
+/// CLI with the keys it wrote: through the playlists' key files, through a
+/// `rewrite-keys` copy when the URIs use an app's scheme, and with the key file
+/// and `-decryption_key` for `cbcs`, whose skd:// URIs only an app resolves.
+@Suite("Shipped profiles")
+struct ShippedProfilesTests {
+  static let projectRoot = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+  static let profilesFolder = projectRoot.appendingPathComponent("Profiles")
+
+  static var profiles: [String] {
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: profilesFolder.path)) ?? []
+    return names.filter { $0.hasSuffix(".json") && !$0.hasSuffix(".schema.json") }.sorted()
+  }
+
+  /// The low-variant warning is expected: muxed 128 kb/s audio alone comes near 265 kb/s.
+  static let expectedWarning = "no variant has a BANDWIDTH at or below"
+
+  @Test func theExamplesAreAllThere() {
+    #expect(Self.profiles == [
+      "alternate-renditions.json", "copy-app-keys.json", "fairplay.json", "fmp4-hevc.json", "ladder.json",
+    ])
+  }
+
+  @Test(arguments: profiles)
+  func runsWithoutSurprisesAndDecodes(_ name: String) throws {
+    let scratch = try Fixtures.scratchFolder("shipped-\(name)")
+    let output = scratch.appendingPathComponent("out")
+    let run = try Command.run(
+      try Fixtures.executable(),
+      ["encode", "--profile", Self.profilesFolder.appendingPathComponent(name).path, "--output", output.path,
+       "--progress", "none"])
+    try #require(run.status == 0, "\(name): \(run.stderr)")
+    let warnings = run.stderr.split(separator: "\n").filter { $0.contains("warning") && !$0.contains(Self.expectedWarning) }
+    #expect(warnings.isEmpty, "\(name): \(warnings)")
+
+    let asset = output.appendingPathComponent("sample")
+    let master = try String(contentsOf: asset.appendingPathComponent("master.m3u8"), encoding: .utf8)
+    if master.contains("skd://") {
+      try expectCBCSRenditionsDecode(asset, master: master)
+    } else if try mediaPlaylistsText(asset).contains("myapp-key://") {
+      let rewritten = scratch.appendingPathComponent("rewritten")
+      let rewrite = try Command.run(
+        try Fixtures.executable(), ["rewrite-keys", asset.path, "--uri", "{key_file}", "--output", rewritten.path])
+      try #require(rewrite.status == 0, "\(name): \(rewrite.stderr)")
+      try expectDecodes(["-allowed_extensions", "ALL", "-i", rewritten.appendingPathComponent("master.m3u8").path], name)
+    } else {
+      try expectDecodes(["-allowed_extensions", "ALL", "-i", asset.appendingPathComponent("master.m3u8").path], name)
+    }
+  }
+
+  private func mediaPlaylistsText(_ asset: URL) throws -> String {
+    let folders = try FileManager.default.contentsOfDirectory(atPath: asset.path)
+    return folders.compactMap { try? String(contentsOf: asset.appendingPathComponent("\($0)/index.m3u8"), encoding: .utf8) }
+      .joined()
+  }
+
+  /// Each video rendition as one file (init segment, then the fragments), decrypted by FFmpeg's mov demuxer.
+  private func expectCBCSRenditionsDecode(_ asset: URL, master: String) throws {
+    let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: asset.appendingPathComponent("keys.json")))
+    let keys = (manifest as? [String: Any])?["keys"] as? [[String: Any]] ?? []
+    let keyFile = try #require(keys.first?["key_file"] as? String)
+    let key = try Data(contentsOf: asset.appendingPathComponent(keyFile))
+    let renditions = master.split(separator: "\n").filter { $0.hasSuffix("/index.m3u8") }.map { $0.dropLast("/index.m3u8".count) }
+    try #require(!renditions.isEmpty)
+    for rendition in renditions {
+      let folder = asset.appendingPathComponent(String(rendition))
+      let segments = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".m4s") }.sorted()
+      var whole = try Data(contentsOf: folder.appendingPathComponent("init.mp4"))
+      for segment in segments { whole += try Data(contentsOf: folder.appendingPathComponent(segment)) }
+      let file = folder.appendingPathComponent("whole.mp4")
+      try whole.write(to: file)
+      // Read as a stream: FFmpeg 5.1 mis-reads the subsample maps of a seekable file with several fragments.
+      try expectDecodes(["-seekable", "0", "-decryption_key", Hex.encode([UInt8](key)), "-i", file.path], "\(rendition)")
+    }
+  }
+
+  private func expectDecodes(_ input: [String], _ what: String) throws {
+    let result = try Command.run(
+      "ffmpeg", ["-nostdin", "-v", "error"] + input + ["-map", "0:v", "-map", "0:a?", "-f", "null", "-"])
+    #expect(result.status == 0 && result.stderr.isEmpty, "\(what): \(result.stderr)")
+  }
+}
