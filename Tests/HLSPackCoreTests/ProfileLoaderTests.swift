@@ -120,6 +120,17 @@ private typealias P = ProfileJSON
     #expect(profile.encryption.method == .aes128)
     #expect(profile.encryption.keyURI == .keyFile)
     #expect(profile.encryption.iv == .random)
+    #expect(profile.encryption.sessionKey)
+  }
+
+  /// Session keys by default (conformance D10), but not every future key of a rotation up front.
+  @Test func sessionKeysUnlessKeysRotate() throws {
+    let rotating = P.profile(["encryption": #"{"method": "aes-128", "rotate_every": 2}"#])
+    #expect(try !load(rotating).encryption.sessionKey)
+    let asked = P.profile(["encryption": #"{"method": "aes-128", "rotate_every": 2, "session_key": true}"#])
+    #expect(try load(asked).encryption.sessionKey)
+    let declined = P.profile(["encryption": #"{"method": "sample-aes", "session_key": false}"#])
+    #expect(try !load(declined).encryption.sessionKey)
   }
 
   @Test func sequenceIVs() throws {

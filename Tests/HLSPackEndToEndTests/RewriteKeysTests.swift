@@ -115,7 +115,9 @@ struct RewriteKeysTests {
     let (original, package, key) = try hlspackPackage("app\(template.prefix(5))")
     try roundTrip(package, original: original, template: template, keyBytes: key) { playlist, uri in
       if template.hasPrefix("myapp") {
-        return uri == "myapp-key://clip/\(playlist.split(separator: "/")[0])"
+        // The master's session key takes the URI of the first media tag of its key (G11).
+        let rendition = playlist == "master.m3u8" ? "high" : playlist.split(separator: "/")[0]
+        return uri == "myapp-key://clip/\(rendition)"
       }
       return uri.wholeMatch(of: /https:\/\/keys\.example\.com\/[0-9a-f]{32}/) != nil
     }

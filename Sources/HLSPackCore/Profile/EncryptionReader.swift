@@ -96,7 +96,9 @@ enum EncryptionReader {
     if settings.seed?.isEmpty == true { throw r.error("seed", "must not be empty") }
     settings.exportKeys = try r.bool("export_keys") ?? false
     settings.writeKeyInfo = try r.bool("write_key_info") ?? false
-    settings.sessionKey = try r.bool("session_key") ?? false
+    // Variants that share keys should announce them in the master (conformance D10),
+    // unless the keys rotate: then every future key would be handed out up front.
+    settings.sessionKey = try r.bool("session_key") ?? (method != .none && settings.rotateEvery == nil)
     settings.clearLeadSegments = try r.integer("clear_lead_segments", in: 0...1_000_000) ?? 0
     settings.fairPlay = try r.bool("fairplay") ?? false
     if settings.fairPlay {
