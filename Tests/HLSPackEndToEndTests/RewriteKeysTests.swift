@@ -144,6 +144,23 @@ struct RewriteKeysTests {
     #expect(Set(sessionURIs) == mediaFiles, "\(sessionURIs) against \(mediaFiles)")
   }
 
+  /// A package encoded with `export_keys` keeps its key bytes in keys.json
+  /// through a rewrite (the app team's bundle), owner-only; one encoded
+  /// without them never gains any (checked by every round trip).
+  @Test func exportedKeysStayInTheManifest() throws {
+    let encoded = try EncodedPackage.with(encryption: #"{"method": "aes-128", "export_keys": true}"#)
+    let before = try #require(try manifest(encoded.folder).keys.first)
+    let key = try #require(before.key)
+    let output = try Fixtures.scratchFolder().appendingPathComponent("rewritten")
+    let result = try rewrite(encoded.folder, "skd://{key_id}", output: output)
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(!result.text.contains(key) && !result.stderr.contains(key), "key bytes printed")
+    let after = try #require(try manifest(output).keys.first)
+    #expect(after.uri == "skd://\(before.keyID)" && after.key == key)
+    let mode = try FileManager.default.attributesOfItem(atPath: output.appendingPathComponent("keys.json").path)[.posixPermissions] as? Int
+    #expect(mode == 0o600)
+  }
+
   /// A shared key store above the package: the master reaches it with one
   /// `../` fewer than a rendition's playlist, as `encode` writes it.
   @Test func sessionKeysAboveThePackageKeepPointingWhereTheMediaTagsPoint() throws {

@@ -151,16 +151,20 @@ public struct PackageKeyRewriter {
 
   /// The new entries replace every entry of the same keys; entries of keys no
   /// playlist uses any more are kept, so a manifest never loses a key. Key
-  /// bytes are never written.
+  /// bytes stay only where the previous manifest had them (an encode with
+  /// `export_keys`, whose keys.json is owner-only and keeps its mode); the
+  /// rewrite never adds any.
   static func merge(_ entries: [KeysManifest.Key], into previous: KeysManifest?) -> KeysManifest {
-    let ids = Set(entries.map(\.keyID))
-    let kept = (previous?.keys ?? []).filter { !ids.contains($0.keyID.lowercased()) }
-    return KeysManifest(
-      keys: (entries + kept).map { entry in
-        var clean = entry
-        clean.key = nil
-        return clean
-      })
+    let old = previous?.keys ?? []
+    var exported: [String: String] = [:]
+    for entry in old { if let key = entry.key { exported[entry.keyID.lowercased()] = key } }
+    let ids = Set(entries.map { $0.keyID.lowercased() })
+    let updated = entries.map { entry in
+      var updated = entry
+      updated.key = exported[entry.keyID.lowercased()]
+      return updated
+    }
+    return KeysManifest(keys: updated + old.filter { !ids.contains($0.keyID.lowercased()) })
   }
 
   static func encode(_ manifest: KeysManifest) throws -> [UInt8] {
