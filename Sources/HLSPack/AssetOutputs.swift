@@ -51,7 +51,8 @@ struct AssetOutputs {
           MultivariantPlaylist.IFrameVariant(
             uri: path, bandwidth: BandwidthMeter.peak(samples, targetDuration: iFrames.targetDuration),
             averageBandwidth: BandwidthMeter.average(samples), codecs: Array(fact.codecs.prefix(1)),
-            width: fact.width, height: fact.height, videoRange: fact.videoRange))
+            width: fact.width, height: fact.height,
+            hdcpLevel: profile.encryption.hdcp.level(width: fact.width, height: fact.height), videoRange: fact.videoRange))
       }
       renditions.append(
         AssetReport.Rendition(

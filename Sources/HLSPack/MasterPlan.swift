@@ -87,7 +87,8 @@ struct MasterPlan {
     .init(
       uri: v.playlist, bandwidth: v.peak + (group?.peak ?? 0), averageBandwidth: v.average + (group?.average ?? 0),
       codecs: v.facts.codecs + (group?.codecs ?? []), width: v.facts.width, height: v.facts.height,
-      frameRate: v.facts.frameRate, videoRange: v.facts.videoRange, audioGroup: group?.id, subtitleGroup: subtitles)
+      frameRate: v.facts.frameRate, hdcpLevel: profile.encryption.hdcp.level(width: v.facts.width, height: v.facts.height),
+      videoRange: v.facts.videoRange, audioGroup: group?.id, subtitleGroup: subtitles)
   }
 
   /// The ladder checks of the alternate-renditions issue: a low variant for
@@ -102,6 +103,12 @@ struct MasterPlan {
     let rungs = zip(profile.video, video).map { (name: $0.name, pixels: $1.facts.width * $1.facts.height, peak: $1.peak) }
     for (a, b) in zip(rungs, rungs.dropFirst()) where (a.pixels - b.pixels) * (a.peak - b.peak) < 0 {
       list.append("rungs \(a.name) and \(b.name) look inverted: the one with more pixels has the lower bit rate")
+    }
+    // A key shared by variants of different levels can be had through the least protected one.
+    let levels = Set(playlist.variants.compactMap(\.hdcpLevel))
+    if levels.count > 1, profile.encryption.scope == .asset {
+      list.append(
+        "variants with HDCP-LEVEL \(levels.map(\.rawValue).sorted().joined(separator: " and ")) share one key; Apple's authoring specification wants a key per level: set \"scope\": \"rendition\"")
     }
     var groupCodecs: [String: Set<String>] = [:]
     for group in audioGroups { groupCodecs[group.id] = Set(group.members.map { "\($0.rendition.name)|\($0.rendition.language)" }) }

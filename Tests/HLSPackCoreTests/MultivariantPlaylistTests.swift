@@ -60,6 +60,27 @@ import Testing
     #expect(lines.filter { $0.contains("VIDEO-RANGE") }.count == 2, "SDR stays implicit: \(lines)")
   }
 
+  /// Apple's rule for protected content (conformance G10): SD none, HD TYPE-0,
+  /// beyond 1080p TYPE-1, by the shorter side; audio-only variants get none.
+  @Test func hdcpLevelsFollowThePictureSize() {
+    let sizes = [(640, 360), (1024, 576), (1280, 720), (720, 1280), (1920, 1080), (2560, 1440), (3840, 2160)]
+    #expect(sizes.map { HDCPLevel(width: $0.0, height: $0.1) } == [.none, .none, .type0, .type0, .type0, .type1, .type1])
+    #expect(HDCPPolicy.byResolution.level(width: 0, height: 0) == nil)
+    #expect(HDCPPolicy.fixed(.type1).level(width: 640, height: 360) == .type1)
+    #expect(HDCPPolicy.omitted.level(width: 1920, height: 1080) == nil)
+    var hd = Self.variant("hd/index.m3u8", 3_000_000, 2_800_000, "avc1.640028", (1920, 1080), 25)
+    hd.hdcpLevel = .type0
+    let playlist = MultivariantPlaylist(
+      variants: [hd],
+      iFrameVariants: [
+        .init(uri: "hd/iframes.m3u8", bandwidth: 90_000, averageBandwidth: 80_000, codecs: ["avc1.640028"], width: 1920, height: 1080, hdcpLevel: .type0)
+      ],
+      independentSegments: true)
+    let lines = playlist.render().split(separator: "\n").map(String.init)
+    #expect(lines.contains(#"#EXT-X-STREAM-INF:BANDWIDTH=3000000,AVERAGE-BANDWIDTH=2800000,CODECS="avc1.640028,mp4a.40.2",RESOLUTION=1920x1080,FRAME-RATE=25.000,HDCP-LEVEL=TYPE-0"#))
+    #expect(lines.contains(#"#EXT-X-I-FRAME-STREAM-INF:BANDWIDTH=90000,AVERAGE-BANDWIDTH=80000,CODECS="avc1.640028",RESOLUTION=1920x1080,HDCP-LEVEL=TYPE-0,URI="hd/iframes.m3u8""#))
+  }
+
   @Test func noIndependentSegmentsTagUnlessTrue() {
     let playlist = MultivariantPlaylist(
       variants: [Self.variant("a.m3u8", 1, 1, "avc1.42c01e", (16, 16), 25)], independentSegments: false)

@@ -133,6 +133,17 @@ private typealias P = ProfileJSON
     #expect(try !load(declined).encryption.sessionKey)
   }
 
+  /// HDCP-LEVEL by picture size with FairPlay (conformance G10), otherwise only when asked.
+  @Test func hdcpLevels() throws {
+    let fairPlay = P.profile(["video": "[\(P.firstRung)]", "encryption": #"{"method": "sample-aes", "fairplay": true}"#])
+    #expect(try load(fairPlay).encryption.hdcp == .byResolution)
+    #expect(try load(P.profile(["encryption": #"{"method": "aes-128"}"#])).encryption.hdcp == .omitted)
+    let fixed = P.profile(["encryption": #"{"method": "aes-128", "hdcp_level": "type-1"}"#])
+    #expect(try load(fixed).encryption.hdcp == .fixed(.type1))
+    let omitted = P.profile(["video": "[\(P.firstRung)]", "encryption": #"{"method": "sample-aes", "fairplay": true, "hdcp_level": "omit"}"#])
+    #expect(try load(omitted).encryption.hdcp == .omitted)
+  }
+
   @Test func sequenceIVs() throws {
     let oneRung = P.profile(["video": "[\(P.firstRung)]", "encryption": #"{"method": "aes-128", "iv": "sequence"}"#])
     #expect(try load(oneRung).encryption.iv == .sequence)
@@ -255,6 +266,8 @@ private typealias P = ProfileJSON
     Rejection(P.profile(["subtitles": #"[{"name": "S\r", "language": "en", "file": "s.vtt"}]"#]), "$.subtitles[0].name", "line break (U+000D)"),
     Rejection(P.profile(["encryption": #"{"method": "aes-128", "keyformat": "com.x\r\n"}"#]), "$.encryption.keyformat", "line break"),
     Rejection(P.profile(["encryption": #"{"method": "aes-128", "keyformat": "a\"b"}"#]), "$.encryption.keyformat", "double quote"),
+    Rejection(P.profile(["encryption": #"{"method": "aes-128", "hdcp_level": "type-2"}"#]), "$.encryption.hdcp_level", "type-1"),
+    Rejection(P.profile(["encryption": #"{"method": "none", "hdcp_level": "type-0"}"#]), "$.encryption.hdcp_level", "nothing would be encrypted"),
     // FairPlay delivers one IV with each key: a per-segment sequence IV would be silently ignored.
     Rejection(
       P.profile(["video": "[\(P.firstRung)]", "encryption": #"{"method": "sample-aes", "fairplay": true, "iv": "sequence"}"#]),

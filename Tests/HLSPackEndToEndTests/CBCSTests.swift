@@ -195,6 +195,30 @@ struct CBCSTests {
     #expect(entries.allSatisfy { Array($0.tenc.suffix(16)) == iv })
   }
 
+  /// FairPlay masters declare HDCP-LEVEL by picture size (conformance G10); a
+  /// key shared by variants of different levels draws a warning, a key per
+  /// rendition does not.
+  @Test func fairPlayDeclaresHDCPLevelsAndWantsAKeyPerLevel() throws {
+    let rungs = [
+      #"{"name": "hd", "width": 1280, "height": 720, "bitrate": 900000, "preset": "ultrafast"}"#,
+      #"{"name": "sd", "width": 320, "height": 180, "bitrate": 200000, "preset": "ultrafast"}"#,
+    ]
+    for (scope, warns) in [("asset", true), ("rendition", false)] {
+      let scratch = try Fixtures.scratchFolder("hdcp-\(scope)")
+      let encryption = #"{"method": "sample-aes", "fairplay": true, "scope": "\#(scope)"}"#
+      let profile = try Fixtures.profile(in: scratch, encryption: encryption, container: "fmp4", rungs: rungs)
+      let output = scratch.appendingPathComponent("out")
+      let result = try Command.run(
+        try Fixtures.executable(), ["encode", "--profile", profile.path, "--output", output.path, try Fixtures.clip().path])
+      try #require(result.status == 0, "\(result.stderr)")
+      #expect(result.stderr.contains("HDCP-LEVEL NONE and TYPE-0 share one key") == warns, "\(scope): \(result.stderr)")
+      let master = try String(contentsOf: output.appendingPathComponent("clip/master.m3u8"), encoding: .utf8)
+      #expect(master.contains("RESOLUTION=1280x720,FRAME-RATE=25.000,HDCP-LEVEL=TYPE-0\n"), "\(master)")
+      #expect(master.contains("RESOLUTION=320x180,FRAME-RATE=25.000,HDCP-LEVEL=NONE\n"), "\(master)")
+      #expect(master.contains(#"RESOLUTION=1280x720,HDCP-LEVEL=TYPE-0,URI="hd/iframes.m3u8""#), "\(master)")
+    }
+  }
+
   /// Shaka Packager encrypts the clear rendition with the same key, key id and
   /// IV: both decrypt to the same frames, with the same tenc and, sample for
   /// sample, the same subsample maps (its slice header parser against ours).

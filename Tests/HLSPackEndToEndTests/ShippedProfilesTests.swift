@@ -65,11 +65,12 @@ struct ShippedProfilesTests {
   private func expectCBCSRenditionsDecode(_ asset: URL, master: String) throws {
     let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: asset.appendingPathComponent("keys.json")))
     let keys = (manifest as? [String: Any])?["keys"] as? [[String: Any]] ?? []
-    let keyFile = try #require(keys.first?["key_file"] as? String)
-    let key = try Data(contentsOf: asset.appendingPathComponent(keyFile))
     let renditions = master.split(separator: "\n").filter { $0.hasSuffix("/index.m3u8") }.map { $0.dropLast("/index.m3u8".count) }
     try #require(!renditions.isEmpty)
     for rendition in renditions {
+      let entry = keys.first { ($0["renditions"] as? [String])?.contains(String(rendition)) == true }
+      let keyFile = try #require(entry?["key_file"] as? String, "no key for \(rendition) in keys.json")
+      let key = try Data(contentsOf: asset.appendingPathComponent(keyFile))
       let folder = asset.appendingPathComponent(String(rendition))
       let segments = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".m4s") }.sorted()
       var whole = try Data(contentsOf: folder.appendingPathComponent("init.mp4"))

@@ -9,6 +9,7 @@ public struct MultivariantPlaylist: Sendable {
     public var width: Int
     public var height: Int
     public var frameRate: Double
+    public var hdcpLevel: HDCPLevel?
     public var videoRange: VideoRange
     /// GROUP-ID of the EXT-X-MEDIA audio group this variant plays with.
     public var audioGroup: String?
@@ -17,7 +18,7 @@ public struct MultivariantPlaylist: Sendable {
     /// `width` 0: an audio-only variant (no RESOLUTION or FRAME-RATE).
     public init(
       uri: String, bandwidth: Int, averageBandwidth: Int, codecs: [String], width: Int, height: Int, frameRate: Double,
-      videoRange: VideoRange = .sdr, audioGroup: String? = nil, subtitleGroup: String? = nil
+      hdcpLevel: HDCPLevel? = nil, videoRange: VideoRange = .sdr, audioGroup: String? = nil, subtitleGroup: String? = nil
     ) {
       self.uri = uri
       self.bandwidth = bandwidth
@@ -26,6 +27,7 @@ public struct MultivariantPlaylist: Sendable {
       self.width = width
       self.height = height
       self.frameRate = frameRate
+      self.hdcpLevel = hdcpLevel
       self.videoRange = videoRange
       self.audioGroup = audioGroup
       self.subtitleGroup = subtitleGroup
@@ -86,10 +88,12 @@ public struct MultivariantPlaylist: Sendable {
     public var codecs: [String]
     public var width: Int
     public var height: Int
+    public var hdcpLevel: HDCPLevel?
     public var videoRange: VideoRange
 
     public init(
-      uri: String, bandwidth: Int, averageBandwidth: Int, codecs: [String], width: Int, height: Int, videoRange: VideoRange = .sdr
+      uri: String, bandwidth: Int, averageBandwidth: Int, codecs: [String], width: Int, height: Int,
+      hdcpLevel: HDCPLevel? = nil, videoRange: VideoRange = .sdr
     ) {
       self.uri = uri
       self.bandwidth = bandwidth
@@ -97,6 +101,7 @@ public struct MultivariantPlaylist: Sendable {
       self.codecs = codecs
       self.width = width
       self.height = height
+      self.hdcpLevel = hdcpLevel
       self.videoRange = videoRange
     }
   }
@@ -135,6 +140,7 @@ public struct MultivariantPlaylist: Sendable {
       ]
       if v.width > 0 { attributes.append("RESOLUTION=\(v.width)x\(v.height)") }
       if v.frameRate > 0 { attributes.append("FRAME-RATE=\(Self.formatFrameRate(v.frameRate))") }
+      if let level = v.hdcpLevel { attributes.append("HDCP-LEVEL=\(level.rawValue)") }
       if let range = Self.videoRangeAttribute(v.videoRange) { attributes.append(range) }
       if let group = v.audioGroup { attributes.append("AUDIO=\"\(group)\"") }
       if let group = v.subtitleGroup { attributes.append("SUBTITLES=\"\(group)\"") }
@@ -148,6 +154,7 @@ public struct MultivariantPlaylist: Sendable {
         "CODECS=\"\(v.codecs.joined(separator: ","))\"",
         "RESOLUTION=\(v.width)x\(v.height)",
       ]
+      if let level = v.hdcpLevel { attributes.append("HDCP-LEVEL=\(level.rawValue)") }
       if let range = Self.videoRangeAttribute(v.videoRange) { attributes.append(range) }
       attributes.append("URI=\"\(v.uri)\"")
       lines.append("#EXT-X-I-FRAME-STREAM-INF:" + attributes.joined(separator: ","))

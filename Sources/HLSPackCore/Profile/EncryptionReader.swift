@@ -120,6 +120,16 @@ enum EncryptionReader {
             + "carries none, so no client derives it from the media sequence number; use \"random\" or a fixed IV")
       }
     }
+    // Apple's rule for protected content (conformance G10); clear or AES-128 test
+    // fixtures are not held back on outputs without HDCP unless asked.
+    switch try r.oneOf("hdcp_level", ["auto", "none", "type-0", "type-1", "omit"]) {
+    case "auto"?: settings.hdcp = .byResolution
+    case "none"?: settings.hdcp = .fixed(.none)
+    case "type-0"?: settings.hdcp = .fixed(.type0)
+    case "type-1"?: settings.hdcp = .fixed(.type1)
+    case "omit"?: settings.hdcp = .omitted
+    default: settings.hdcp = settings.fairPlay ? .byResolution : .omitted
+    }
     try r.finish()
     try checkConsistency(settings, r)
     return settings
@@ -129,7 +139,7 @@ enum EncryptionReader {
     // Not "seed": it also makes encoding bit-exact, which a clear package wants too (as with --seed).
     let explicit = [
       "key_uri", "key_id", "scope", "rotate_every", "iv", "keyformat", "keyformat_versions", "export_keys",
-      "write_key_info", "fairplay", "session_key", "clear_lead_segments",
+      "write_key_info", "fairplay", "session_key", "clear_lead_segments", "hdcp_level",
     ] + keySourceFields
     if s.method == .none {
       if let field = explicit.first(where: { r.wasGiven($0) }) {

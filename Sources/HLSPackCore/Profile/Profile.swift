@@ -209,6 +209,8 @@ public struct EncryptionSettings: Sendable, Equatable {
   public var fairPlay: Bool
   /// EXT-X-SESSION-KEY in the master playlist for every distinct key tag.
   public var sessionKey: Bool
+  /// HDCP-LEVEL on the video variants.
+  public var hdcp: HDCPPolicy = .omitted
   /// The first N segments of every rendition stay clear (METHOD=NONE).
   public var clearLeadSegments: Int
   /// Key files read from the profile that users other than their owner can open.
