@@ -160,9 +160,9 @@ public struct PackageKeyRewriter {
     for entry in old { if let key = entry.key { exported[entry.keyID.lowercased()] = key } }
     let ids = Set(entries.map { $0.keyID.lowercased() })
     let updated = entries.map { entry in
-      var updated = entry
-      updated.key = exported[entry.keyID.lowercased()]
-      return updated
+      var withKey = entry
+      withKey.key = exported[entry.keyID.lowercased()]
+      return withKey
     }
     return KeysManifest(keys: updated + old.filter { !ids.contains($0.keyID.lowercased()) })
   }
