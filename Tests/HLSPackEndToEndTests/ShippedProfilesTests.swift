@@ -56,8 +56,7 @@ struct ShippedProfilesTests {
   }
 
   private func mediaPlaylistsText(_ asset: URL) throws -> String {
-    let folders = try FileManager.default.contentsOfDirectory(atPath: asset.path)
-    return folders.compactMap { try? String(contentsOf: asset.appendingPathComponent("\($0)/index.m3u8"), encoding: .utf8) }
+    try PackageDiff.mediaPlaylists(in: asset).map { try String(contentsOf: asset.appendingPathComponent($0), encoding: .utf8) }
       .joined()
   }
 
