@@ -4,19 +4,22 @@ import HLSPackCrypto
 import HLSPackMedia
 
 /// A thread that writes segment files as their parts arrive: it creates the
-/// file, encrypts whole-segment AES-128 on the way (CBC carries on from part
-/// to part, PKCS#7 at the end), hashes when asked, then closes and records it,
+/// file, writes the parts, hashes them when asked, then closes and records it,
 /// while the muxing thread goes on with the next parts.
 ///
-/// Measured on two cores (bench/package, AES-128, 10 minutes of 720p) and left
-/// out: a second writer on alternate segments (0.46 s, +6 MiB) and separate
-/// encrypting and writing threads (0.51-0.55 s, +10 MiB), against 0.44 s here.
-/// Also left out: letting 2 to 6 MiB of segments wait and encrypting them
-/// side by side (the next block of each through one OpenSSL ECB call, the CBC
-/// XOR done by hand; 2.4 GB/s for four chains against 1.2 for one). Over 15
-/// alternating runs its median was 0.52-0.56 s against 0.53 s here, with 3 to
-/// 11 MiB more memory: the waiting parts leave the cache, and muxing into
-/// parts encrypted in place slowed the muxing thread.
+/// Whole-segment AES-128 (CBC carried from part to part, PKCS#7 at the end) is
+/// a stage of its own, taken in job order by whichever thread is free: the
+/// writer, or the muxing thread when the queue is full and it would otherwise
+/// wait. On two cores encrypting is the largest single piece of work
+/// (bench/package, 10 minutes of 720p: muxing 0.33 s of CPU, CBC 0.28 s,
+/// writing 0.13 s), so leaving it all to the writer kept the muxer waiting.
+///
+/// Measured on two cores and left out: a second writer on alternate segments
+/// (0.46 s, +6 MiB) and separate encrypting and writing threads (0.51-0.55 s,
+/// +10 MiB), against 0.44 s for one writer that encrypted everything; letting
+/// 2 to 6 MiB of segments wait and encrypting them side by side (one OpenSSL
+/// ECB call per block of four chains: 2.4 GB/s against 1.2) was no faster and
+/// cost 3 to 11 MiB, because the waiting parts leave the cache.
 final class SegmentFileWriter: @unchecked Sendable {
   enum Job {
     /// A new segment file; with whole-segment AES-128, its key and IV.
@@ -26,25 +29,48 @@ final class SegmentFileWriter: @unchecked Sendable {
     case close(SegmentRecord)
   }
 
+  /// A job once through the cipher stage: what the writing thread does.
+  private enum Output {
+    case open(URL)
+    /// The first `count` bytes of a muxer's part, or of a ciphertext buffer.
+    case bytes([UInt8], count: Int, isCiphertext: Bool)
+    /// `trailer`: the last block and its padding, when encrypting.
+    case close(SegmentRecord, trailer: [UInt8])
+  }
+
   private let rendition: String
   private let checksums: Bool
-  /// Two parts at most wait for the thread: memory stays flat however long
-  /// the input and however large its segments.
-  private let queue = WorkQueue<Job>(capacity: 2)
+  /// Jobs in flight at most: memory stays flat however long the input and
+  /// however large its segments.
+  private let capacity = 4
+
+  // Shared between the threads, under `condition`.
+  private let condition = NSCondition()
+  /// Not yet through the cipher stage, in order.
+  private var waiting: [Job] = []
+  /// Through the cipher stage, in order, for the writing thread.
+  private var ready: [Output] = []
+  /// One thread at a time runs the cipher stage; jobs leave it in order.
+  private var cipherInUse = false
+  private var noMoreJobs = false
+  private var failure: Error?
+  /// Ciphertext buffers back from the writer, kept at full length.
+  private var spareCiphertext: [[UInt8]] = []
   /// Left when the thread ends; a group, not a semaphore, because it is
   /// waited for twice after a failure (by `send`, then by `finish`).
   private let running = DispatchGroup()
-  private var failure: Error?
-  /// Read only after `finish()`.
-  private var records: [SegmentRecord] = []
 
-  // The thread's own state.
-  private var file: FileWriter?
+  // The cipher stage's state, touched only while holding `cipherInUse`.
   private let cipher: AES128CBC
   private var encrypting = false
-  private var ciphertext: [UInt8] = []
+  private var segmentName = ""
+
+  // The writing thread's own state.
+  private var file: FileWriter?
   private var digest: SHA256Stream?
   private var written = 0
+  /// Read only after `finish()`.
+  private var records: [SegmentRecord] = []
 
   init(rendition: String, checksums: Bool) throws {
     self.rendition = rendition
@@ -52,56 +78,116 @@ final class SegmentFileWriter: @unchecked Sendable {
     cipher = try AES128CBC()
     running.enter()
     Thread { [self] in
-      while true {
-        guard let job = queue.take() else { break }
-        do {
-          // Handed over, not copied: a part's buffer must have one owner when it is recycled.
-          try perform(consume job)
-        } catch {
-          failure = error
-          queue.abort()
-        }
-      }
+      writeUntilDone()
       running.leave()
     }.start()
   }
 
-  /// Queues a job; throws the thread's failure once it has stopped on one.
-  func send(_ job: Job) throws {
-    guard queue.put(job) else {
+  /// Queues a job; throws the first failure once there has been one.
+  func send(_ job: consuming Job) throws {
+    condition.lock()
+    while failure == nil && waiting.count + ready.count >= capacity {
+      // Rather than wait, the muxing thread takes its turn at the cipher.
+      if !cipherInUse && !waiting.isEmpty { runCipherStage() } else { condition.wait() }
+    }
+    let failure = failure
+    if failure == nil {
+      waiting.append(consume job)
+      condition.broadcast()
+    }
+    condition.unlock()
+    if let failure {
+      // The writing thread stops before the failure is reported.
       running.wait()
-      throw failure ?? PackError.output(path: rendition, reason: "the segment writer stopped")
+      throw failure
     }
   }
 
   /// Waits until every queued segment is written; its records, or the first failure.
   func finish() throws -> [SegmentRecord] {
-    queue.close()
+    condition.lock()
+    noMoreJobs = true
+    condition.broadcast()
+    condition.unlock()
     running.wait()
-    if let failure { throw failure }
+    if let failure = condition.withLock({ failure }) { throw failure }
     return records
   }
 
-  private func perform(_ job: consuming Job) throws {
+  private func writeUntilDone() {
+    condition.lock()
+    while failure == nil {
+      if !ready.isEmpty {
+        let output = ready.removeFirst()
+        condition.broadcast()
+        condition.unlock()
+        let result = Result { try write(output) }
+        condition.lock()
+        if case .failure(let error) = result { fail(error) }
+      } else if !cipherInUse && !waiting.isEmpty {
+        runCipherStage()
+      } else if noMoreJobs && waiting.isEmpty && !cipherInUse {
+        break
+      } else {
+        condition.wait()
+      }
+    }
+    condition.unlock()
+  }
+
+  /// Takes the next waiting job through the cipher; called and returns with
+  /// `condition` locked, and unlocks it for the work itself.
+  private func runCipherStage() {
+    let job = waiting.removeFirst()
+    cipherInUse = true
+    let ciphertext = spareCiphertext.popLast() ?? []
+    condition.unlock()
+    let result = Result { try encipher(job, into: ciphertext) }
+    condition.lock()
+    cipherInUse = false
+    switch result {
+    case .success(let outputs): ready += outputs
+    case .failure(let error): fail(error)
+    }
+    condition.broadcast()
+  }
+
+  private func encipher(_ job: consuming Job, into ciphertext: consuming [UInt8]) throws -> [Output] {
     switch consume job {
     case .open(let url, let wholeSegment):
-      file = try FileWriter(creating: url)
-      written = 0
-      digest = checksums ? try SHA256Stream() : nil
       encrypting = wholeSegment != nil
+      segmentName = url.lastPathComponent
       if let wholeSegment {
         try crypto { try cipher.start(key: wholeSegment.key.content.bytes, iv: wholeSegment.iv) }
       }
+      returnSpare(ciphertext)
+      return [.open(url)]
     case .bytes(var bytes):
-      if encrypting {
-        let count = try crypto { try cipher.update(bytes, into: &ciphertext) }
-        try output(ciphertext[..<count])
-      } else {
-        try output(bytes[...])
+      guard encrypting else {
+        returnSpare(ciphertext)
+        return [.bytes(bytes, count: bytes.count, isCiphertext: false)]
       }
+      var ciphertext = consume ciphertext
+      let count = try crypto { try cipher.update(bytes, into: &ciphertext) }
       PartBufferPool.shared.recycle(&bytes)
-    case .close(var record):
-      if encrypting { try output(try crypto { try cipher.finish() }[...]) }
+      return [.bytes(ciphertext, count: count, isCiphertext: true)]
+    case .close(let record):
+      returnSpare(ciphertext)
+      return [.close(record, trailer: encrypting ? try crypto { try cipher.finish() } : [])]
+    }
+  }
+
+  private func write(_ output: consuming Output) throws {
+    switch consume output {
+    case .open(let url):
+      file = try FileWriter(creating: url)
+      written = 0
+      digest = checksums ? try SHA256Stream() : nil
+    case .bytes(var bytes, let count, let isCiphertext):
+      try append(bytes[..<count])
+      if isCiphertext { returnSpare(bytes) } else { PartBufferPool.shared.recycle(&bytes) }
+    case .close(var record, let trailer):
+      try append(trailer[...])
       try file?.close()
       file = nil
       record.byteCount = written
@@ -110,7 +196,7 @@ final class SegmentFileWriter: @unchecked Sendable {
     }
   }
 
-  private func output(_ bytes: ArraySlice<UInt8>) throws {
+  private func append(_ bytes: ArraySlice<UInt8>) throws {
     guard let file else { throw PackError.output(path: rendition, reason: "segment bytes arrived outside a segment") }
     try bytes.withUnsafeBytes { raw in
       try file.write(raw)
@@ -119,11 +205,28 @@ final class SegmentFileWriter: @unchecked Sendable {
     written += bytes.count
   }
 
+  /// Keeps a ciphertext buffer for the next part; it keeps its length, so the
+  /// cipher writes into it without clearing it first.
+  private func returnSpare(_ buffer: consuming [UInt8]) {
+    guard buffer.count > 0 else { return }
+    condition.lock()
+    spareCiphertext.append(buffer)
+    condition.unlock()
+  }
+
+  /// Records the first failure and drops the queued work; `condition` is locked.
+  private func fail(_ error: Error) {
+    if failure == nil { failure = error }
+    waiting.removeAll()
+    ready.removeAll()
+    condition.broadcast()
+  }
+
   private func crypto<T>(_ body: () throws -> T) throws -> T {
     do {
       return try body()
     } catch {
-      throw PackError.crypto("\(rendition)/\(file?.url.lastPathComponent ?? "?"): \(error)")
+      throw PackError.crypto("\(rendition)/\(segmentName): \(error)")
     }
   }
 }
