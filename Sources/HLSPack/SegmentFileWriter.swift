@@ -121,9 +121,10 @@ final class SegmentFileWriter: @unchecked Sendable {
         let output = ready.removeFirst()
         condition.broadcast()
         condition.unlock()
-        let result = Result { try write(output) }
+        var thrown: Error?
+        do { try write(consume output) } catch { thrown = error }
         condition.lock()
-        if case .failure(let error) = result { fail(error) }
+        if let thrown { fail(thrown) }
       } else if !cipherInUse && !waiting.isEmpty {
         runCipherStage()
       } else if noMoreJobs && waiting.isEmpty && !cipherInUse {
@@ -140,19 +141,18 @@ final class SegmentFileWriter: @unchecked Sendable {
   private func runCipherStage() {
     let job = waiting.removeFirst()
     cipherInUse = true
-    let ciphertext = spareCiphertext.popLast() ?? []
     condition.unlock()
-    let result = Result { try encipher(job, into: ciphertext) }
+    var outputs: [Output] = []
+    var thrown: Error?
+    // Handed over, not copied: a part's buffer must have one owner when it is recycled.
+    do { outputs = try encipher(consume job) } catch { thrown = error }
     condition.lock()
     cipherInUse = false
-    switch result {
-    case .success(let outputs): ready += outputs
-    case .failure(let error): fail(error)
-    }
+    if let thrown { fail(thrown) } else { ready += outputs }
     condition.broadcast()
   }
 
-  private func encipher(_ job: consuming Job, into ciphertext: consuming [UInt8]) throws -> [Output] {
+  private func encipher(_ job: consuming Job) throws -> [Output] {
     switch consume job {
     case .open(let url, let wholeSegment):
       encrypting = wholeSegment != nil
@@ -160,19 +160,14 @@ final class SegmentFileWriter: @unchecked Sendable {
       if let wholeSegment {
         try crypto { try cipher.start(key: wholeSegment.key.content.bytes, iv: wholeSegment.iv) }
       }
-      returnSpare(ciphertext)
       return [.open(url)]
     case .bytes(var bytes):
-      guard encrypting else {
-        returnSpare(ciphertext)
-        return [.bytes(bytes, count: bytes.count, isCiphertext: false)]
-      }
-      var ciphertext = consume ciphertext
+      guard encrypting else { return [.bytes(bytes, count: bytes.count, isCiphertext: false)] }
+      var ciphertext = condition.withLock { spareCiphertext.popLast() } ?? []
       let count = try crypto { try cipher.update(bytes, into: &ciphertext) }
       PartBufferPool.shared.recycle(&bytes)
       return [.bytes(ciphertext, count: count, isCiphertext: true)]
     case .close(let record):
-      returnSpare(ciphertext)
       return [.close(record, trailer: encrypting ? try crypto { try cipher.finish() } : [])]
     }
   }
