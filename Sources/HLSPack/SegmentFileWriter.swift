@@ -10,9 +10,12 @@ import HLSPackMedia
 /// Whole-segment AES-128 (CBC carried from part to part, PKCS#7 at the end) is
 /// a stage of its own, taken in job order by whichever thread is free: the
 /// writer, or the muxing thread when the queue is full and it would otherwise
-/// wait. On two cores encrypting is the largest single piece of work
-/// (bench/package, 10 minutes of 720p: muxing 0.33 s of CPU, CBC 0.28 s,
-/// writing 0.13 s), so leaving it all to the writer kept the muxer waiting.
+/// wait. Encrypting costs nearly as much CPU as muxing (bench/package, 10
+/// minutes of 720p: muxing 0.33 s, CBC 0.28 s, writing 0.13 s), so a writer
+/// that did all of it kept the muxer waiting 0.09-0.13 s; shared, the run
+/// takes 0.41-0.43 s instead of 0.44-0.45 s. Measured with sharing and left
+/// out: the writer taking the cipher before writing (the muxer waits again),
+/// parts of 64-256 KiB and queues of 8-32 jobs (no faster).
 ///
 /// Measured on two cores and left out: a second writer on alternate segments
 /// (0.46 s, +6 MiB) and separate encrypting and writing threads (0.51-0.55 s,
