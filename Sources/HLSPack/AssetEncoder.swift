@@ -31,16 +31,18 @@ struct AssetEncoder {
     let keys = encryption.method == .none ? nil : KeyRing(settings: encryption, asset: assetName, folder: staging.folder)
     // Video renditions, then alternate audio renditions (under audio/), as the producer expects.
     let names = profile.video.map(\.name) + profile.audioRenditions.map { "audio/\($0.id)" }
-    let writers = try names.map {
-      try RenditionWriter(
-        name: $0, asset: assetName, assetFolder: staging.folder, container: profile.segment.container,
-        encryption: encryption, keys: keys, checksums: profile.segment.checksums)
-    }
-    progress.report(ProgressEvent(event: .start, asset: assetName, input: input.path, duration: transcoder.duration))
+    var writers: [RenditionWriter] = []
     var lastReport = Date.distantPast
     var processed = 0.0
     let facts: [WrittenStreamFacts]
     do {
+      for name in names {
+        writers.append(
+          try RenditionWriter(
+            name: name, asset: assetName, assetFolder: staging.folder, container: profile.segment.container,
+            encryption: encryption, keys: keys, checksums: profile.segment.checksums))
+      }
+      progress.report(ProgressEvent(event: .start, asset: assetName, input: input.path, duration: transcoder.duration))
       facts = try transcoder.run(sinks: writers) { seconds in
         processed = seconds
         let now = Date()
@@ -53,7 +55,7 @@ struct AssetEncoder {
             elapsed: now.timeIntervalSince(started)))
       }
     } catch {
-      // Stop the writer threads; the transcoder's error is the one to report.
+      // Stop the writer threads made so far; the first error is the one to report.
       for writer in writers { try? writer.close() }
       throw error
     }

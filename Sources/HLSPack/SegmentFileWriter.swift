@@ -43,8 +43,9 @@ final class SegmentFileWriter: @unchecked Sendable {
 
   private let rendition: String
   private let checksums: Bool
-  /// Jobs in flight at most: memory stays flat however long the input and
-  /// however large its segments.
+  /// Jobs waiting at most (for the cipher or for writing), besides the one
+  /// in the cipher and the one being written: memory stays flat however
+  /// long the input and however large its segments.
   private let capacity = 4
 
   // Shared between the threads, under `condition`.
@@ -151,7 +152,12 @@ final class SegmentFileWriter: @unchecked Sendable {
     do { outputs = try encipher(consume job) } catch { thrown = error }
     condition.lock()
     cipherInUse = false
-    if let thrown { fail(thrown) } else { ready += outputs }
+    if let thrown {
+      fail(thrown)
+    } else if failure == nil {
+      // After a failure nothing more is written: the outputs are dropped with the queues.
+      ready += outputs
+    }
     condition.broadcast()
   }
 
@@ -183,7 +189,7 @@ final class SegmentFileWriter: @unchecked Sendable {
       digest = checksums ? try SHA256Stream() : nil
     case .bytes(var bytes, let count, let isCiphertext):
       try append(bytes[..<count])
-      if isCiphertext { returnSpare(bytes) } else { PartBufferPool.shared.recycle(&bytes) }
+      if isCiphertext { returnSpare(consume bytes) } else { PartBufferPool.shared.recycle(&bytes) }
     case .close(var record, let trailer):
       try append(trailer[...])
       try file?.close()
