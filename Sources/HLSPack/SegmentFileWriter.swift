@@ -4,25 +4,27 @@ import HLSPackCrypto
 import HLSPackMedia
 
 /// A thread that writes segment files as their parts arrive: it creates the
-/// file, writes the parts, hashes them when asked, then closes and records it,
-/// while the muxing thread goes on with the next parts.
+/// file, encrypts whole-segment AES-128 (CBC carried from part to part, PKCS#7
+/// at the end), writes the parts, hashes them when asked, then closes and
+/// records it, while the muxing thread goes on with the next parts.
 ///
-/// Whole-segment AES-128 (CBC carried from part to part, PKCS#7 at the end) is
-/// a stage of its own, taken in job order by whichever thread is free: the
-/// writer, or the muxing thread when the queue is full and it would otherwise
-/// wait. Encrypting costs nearly as much CPU as muxing (bench/package, 10
-/// minutes of 720p: muxing 0.33 s, CBC 0.28 s, writing 0.13 s), so a writer
-/// that did all of it kept the muxer waiting 0.09-0.13 s; shared, the run
-/// takes 0.41-0.43 s instead of 0.44-0.45 s. Measured with sharing and left
-/// out: the writer taking the cipher before writing (the muxer waits again),
-/// parts of 64-256 KiB and queues of 8-32 jobs (no faster).
+/// Encrypting costs nearly as much CPU as muxing (bench/package, 10 minutes
+/// of 720p: muxing 0.31 s, CBC 0.28 s, writing 0.10 s), so a writer that
+/// encrypted everything kept the muxer waiting. Each segment is a CBC run of
+/// its own, so two runs can go side by side: when parts are piling up for the
+/// writer as a segment begins, the muxing thread encrypts that segment itself
+/// while the writer catches up on the earlier ones, and hands the run over
+/// (its last ciphertext block and the bytes short of a block) once the pile
+/// is low again, so that the writer never runs dry. On two cores this took
+/// the AES-128 run from 0.42 s to 0.39 s (clear: 0.32 s).
 ///
-/// Measured on two cores and left out: a second writer on alternate segments
-/// (0.46 s, +6 MiB) and separate encrypting and writing threads (0.51-0.55 s,
-/// +10 MiB), against 0.44 s for one writer that encrypted everything; letting
-/// 2 to 6 MiB of segments wait and encrypting them side by side (one OpenSSL
-/// ECB call per block of four chains: 2.4 GB/s against 1.2) was no faster and
-/// cost 3 to 11 MiB, because the waiting parts leave the cache.
+/// Measured on two cores and left out: one cipher taken in turns by both
+/// threads (each turn left the writer with nothing to do: 0.42 s), queues of
+/// 6 to 16 jobs (no faster, up to 8 MiB more), preallocating each segment
+/// file, a second writer on alternate segments, separate encrypting and
+/// writing threads, and letting several segments wait to encrypt them side
+/// by side in one thread (one OpenSSL ECB call per block of four chains: no
+/// faster, 3 to 11 MiB more).
 final class SegmentFileWriter: @unchecked Sendable {
   enum Job {
     /// A new segment file; with whole-segment AES-128, its key and IV.
@@ -32,54 +34,77 @@ final class SegmentFileWriter: @unchecked Sendable {
     case close(SegmentRecord)
   }
 
-  /// A job once through the cipher stage: what the writing thread does.
-  private enum Output {
+  /// Where a segment's CBC run stands: what the next thread to encrypt it needs.
+  private struct CBCRun {
+    var key: [UInt8]
+    /// The segment's IV, then the last ciphertext block.
+    var iv: [UInt8]
+    /// Plaintext after the last whole block, not yet encrypted.
+    var pending: [UInt8] = []
+
+    /// Follows the cipher over `plaintext`, which came out as `ciphertext`
+    /// (every whole block so far; the rest stays pending).
+    mutating func advance(over plaintext: [UInt8], ciphertext: ArraySlice<UInt8>) {
+      if ciphertext.count >= AES128CBC.blockSize { iv = Array(ciphertext.suffix(AES128CBC.blockSize)) }
+      let held = (pending.count + plaintext.count) % AES128CBC.blockSize
+      pending = plaintext.count >= held ? Array(plaintext.suffix(held)) : Array((pending + plaintext).suffix(held))
+    }
+  }
+
+  /// A job as queued for the writing thread.
+  private enum Queued {
     case open(URL)
-    /// The first `count` bytes of a muxer's part, or of a ciphertext buffer.
-    case bytes([UInt8], count: Int, isCiphertext: Bool)
-    /// `trailer`: the last block and its padding, when encrypting.
+    /// From here on the writer encrypts the segment, continuing `run`.
+    case encrypt(CBCRun)
+    /// The first `count` bytes of a muxer's part, or of the sender's ciphertext.
+    case bytes([UInt8], count: Int)
+    /// `trailer`: the last block and its padding, when the sender encrypted to the end.
     case close(SegmentRecord, trailer: [UInt8])
   }
 
   private let rendition: String
   private let checksums: Bool
-  /// Jobs waiting at most (for the cipher or for writing), besides the one
-  /// in the cipher and the one being written: memory stays flat however
-  /// long the input and however large its segments.
+  /// Jobs queued at most, besides the one being written: memory stays flat
+  /// however long the input and however large its segments.
   private let capacity = 4
+  /// Whether the sender encrypts the part at hand, given how many parts wait
+  /// for the writer; asked as each segment begins and for each of its parts
+  /// until it says no.
+  private let senderEncrypts: (_ waitingParts: Int) -> Bool
 
   // Shared between the threads, under `condition`.
   private let condition = NSCondition()
-  /// Not yet through the cipher stage, in order.
-  private var waiting: [Job] = []
-  /// Through the cipher stage, in order, for the writing thread.
-  private var ready: [Output] = []
-  /// One thread at a time runs the cipher stage; jobs leave it in order.
-  private var cipherInUse = false
+  private var queue: [Queued] = []
+  /// Parts in `queue`.
+  private var queuedParts = 0
   private var noMoreJobs = false
   private var failure: Error?
-  /// Ciphertext buffers back from the writer, kept at full length.
-  private var spareCiphertext: [[UInt8]] = []
   /// Left when the thread ends; a group, not a semaphore, because it is
   /// waited for twice after a failure (by `send`, then by `finish`).
   private let running = DispatchGroup()
 
-  // The cipher stage's state, touched only while holding `cipherInUse`.
-  private let cipher: AES128CBC
-  private var encrypting = false
-  private var segmentName = ""
+  // The sending (muxing) thread's own state.
+  private let senderCipher: AES128CBC
+  /// The run the sender is encrypting, if any.
+  private var senderRun: CBCRun?
+  private var sendingSegment = ""
 
   // The writing thread's own state.
+  private let writerCipher: AES128CBC
+  private var writerEncrypts = false
+  private var writerCiphertext: [UInt8] = []
   private var file: FileWriter?
   private var digest: SHA256Stream?
   private var written = 0
   /// Read only after `finish()`.
   private var records: [SegmentRecord] = []
 
-  init(rendition: String, checksums: Bool) throws {
+  init(rendition: String, checksums: Bool, senderEncrypts: @escaping (_ waitingParts: Int) -> Bool = { $0 >= 2 }) throws {
     self.rendition = rendition
     self.checksums = checksums
-    cipher = try AES128CBC()
+    self.senderEncrypts = senderEncrypts
+    senderCipher = try AES128CBC()
+    writerCipher = try AES128CBC()
     running.enter()
     Thread { [self] in
       writeUntilDone()
@@ -89,21 +114,33 @@ final class SegmentFileWriter: @unchecked Sendable {
 
   /// Queues a job; throws the first failure once there has been one.
   func send(_ job: consuming Job) throws {
-    condition.lock()
-    while failure == nil && waiting.count + ready.count >= capacity {
-      // Rather than wait, the muxing thread takes its turn at the cipher.
-      if !cipherInUse && !waiting.isEmpty { runCipherStage() } else { condition.wait() }
-    }
-    let failure = failure
-    if failure == nil {
-      waiting.append(consume job)
-      condition.broadcast()
-    }
-    condition.unlock()
-    if let failure {
-      // The writing thread stops before the failure is reported.
-      running.wait()
-      throw failure
+    switch consume job {
+    case .open(let url, let wholeSegment):
+      sendingSegment = url.lastPathComponent
+      try enqueue(.open(url))
+      guard let wholeSegment else { return }
+      let run = CBCRun(key: wholeSegment.key.content.bytes, iv: wholeSegment.iv)
+      if senderShouldEncrypt {
+        try crypto(sendingSegment) { try senderCipher.start(key: run.key, iv: run.iv) }
+        senderRun = run
+      } else {
+        try enqueue(.encrypt(run))
+      }
+    case .bytes(var bytes):
+      if let run = senderRun, !senderShouldEncrypt {
+        senderRun = nil
+        try enqueue(.encrypt(run))
+      }
+      guard senderRun != nil else { return try enqueue(.bytes(bytes, count: bytes.count)) }
+      var ciphertext = PartBufferPool.shared.takeFilled()
+      let count = try crypto(sendingSegment) { try senderCipher.update(bytes, into: &ciphertext) }
+      senderRun?.advance(over: bytes, ciphertext: ciphertext[..<count])
+      PartBufferPool.shared.recycle(&bytes)
+      try enqueue(.bytes(ciphertext, count: count))
+    case .close(let record):
+      let trailer = senderRun == nil ? [] : try crypto(sendingSegment) { try senderCipher.finish() }
+      senderRun = nil
+      try enqueue(.close(record, trailer: trailer))
     }
   }
 
@@ -118,20 +155,42 @@ final class SegmentFileWriter: @unchecked Sendable {
     return records
   }
 
+  private var senderShouldEncrypt: Bool { senderEncrypts(condition.withLock { queuedParts }) }
+
+  private func enqueue(_ job: consuming Queued) throws {
+    condition.lock()
+    while failure == nil && queue.count >= capacity { condition.wait() }
+    let failure = failure
+    if failure == nil {
+      if case .bytes = job { queuedParts += 1 }
+      queue.append(consume job)
+      condition.broadcast()
+    }
+    condition.unlock()
+    if let failure {
+      // The writing thread stops before the failure is reported.
+      running.wait()
+      throw failure
+    }
+  }
+
   private func writeUntilDone() {
     condition.lock()
     while failure == nil {
-      if !ready.isEmpty {
-        let output = ready.removeFirst()
+      if !queue.isEmpty {
+        let job = queue.removeFirst()
+        if case .bytes = job { queuedParts -= 1 }
         condition.broadcast()
         condition.unlock()
         var thrown: Error?
-        do { try write(consume output) } catch { thrown = error }
+        do { try write(consume job) } catch { thrown = error }
         condition.lock()
-        if let thrown { fail(thrown) }
-      } else if !cipherInUse && !waiting.isEmpty {
-        runCipherStage()
-      } else if noMoreJobs && waiting.isEmpty && !cipherInUse {
+        if let thrown {
+          if failure == nil { failure = thrown }
+          queue.removeAll()
+          condition.broadcast()
+        }
+      } else if noMoreJobs {
         break
       } else {
         condition.wait()
@@ -140,58 +199,30 @@ final class SegmentFileWriter: @unchecked Sendable {
     condition.unlock()
   }
 
-  /// Takes the next waiting job through the cipher; called and returns with
-  /// `condition` locked, and unlocks it for the work itself.
-  private func runCipherStage() {
-    let job = waiting.removeFirst()
-    cipherInUse = true
-    condition.unlock()
-    var outputs: [Output] = []
-    var thrown: Error?
-    // Handed over, not copied: a part's buffer must have one owner when it is recycled.
-    do { outputs = try encipher(consume job) } catch { thrown = error }
-    condition.lock()
-    cipherInUse = false
-    if let thrown {
-      fail(thrown)
-    } else if failure == nil {
-      // After a failure nothing more is written: the outputs are dropped with the queues.
-      ready += outputs
-    }
-    condition.broadcast()
-  }
-
-  private func encipher(_ job: consuming Job) throws -> [Output] {
+  private func write(_ job: consuming Queued) throws {
     switch consume job {
-    case .open(let url, let wholeSegment):
-      encrypting = wholeSegment != nil
-      segmentName = url.lastPathComponent
-      if let wholeSegment {
-        try crypto { try cipher.start(key: wholeSegment.key.content.bytes, iv: wholeSegment.iv) }
-      }
-      return [.open(url)]
-    case .bytes(var bytes):
-      guard encrypting else { return [.bytes(bytes, count: bytes.count, isCiphertext: false)] }
-      var ciphertext = condition.withLock { spareCiphertext.popLast() } ?? []
-      let count = try crypto { try cipher.update(bytes, into: &ciphertext) }
-      PartBufferPool.shared.recycle(&bytes)
-      return [.bytes(ciphertext, count: count, isCiphertext: true)]
-    case .close(let record):
-      return [.close(record, trailer: encrypting ? try crypto { try cipher.finish() } : [])]
-    }
-  }
-
-  private func write(_ output: consuming Output) throws {
-    switch consume output {
     case .open(let url):
       file = try FileWriter(creating: url)
       written = 0
       digest = checksums ? try SHA256Stream() : nil
-    case .bytes(var bytes, let count, let isCiphertext):
-      try append(bytes[..<count])
-      if isCiphertext { returnSpare(consume bytes) } else { PartBufferPool.shared.recycle(&bytes) }
+      writerEncrypts = false
+    case .encrypt(let run):
+      writerEncrypts = true
+      try crypto(segmentName) {
+        try writerCipher.start(key: run.key, iv: run.iv)
+        // Less than a block: nothing comes out yet.
+        _ = try writerCipher.update(run.pending, into: &writerCiphertext)
+      }
+    case .bytes(var bytes, let count):
+      if writerEncrypts {
+        let produced = try crypto(segmentName) { try writerCipher.update(bytes, into: &writerCiphertext) }
+        try append(writerCiphertext[..<produced])
+      } else {
+        try append(bytes[..<count])
+      }
+      PartBufferPool.shared.recycle(&bytes)
     case .close(var record, let trailer):
-      try append(trailer[...])
+      try append(writerEncrypts ? try crypto(segmentName) { try writerCipher.finish() }[...] : trailer[...])
       try file?.close()
       file = nil
       record.byteCount = written
@@ -199,6 +230,8 @@ final class SegmentFileWriter: @unchecked Sendable {
       records.append(record)
     }
   }
+
+  private var segmentName: String { file?.url.lastPathComponent ?? "" }
 
   private func append(_ bytes: ArraySlice<UInt8>) throws {
     guard let file else { throw PackError.output(path: rendition, reason: "segment bytes arrived outside a segment") }
@@ -209,28 +242,11 @@ final class SegmentFileWriter: @unchecked Sendable {
     written += bytes.count
   }
 
-  /// Keeps a ciphertext buffer for the next part; it keeps its length, so the
-  /// cipher writes into it without clearing it first.
-  private func returnSpare(_ buffer: consuming [UInt8]) {
-    guard buffer.count > 0 else { return }
-    condition.lock()
-    spareCiphertext.append(buffer)
-    condition.unlock()
-  }
-
-  /// Records the first failure and drops the queued work; `condition` is locked.
-  private func fail(_ error: Error) {
-    if failure == nil { failure = error }
-    waiting.removeAll()
-    ready.removeAll()
-    condition.broadcast()
-  }
-
-  private func crypto<T>(_ body: () throws -> T) throws -> T {
+  private func crypto<T>(_ segment: String, _ body: () throws -> T) throws -> T {
     do {
       return try body()
     } catch {
-      throw PackError.crypto("\(rendition)/\(segmentName): \(error)")
+      throw PackError.crypto("\(rendition)/\(segment): \(error)")
     }
   }
 }

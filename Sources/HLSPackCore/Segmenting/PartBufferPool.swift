@@ -19,10 +19,16 @@ public final class PartBufferPool: @unchecked Sendable {
 
   /// An empty buffer, with the capacity of a recycled one when there is one.
   public func take() -> [UInt8] {
-    var buffer = lock.withLock { idle.popLast() } ?? []
+    var buffer = takeFilled()
     // Keeps the allocation when nothing else holds it (the writer has let go).
     buffer.removeAll(keepingCapacity: true)
     return buffer
+  }
+
+  /// A recycled buffer with its old contents, for a caller that overwrites
+  /// them (emptied, it would have to write zeros to grow it again).
+  public func takeFilled() -> [UInt8] {
+    lock.withLock { idle.popLast() } ?? []
   }
 
   /// Takes the buffer out of `bytes` (leaving it empty) for a later `take()`.
