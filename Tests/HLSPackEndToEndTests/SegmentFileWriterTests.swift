@@ -14,10 +14,9 @@ import Testing
   /// schedule under which the sender takes every encrypted segment and hands
   /// it over after 0, 1 or 2 parts, mostly in the middle of a block (most
   /// parts are not a multiple of 16 bytes).
-  @Test(arguments: ["sender", "writer", "packager", "handovers"])
-  func everySegmentIsOneCBCRunWhoeverEncryptedItsParts(_ schedule: String) throws {
+  @Test(arguments: Schedule.allCases)
+  func everySegmentIsOneCBCRunWhoeverEncryptedItsParts(_ schedule: Schedule) throws {
     let folder = try Fixtures.scratchFolder()
-    // Made before the writer starts, so that sending is only sending.
     let segments = (0..<12).map { index in
       (
         url: folder.appendingPathComponent("segment_\(index).ts"), material: index % 3 == 2 ? nil : material(index),
@@ -27,21 +26,78 @@ import Testing
         }
       )
     }
-    let answers = Counter()
-    let writer: SegmentFileWriter
-    switch schedule {
-    case "sender": writer = try SegmentFileWriter(rendition: "main", checksums: true) { _ in true }
-    case "writer": writer = try SegmentFileWriter(rendition: "main", checksums: true) { _ in false }
-    case "packager": writer = try SegmentFileWriter(rendition: "main", checksums: true)
-    default:
-      // Yes, no; yes, yes, no; yes, yes, yes, no; and again.
-      writer = try SegmentFileWriter(rendition: "main", checksums: true) { _ in
-        answers.asked += 1
-        let yes = ![2, 5, 0].contains(answers.asked % 9)
-        if !yes { answers.no += 1 }
-        return yes
+    let answers = try send(segments, schedule: schedule)
+    // Each of the 8 encrypted segments was taken by the sender and handed over.
+    if schedule == .handovers { #expect(answers.no == 8) }
+  }
+
+  /// Parts of 0 to 40 bytes, 0 to 6 to a segment: the bytes short of a block
+  /// span several parts when the run changes hands, some segments are
+  /// shorter than a block, some are empty, and some stay with the sender to
+  /// their end.
+  @Test(arguments: Schedule.allCases)
+  func runsOfTinyPartsChangeHandsAnywhere(_ schedule: Schedule) throws {
+    let folder = try Fixtures.scratchFolder()
+    let segments = (0..<60).map { index in
+      (
+        url: folder.appendingPathComponent("segment_\(index).ts"), material: index % 5 == 4 ? nil : material(index),
+        parts: (0..<(index % 7)).map { number in
+          (0..<((index * 13 + number * 7) % 41)).map { UInt8(truncatingIfNeeded: index &* 7 &+ number &* 3 &+ $0) }
+        }
+      )
+    }
+    _ = try send(segments, schedule: schedule)
+  }
+
+  /// A key the cipher refuses: the failure is reported from then on,
+  /// whichever thread met it, and nothing of the segment reaches its file.
+  @Test(arguments: [Schedule.sender, .writer])
+  func aCipherFailureStopsTheWriter(_ schedule: Schedule) throws {
+    let folder = try Fixtures.scratchFolder()
+    let url = folder.appendingPathComponent("segment_0.ts")
+    var bad = material(0)
+    bad.key.content.bytes.removeLast()
+    let writer = try SegmentFileWriter(rendition: "main", checksums: false) { _ in schedule == .sender }
+    var failures = 0
+    for job in [SegmentFileWriter.Job.open(url, wholeSegment: bad), .bytes([1, 2, 3]), .bytes([4, 5]), .close(record("segment_0.ts"))] {
+      do { try writer.send(job) } catch { failures += 1 }
+    }
+    #expect(throws: PackError.self) { try writer.finish() }
+    // The writer fails later, on its own thread: what was sent by then may have been queued without complaint.
+    if schedule == .sender { #expect(failures == 4) }
+    let written = (try? Data(contentsOf: url)) ?? Data()
+    #expect(written.isEmpty)
+  }
+
+  enum Schedule: CaseIterable, Sendable {
+    case sender, writer, packager, handovers
+
+    /// Yes, no; yes, yes, no; yes, yes, yes, no; and again, for `handovers`.
+    func rule(_ answers: Counter) -> ((Int) -> Bool)? {
+      switch self {
+      case .sender: { _ in true }
+      case .writer: { _ in false }
+      case .packager: nil
+      case .handovers:
+        { _ in
+          answers.asked += 1
+          let yes = ![2, 5, 0].contains(answers.asked % 9)
+          if !yes { answers.no += 1 }
+          return yes
+        }
       }
     }
+  }
+
+  /// Sends the segments as fast as the writer takes them, then checks every
+  /// file against one CBC run over its parts, and its record.
+  private func send(
+    _ segments: [(url: URL, material: SegmentKeying.Material?, parts: [[UInt8]])], schedule: Schedule
+  ) throws -> Counter {
+    let answers = Counter()
+    let writer =
+      try schedule.rule(answers).map { try SegmentFileWriter(rendition: "main", checksums: true, senderEncrypts: $0) }
+      ?? SegmentFileWriter(rendition: "main", checksums: true)
     for segment in segments {
       try writer.send(.open(segment.url, wholeSegment: segment.material))
       for part in segment.parts { try writer.send(.bytes(part)) }
@@ -60,12 +116,11 @@ import Testing
       #expect(record.byteCount == wanted.count)
       #expect(record.sha256 == Hex.encode(try Digest.sha256(wanted)))
     }
-    // Each of the 8 encrypted segments was taken by the sender and handed over.
-    if schedule == "handovers" { #expect(answers.no == 8) }
+    return answers
   }
 
   /// The schedule's questions and its noes (on the sending thread only).
-  private final class Counter: @unchecked Sendable {
+  final class Counter: @unchecked Sendable {
     var asked = 0
     var no = 0
   }

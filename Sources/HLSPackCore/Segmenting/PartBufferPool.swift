@@ -31,7 +31,7 @@ public final class PartBufferPool: @unchecked Sendable {
     lock.withLock { idle.popLast() } ?? []
   }
 
-  /// Takes the buffer out of `bytes` (leaving it empty) for a later `take()`.
+  /// Takes the buffer out of `bytes` (leaving it empty) for a later `take()` or `takeFilled()`.
   public func recycle(_ bytes: inout [UInt8]) {
     var buffer: [UInt8] = []
     swap(&buffer, &bytes)
