@@ -74,20 +74,16 @@ final class SegmentFileWriter: @unchecked Sendable {
 
   private let rendition: String
   private let checksums: Bool
-  /// Jobs queued at most, besides the one being written: memory stays flat
-  /// however long the input and however large its segments.
-  private let capacity = 4
+  /// Four jobs at most wait for the writer, besides the one being written:
+  /// memory stays flat however long the input and however large its segments.
+  private let queue = WorkQueue<Queued>(capacity: 4)
   /// Whether the sender encrypts the part at hand, given how many parts wait
   /// for the writer; asked as each encrypted segment begins and then for each
   /// of its parts until it says no.
   private let senderEncrypts: (_ waitingParts: Int) -> Bool
 
-  // Shared between the threads, under `condition`.
-  private let condition = NSCondition()
-  private var queue: [Queued] = []
-  /// Parts in `queue`.
-  private var queuedParts = 0
-  private var noMoreJobs = false
+  /// The first failure, on either thread.
+  private let failureLock = NSLock()
   private var failure: Error?
   /// Left when the thread ends; a group, not a semaphore, because it is
   /// waited for twice after a failure (by `send`, then by `finish`).
@@ -117,7 +113,14 @@ final class SegmentFileWriter: @unchecked Sendable {
     writerCipher = try AES128CBC()
     running.enter()
     Thread { [self] in
-      writeUntilDone()
+      while let job = queue.take() {
+        do {
+          // Handed over, not copied: a part's buffer must have one owner when it is recycled.
+          try write(consume job)
+        } catch {
+          fail(error)
+        }
+      }
       running.leave()
     }.start()
   }
@@ -130,12 +133,10 @@ final class SegmentFileWriter: @unchecked Sendable {
     do {
       try route(consume job)
     } catch {
-      condition.lock()
       fail(error)
-      condition.unlock()
       // The writing thread stops before the failure is reported.
       running.wait()
-      throw condition.withLock { failure } ?? error
+      throw firstFailure ?? error
     }
   }
 
@@ -172,48 +173,18 @@ final class SegmentFileWriter: @unchecked Sendable {
 
   /// Waits until every queued segment is written; its records, or the first failure.
   func finish() throws -> [SegmentRecord] {
-    condition.lock()
-    noMoreJobs = true
-    condition.broadcast()
-    condition.unlock()
+    queue.close()
     running.wait()
-    if let failure = condition.withLock({ failure }) { throw failure }
+    if let failure = firstFailure { throw failure }
     return records
   }
 
-  private var senderShouldEncrypt: Bool { senderEncrypts(condition.withLock { queuedParts }) }
+  private var senderShouldEncrypt: Bool { senderEncrypts(queue.count(where: \.isPart)) }
 
   private func enqueue(_ job: consuming Queued) throws {
-    condition.lock()
-    defer { condition.unlock() }
-    // The writing thread is gone after `finish()`: a job sent then would wait forever.
-    precondition(!noMoreJobs, "a segment job sent after finish()")
-    while failure == nil && queue.count >= capacity { condition.wait() }
-    if let failure { throw failure }
-    if job.isPart { queuedParts += 1 }
-    queue.append(consume job)
-    condition.broadcast()
-  }
-
-  private func writeUntilDone() {
-    condition.lock()
-    while failure == nil {
-      if !queue.isEmpty {
-        let job = queue.removeFirst()
-        if job.isPart { queuedParts -= 1 }
-        condition.broadcast()
-        condition.unlock()
-        var thrown: Error?
-        do { try write(consume job) } catch { thrown = error }
-        condition.lock()
-        if let thrown { fail(thrown) }
-      } else if noMoreJobs {
-        break
-      } else {
-        condition.wait()
-      }
+    guard queue.put(job) else {
+      throw firstFailure ?? PackError.output(path: rendition, reason: "the segment writer stopped")
     }
-    condition.unlock()
   }
 
   private func write(_ job: consuming Queued) throws {
@@ -262,13 +233,14 @@ final class SegmentFileWriter: @unchecked Sendable {
     written += bytes.count
   }
 
-  /// Records the first failure and drops the queued work; `condition` is locked.
+  /// Records the first failure and drops the queued work: the writer stops,
+  /// and the sender learns of it at its next job.
   private func fail(_ error: Error) {
-    if failure == nil { failure = error }
-    queue.removeAll()
-    queuedParts = 0
-    condition.broadcast()
+    failureLock.withLock { if failure == nil { failure = error } }
+    queue.abort()
   }
+
+  private var firstFailure: Error? { failureLock.withLock { failure } }
 
   private func crypto<T>(_ segment: String, _ body: () throws -> T) throws -> T {
     do {

@@ -16,6 +16,8 @@ public final class WorkQueue<Item>: @unchecked Sendable {
   public func put(_ item: Item) -> Bool {
     condition.lock()
     defer { condition.unlock() }
+    // The consumer may be gone once the queue is closed: a full queue would wait forever.
+    precondition(!closed, "an item put after close()")
     while items.count >= capacity && !aborted { condition.wait() }
     guard !aborted else { return false }
     items.append(item)
@@ -34,6 +36,11 @@ public final class WorkQueue<Item>: @unchecked Sendable {
     let item = items.removeFirst()
     condition.broadcast()
     return item
+  }
+
+  /// How many waiting items match, for a producer that adapts to the backlog.
+  public func count(where matches: (Item) -> Bool) -> Int {
+    condition.withLock { items.count(where: matches) }
   }
 
   /// No more items will come.
