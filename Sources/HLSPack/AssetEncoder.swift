@@ -31,6 +31,9 @@ struct AssetEncoder {
     let keys = encryption.method == .none ? nil : KeyRing(settings: encryption, asset: assetName, folder: staging.folder)
     // Video renditions, then alternate audio renditions (under audio/), as the producer expects.
     let names = profile.video.map(\.name) + profile.audioRenditions.map { "audio/\($0.id)" }
+    let writerLanes = SegmentWriterLanes.count(
+      wholeSegmentEncryption: encryption.method == .aes128, renditions: names.count,
+      cores: ProcessInfo.processInfo.activeProcessorCount)
     var writers: [RenditionWriter] = []
     var lastReport = Date.distantPast
     var processed = 0.0
@@ -40,7 +43,7 @@ struct AssetEncoder {
         writers.append(
           try RenditionWriter(
             name: name, asset: assetName, assetFolder: staging.folder, container: profile.segment.container,
-            encryption: encryption, keys: keys, checksums: profile.segment.checksums))
+            encryption: encryption, keys: keys, checksums: profile.segment.checksums, writerLanes: writerLanes))
       }
       progress.report(ProgressEvent(event: .start, asset: assetName, input: input.path, duration: transcoder.duration))
       facts = try transcoder.run(sinks: writers) { seconds in

@@ -37,7 +37,7 @@ final class RenditionWriter: SegmentSink, SampleEncryptorProviding {
   let sampleEncryptor: SampleEncryptor?
   /// SAMPLE-AES in fMP4 (`cbcs`): the writer protects the init segment and each fragment.
   private let cbcs: CBCSRenditionProtection?
-  private let file: SegmentFileWriter
+  private let file: SegmentWriterLanes
   /// Complete after `close()`.
   private(set) var records: [SegmentRecord] = []
   /// The fMP4 initialization segment's file name; it is never encrypted.
@@ -51,7 +51,7 @@ final class RenditionWriter: SegmentSink, SampleEncryptorProviding {
 
   init(
     name: String, asset: String, assetFolder: URL, container: Container, encryption: EncryptionSettings, keys: KeyRing?,
-    checksums: Bool
+    checksums: Bool, writerLanes: Int
   ) throws {
     self.name = name
     self.container = container
@@ -62,7 +62,7 @@ final class RenditionWriter: SegmentSink, SampleEncryptorProviding {
     sampleEncryptor = sampleAES && container == .ts ? keying.map(SampleAESStreamEncryptor.init) : nil
     cbcs = sampleAES && container == .fmp4 ? keying.map(CBCSRenditionProtection.init) : nil
     try createFolder(folder)
-    file = try SegmentFileWriter(rendition: name, checksums: checksums)
+    file = try SegmentWriterLanes(rendition: name, checksums: checksums, lanes: writerLanes)
   }
 
   /// Waits until every segment is written; throws the first failure.

@@ -21,10 +21,11 @@ import HLSPackMedia
 /// Measured on two cores and left out: one cipher taken in turns by both
 /// threads (each turn left the writer with nothing to do: 0.42 s), queues of
 /// 6 to 16 jobs (no faster, up to 8 MiB more), preallocating each segment
-/// file, a second writer on alternate segments, separate encrypting and
-/// writing threads, and letting several segments wait to encrypt them side
-/// by side in one thread (one OpenSSL ECB call per block of four chains: no
-/// faster, 3 to 11 MiB more).
+/// file, a second writer on alternate segments (`SegmentWriterLanes` adds
+/// one only where a core is free for it), separate encrypting and writing
+/// threads, and letting several segments wait to encrypt them side by side
+/// in one thread (one OpenSSL ECB call per block of four chains: no faster,
+/// 3 to 11 MiB more).
 final class SegmentFileWriter: @unchecked Sendable {
   enum Job {
     /// A new segment file; with whole-segment AES-128, its key and IV.
@@ -105,7 +106,10 @@ final class SegmentFileWriter: @unchecked Sendable {
   /// Read only after `finish()`.
   private var records: [SegmentRecord] = []
 
-  init(rendition: String, checksums: Bool, senderEncrypts: @escaping (_ waitingParts: Int) -> Bool = { $0 >= 2 }) throws {
+  /// The packager's rule: two parts waiting mean the writer is behind.
+  static let defaultSenderEncrypts: @Sendable (_ waitingParts: Int) -> Bool = { $0 >= 2 }
+
+  init(rendition: String, checksums: Bool, senderEncrypts: @escaping (_ waitingParts: Int) -> Bool = defaultSenderEncrypts) throws {
     self.rendition = rendition
     self.checksums = checksums
     self.senderEncrypts = senderEncrypts

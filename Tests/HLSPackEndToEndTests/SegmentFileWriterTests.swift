@@ -14,8 +14,8 @@ import Testing
   /// schedule under which the sender takes every encrypted segment and hands
   /// it over after 0, 1 or 2 parts, mostly in the middle of a block (most
   /// parts are not a multiple of 16 bytes).
-  @Test(arguments: Schedule.allCases)
-  func everySegmentIsOneCBCRunWhoeverEncryptedItsParts(_ schedule: Schedule) throws {
+  @Test(arguments: Schedule.allCases, [1, 2])
+  func everySegmentIsOneCBCRunWhoeverEncryptedItsParts(_ schedule: Schedule, lanes: Int) throws {
     let folder = try Fixtures.scratchFolder()
     let segments = (0..<12).map { index in
       (
@@ -26,7 +26,7 @@ import Testing
         }
       )
     }
-    let answers = try send(segments, schedule: schedule)
+    let answers = try send(segments, schedule: schedule, lanes: lanes)
     // Each of the 8 encrypted segments was taken by the sender and handed over.
     if schedule == .handovers { #expect(answers.no == 8) }
   }
@@ -35,8 +35,8 @@ import Testing
   /// span several parts when the run changes hands, some segments are
   /// shorter than a block, some are empty, and some stay with the sender to
   /// their end.
-  @Test(arguments: Schedule.allCases)
-  func runsOfTinyPartsChangeHandsAnywhere(_ schedule: Schedule) throws {
+  @Test(arguments: Schedule.allCases, [1, 2])
+  func runsOfTinyPartsChangeHandsAnywhere(_ schedule: Schedule, lanes: Int) throws {
     let folder = try Fixtures.scratchFolder()
     let segments = (0..<60).map { index in
       (
@@ -46,7 +46,7 @@ import Testing
         }
       )
     }
-    _ = try send(segments, schedule: schedule)
+    _ = try send(segments, schedule: schedule, lanes: lanes)
   }
 
   /// A key the cipher refuses: the failure is reported from then on,
@@ -89,15 +89,45 @@ import Testing
     }
   }
 
+  /// A failure in one lane is reported, and `finish()` still waits for the
+  /// other lane's segments.
+  @Test func aFailingLaneStopsTheRendition() throws {
+    let folder = try Fixtures.scratchFolder()
+    var bad = material(0)
+    bad.key.content.bytes.removeLast()
+    let writer = try SegmentWriterLanes(rendition: "main", checksums: false, lanes: 2) { _ in false }
+    for (index, material) in [bad, material(1), material(2)].enumerated() {
+      try? writer.send(.open(folder.appendingPathComponent("segment_\(index).ts"), wholeSegment: material))
+      try? writer.send(.bytes(Array(repeating: UInt8(index), count: 100)))
+      try? writer.send(.close(record("segment_\(index).ts")))
+    }
+    #expect(throws: PackError.self) { try writer.finish() }
+    let contents = { (index: Int) in (try? Data(contentsOf: folder.appendingPathComponent("segment_\(index).ts"))) ?? Data() }
+    // Nothing of the segment whose encryption failed was written, clear or not.
+    #expect(contents(0).isEmpty)
+    // The other lane wrote its segment to the end: 100 bytes, padded to 112.
+    #expect(contents(1).count == 112)
+  }
+
+  /// A second lane only where each rendition keeps a core for its muxing
+  /// thread and one for each of two writers, and only for whole-segment AES-128.
+  @Test func aSecondLaneOnlyWhereACoreIsFreeForIt() {
+    #expect(SegmentWriterLanes.count(wholeSegmentEncryption: true, renditions: 1, cores: 2) == 1)
+    #expect(SegmentWriterLanes.count(wholeSegmentEncryption: true, renditions: 1, cores: 3) == 2)
+    #expect(SegmentWriterLanes.count(wholeSegmentEncryption: true, renditions: 3, cores: 8) == 1)
+    #expect(SegmentWriterLanes.count(wholeSegmentEncryption: true, renditions: 3, cores: 9) == 2)
+    #expect(SegmentWriterLanes.count(wholeSegmentEncryption: false, renditions: 1, cores: 64) == 1)
+  }
+
   /// Sends the segments as fast as the writer takes them, then checks every
   /// file against one CBC run over its parts, and its record.
   private func send(
-    _ segments: [(url: URL, material: SegmentKeying.Material?, parts: [[UInt8]])], schedule: Schedule
+    _ segments: [(url: URL, material: SegmentKeying.Material?, parts: [[UInt8]])], schedule: Schedule, lanes: Int
   ) throws -> Counter {
     let answers = Counter()
     let writer =
-      try schedule.rule(answers).map { try SegmentFileWriter(rendition: "main", checksums: true, senderEncrypts: $0) }
-      ?? SegmentFileWriter(rendition: "main", checksums: true)
+      try schedule.rule(answers).map { try SegmentWriterLanes(rendition: "main", checksums: true, lanes: lanes, senderEncrypts: $0) }
+      ?? SegmentWriterLanes(rendition: "main", checksums: true, lanes: lanes)
     for segment in segments {
       try writer.send(.open(segment.url, wholeSegment: segment.material))
       for part in segment.parts { try writer.send(.bytes(part)) }
