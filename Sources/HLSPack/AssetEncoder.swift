@@ -33,7 +33,7 @@ struct AssetEncoder {
     let names = profile.video.map(\.name) + profile.audioRenditions.map { "audio/\($0.id)" }
     let writerLanes = SegmentWriterLanes.count(
       wholeSegmentEncryption: encryption.method == .aes128, renditions: names.count,
-      cores: ProcessInfo.processInfo.activeProcessorCount)
+      cores: UsableCores.count)
     var writers: [RenditionWriter] = []
     var lastReport = Date.distantPast
     var processed = 0.0
