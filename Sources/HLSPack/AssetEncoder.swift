@@ -12,6 +12,8 @@ struct AssetEncoder {
   let replace: Bool
   let progress: ProgressReporter
   let logger: Logger
+  /// The cores this run may keep busy; fixed by tests that need a machine other than theirs.
+  var usableCores: () -> Int = { UsableCores.count }
 
   var assetName: String { destination.lastPathComponent }
 
@@ -31,19 +33,21 @@ struct AssetEncoder {
     let keys = encryption.method == .none ? nil : KeyRing(settings: encryption, asset: assetName, folder: staging.folder)
     // Video renditions, then alternate audio renditions (under audio/), as the producer expects.
     let names = profile.video.map(\.name) + profile.audioRenditions.map { "audio/\($0.id)" }
-    let writerLanes = SegmentWriterLanes.count(
-      wholeSegmentEncryption: encryption.method == .aes128, renditions: names.count,
-      cores: UsableCores.count)
+    // Video renditions only: alternate audio is light, and muxed beside the video.
+    let videoLanes = SegmentWriterLanes.count(
+      encryptsWholeSegments: encryption.method == .aes128, copies: profile.copiesVideo, renditions: profile.video.count,
+      cores: usableCores())
     var writers: [RenditionWriter] = []
     var lastReport = Date.distantPast
     var processed = 0.0
     let facts: [WrittenStreamFacts]
     do {
-      for name in names {
+      for (index, name) in names.enumerated() {
         writers.append(
           try RenditionWriter(
             name: name, asset: assetName, assetFolder: staging.folder, container: profile.segment.container,
-            encryption: encryption, keys: keys, checksums: profile.segment.checksums, writerLanes: writerLanes))
+            encryption: encryption, keys: keys, checksums: profile.segment.checksums,
+            writerLanes: index < profile.video.count ? videoLanes : 1))
       }
       progress.report(ProgressEvent(event: .start, asset: assetName, input: input.path, duration: transcoder.duration))
       facts = try transcoder.run(sinks: writers) { seconds in
@@ -62,7 +66,12 @@ struct AssetEncoder {
       for writer in writers { try? writer.close() }
       throw error
     }
-    for writer in writers { try writer.close() }
+    // Every writer is closed, so that no writing thread outlives a failed one; then the first failure.
+    var closing: Error?
+    for writer in writers {
+      do { try writer.close() } catch { closing = closing ?? error }
+    }
+    if let closing { throw closing }
 
     let outputs = AssetOutputs(
       profile: profile, input: input, assetName: assetName, folder: staging.folder, destination: destination)

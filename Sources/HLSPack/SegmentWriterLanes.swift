@@ -7,13 +7,14 @@ import HLSPackCore
 ///
 /// A segment is one CBC run, so one writer encrypts at most one core's worth
 /// (1.2 GB/s here), nearly as much CPU as the muxing thread spends on the
-/// whole segment: with a single writer, whole-segment AES-128 needs the
-/// muxing thread's help (see `SegmentFileWriter`) and lasts about half the
-/// total CPU time instead of as long as muxing. A second lane lets a third
-/// core take that share. Where no core is left for it, the second writer
-/// only competes with the muxing thread (two cores, one rendition: 0.47 s
-/// against 0.39 s with one lane), so `count(wholeSegmentEncryption:renditions:cores:)`
-/// keeps one lane there.
+/// whole segment when it only copies packets: with a single writer,
+/// whole-segment AES-128 needs the muxing thread's help (see
+/// `SegmentFileWriter`) and lasts about half the total CPU time instead of
+/// as long as muxing. A second lane lets a third core take that share; the
+/// muxing thread still helps a lane that falls behind. Where no core is left
+/// for it, the second writer only competes with the muxing thread (two
+/// cores, one rendition: 0.47 s against 0.39 s with one lane), so
+/// `count(encryptsWholeSegments:copies:renditions:cores:)` keeps one lane there.
 final class SegmentWriterLanes {
   private let lanes: [SegmentFileWriter]
   /// Segments opened so far; segment `n` goes to lane `n % lanes.count`.
@@ -24,16 +25,27 @@ final class SegmentWriterLanes {
     senderEncrypts: @escaping (_ waitingParts: Int) -> Bool = SegmentFileWriter.defaultSenderEncrypts
   ) throws {
     precondition(count >= 1, "a rendition needs a segment writer")
-    lanes = try (0..<count).map { _ in
-      try SegmentFileWriter(rendition: rendition, checksums: checksums, senderEncrypts: senderEncrypts)
+    var lanes: [SegmentFileWriter] = []
+    do {
+      for _ in 0..<count {
+        lanes.append(try SegmentFileWriter(rendition: rendition, checksums: checksums, senderEncrypts: senderEncrypts))
+      }
+    } catch {
+      // The lanes made so far have started their threads: end them.
+      for lane in lanes { _ = try? lane.finish() }
+      throw error
     }
+    self.lanes = lanes
   }
 
-  /// Two lanes only when whole-segment AES-128 keeps a writer busy and every
-  /// rendition written at once (each with its own muxing thread when copying)
-  /// has a core for its muxing thread and one for each writer.
-  static func count(wholeSegmentEncryption: Bool, renditions: Int, cores: Int) -> Int {
-    wholeSegmentEncryption && cores >= 3 * renditions ? 2 : 1
+  /// Two lanes only for whole-segment AES-128 of copied video, where muxing
+  /// is light enough for encryption to hold it back (a transcoder's encoders
+  /// keep every core busy anyway), and only when every rendition copied at
+  /// once, each on its own muxing thread, has a core for that thread and one
+  /// for each writer. `cores` is asked only then: it reads /proc and /sys.
+  static func count(encryptsWholeSegments: Bool, copies: Bool, renditions: Int, cores: @autoclosure () -> Int) -> Int {
+    guard encryptsWholeSegments, copies else { return 1 }
+    return cores() >= 3 * renditions ? 2 : 1
   }
 
   /// Queues a job on the lane of the segment it belongs to; throws that
@@ -63,7 +75,8 @@ final class SegmentWriterLanes {
     while records.count / lanes.count < recordsByLane[records.count % lanes.count].count {
       records.append(recordsByLane[records.count % lanes.count][records.count / lanes.count])
     }
-    precondition(records.count == recordsByLane.reduce(0) { $0 + $1.count }, "a segment was opened and not closed")
+    // Segments close in order, so no lane can hold more than the lane before it.
+    precondition(records.count == recordsByLane.reduce(0) { $0 + $1.count }, "a lane recorded a segment out of turn")
     return records
   }
 }

@@ -8,16 +8,23 @@ import HLSPackCore
 /// thread started for a core that is not there slows the others down.
 enum UsableCores {
   static var count: Int {
-    let groups = text("/proc/self/cgroup")
+    count(online: ProcessInfo.processInfo.activeProcessorCount) { path in
+      (try? SmallFile.read(path, limit: 64 << 10)).map { String(decoding: $0, as: UTF8.self) }
+    }
+  }
+
+  /// The same from `read`, which gives a file's text or nil.
+  static func count(online: Int, read: (String) -> String?) -> Int {
+    let groups = read("/proc/self/cgroup")
     // A quota binds the cgroups below it too, so every folder up to the root counts.
     let v2 = folders(under: "/sys/fs/cgroup", path: cgroupPath(groups, controller: "")).map {
-      quota(cpuMax: text("\($0)/cpu.max"))
+      quota(cpuMax: read("\($0)/cpu.max"))
     }
     let v1 = folders(under: "/sys/fs/cgroup/cpu", path: cgroupPath(groups, controller: "cpu")).map {
-      quota(microseconds: text("\($0)/cpu.cfs_quota_us"), period: text("\($0)/cpu.cfs_period_us"))
+      quota(microseconds: read("\($0)/cpu.cfs_quota_us"), period: read("\($0)/cpu.cfs_period_us"))
     }
-    let limits = [affinity(status: text("/proc/self/status"))] + v2 + v1
-    return max(1, limits.compactMap { $0 }.reduce(ProcessInfo.processInfo.activeProcessorCount, min))
+    let limits = [affinity(status: read("/proc/self/status"))] + v2 + v1
+    return max(1, limits.compactMap { $0 }.reduce(online, min))
   }
 
   /// The process's cgroup under a controller in /proc/self/cgroup
@@ -36,7 +43,8 @@ enum UsableCores {
   /// the process's own cgroup is usually the mount's root, and the path
   /// names a folder that is not there: reading it finds nothing.
   static func folders(under root: String, path: String) -> [String] {
-    let parts = path.split(separator: "/")
+    // A cgroup outside the process's namespace shows as "/../x": never above the mount.
+    let parts = path.split(separator: "/").filter { $0 != ".." && $0 != "." }
     return (0...parts.count).reversed().map { depth in ([root] + parts.prefix(depth).map(String.init)).joined(separator: "/") }
   }
 
@@ -69,17 +77,14 @@ enum UsableCores {
     return quota(microseconds: String(fields[0]), period: String(fields[1]))
   }
 
-  /// A quota of CPU time per period, rounded up to whole cores; -1 or "max" for none.
+  /// A quota of CPU time per period in whole cores, rounded down (2.5 CPUs
+  /// cannot keep three threads busy), at least one; -1 or "max" for none.
   static func quota(microseconds: String?, period: String?) -> Int? {
     guard
       let quota = microseconds.flatMap({ Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }),
       let period = period.flatMap({ Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }),
       quota > 0, period > 0
     else { return nil }
-    return (quota + period - 1) / period
-  }
-
-  private static func text(_ path: String) -> String? {
-    (try? SmallFile.read(path, limit: 64 << 10)).map { String(decoding: $0, as: UTF8.self) }
+    return max(1, quota / period)
   }
 }
