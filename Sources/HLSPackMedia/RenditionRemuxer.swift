@@ -149,8 +149,12 @@ final class RenditionRemuxer: @unchecked Sendable {
     try muxer.finish()
     let parameters = videoParameters.pointer.pointee
     let video = CodecString.video(hevc: hevc, parameterSets: muxer.firstKeyframe, extradata: videoParameters.extradata)
+    // Copied pictures keep their pixels' shape: an anamorphic source is declared at the size it is shown.
+    let width = WrittenStreamFacts.displayWidth(
+      codedWidth: Int(parameters.width),
+      sampleAspect: (Int(parameters.sample_aspect_ratio.num), Int(parameters.sample_aspect_ratio.den)))
     facts = WrittenStreamFacts(
-      codecs: [video, audioCodec].compactMap { $0 }, width: Int(parameters.width), height: Int(parameters.height),
+      codecs: [video, audioCodec].compactMap { $0 }, width: width, height: Int(parameters.height),
       frameRate: muxer.frameRate, videoFrames: muxer.frames,
       videoRange: VideoRange(transferCharacteristics: Int(parameters.color_trc.rawValue)))
   }

@@ -184,14 +184,16 @@ struct CopyModeTests {
 
   /// Makes `name` with ffmpeg (`arguments` before the output) and packages it
   /// as one copy rung in TS.
-  func encodeMadeSource(_ name: String, _ arguments: [String]) throws -> (result: CommandResult, source: URL, asset: URL) {
+  func encodeMadeSource(
+    _ name: String, _ arguments: [String], container: String = "ts"
+  ) throws -> (result: CommandResult, source: URL, asset: URL) {
     let scratch = try Fixtures.scratchFolder(name)
     let source = scratch.appendingPathComponent(name)
     let made = try Command.run("ffmpeg", ["-v", "error"] + arguments + [source.path])
     guard made.status == 0 else { throw FixtureError(made.stderr) }
     let profile = scratch.appendingPathComponent("copy.json")
     try Data(
-      #"{"version": 1, "segment": {"duration": 1}, "video": [{"name": "main", "codec": "copy"}], "encryption": {"method": "aes-128"}}"#.utf8
+      #"{"version": 1, "segment": {"duration": 1, "container": "\#(container)"}, "video": [{"name": "main", "codec": "copy"}], "encryption": {"method": "aes-128"}}"#.utf8
     ).write(to: profile)
     let output = scratch.appendingPathComponent("out")
     let result = try Command.run(try Fixtures.executable(), ["encode", "--profile", profile.path, "--output", output.path, source.path])
@@ -228,6 +230,30 @@ struct CopyModeTests {
     let playlist = try PlaylistReader(contentsOf: asset.appendingPathComponent("main/index.m3u8"))
     // The frame at 1 s is dropped, so the second segment opens at 1.04 s.
     #expect(playlist.segments.map(\.duration) == [1.04, 0.96, 1])
+  }
+
+  /// Copied pictures keep non-square pixels, so RESOLUTION is the size they
+  /// are shown at (conformance D6): 320x180 of 4:3 pixels show as 426x180,
+  /// truncated as Shaka Packager writes it, on the variant and its I-frame variant.
+  @Test(arguments: ["ts", "fmp4"])
+  func anamorphicPicturesDeclareTheSizeTheyAreShownAt(container: String) throws {
+    let (result, _, asset) = try encodeMadeSource(
+      "anamorphic.mp4",
+      ["-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=2", "-vf", "setsar=4/3", "-c:v", "libx264",
+       "-preset", "ultrafast", "-g", "25"],
+      container: container)
+    #expect(result.status == 0, "\(result.stderr)")
+    let probe = try Command.run(
+      "ffprobe", ["-v", "error", "-allowed_extensions", "ALL", "-select_streams", "v", "-show_entries",
+                  "stream=width,height,sample_aspect_ratio", "-of", "csv=p=0", asset.appendingPathComponent("main/index.m3u8").path])
+    #expect(Set(probe.text.split(separator: "\n")) == ["320,180,4:3"], "what was written: \(probe.text)")
+    let master = try String(contentsOf: asset.appendingPathComponent("master.m3u8"), encoding: .utf8)
+    let variants = master.split(separator: "\n").filter { $0.hasPrefix("#EXT-X-STREAM-INF:") || $0.hasPrefix("#EXT-X-I-FRAME-STREAM-INF:") }
+    #expect(variants.count == 2)
+    for line in variants {
+      let attributes = PlaylistReader.attributes(String(line[line.index(after: line.firstIndex(of: ":") ?? line.startIndex)...]))
+      #expect(attributes["RESOLUTION"] == "426x180", "\(line)")
+    }
   }
 
   /// HDR sources keep their range, and the master says so (conformance D9):

@@ -48,6 +48,8 @@ public protocol SegmentSink: AnyObject {
 public struct WrittenStreamFacts: Sendable, Equatable, Codable {
   /// RFC 6381 codec strings, video first.
   public var codecs: [String]
+  /// The picture's size as shown (RESOLUTION, conformance D6): for
+  /// non-square pixels, see `displayWidth(codedWidth:sampleAspect:)`.
   public var width: Int
   public var height: Int
   /// Measured from the written timestamps (90 kHz / smallest frame interval).
@@ -62,5 +64,16 @@ public struct WrittenStreamFacts: Sendable, Equatable, Codable {
     self.frameRate = frameRate
     self.videoFrames = videoFrames
     self.videoRange = videoRange
+  }
+}
+
+extension WrittenStreamFacts {
+  /// The width at which a picture `codedWidth` pixels wide is shown, from
+  /// the sample aspect ratio its stream carries (H.264/HEVC VUI, MP4 `pasp`);
+  /// none or 0 means square pixels. Truncated, as Shaka Packager writes
+  /// RESOLUTION: 176 pixels of 128:117 show as 192.
+  public static func displayWidth(codedWidth: Int, sampleAspect: (numerator: Int, denominator: Int)) -> Int {
+    guard sampleAspect.numerator > 0, sampleAspect.denominator > 0 else { return codedWidth }
+    return codedWidth * sampleAspect.numerator / sampleAspect.denominator
   }
 }
