@@ -162,6 +162,20 @@ enum L4 {
     #expect(try SampleAESAudioSetup.aac(audioSpecificConfig: asc).audioType.rawValue == audioType)
   }
 
+  /// AAC-LC's setup is what ADTS headers can say: FFmpeg's explicit "no SBR"
+  /// extension is dropped (Shaka Packager writes `11 90` for this stream);
+  /// configurations ADTS cannot express, and HE-AAC's, are kept whole.
+  @Test(arguments: [
+    ([UInt8]([0x11, 0x90, 0x56, 0xE5, 0x00]), [UInt8]([0x11, 0x90])),
+    ([0x12, 0x10], [0x12, 0x10]),
+    ([0x11, 0x80, 0x00, 0x01], [0x11, 0x80, 0x00, 0x01]),  // channel configuration 0: a program config element follows
+    ([0x17, 0x80, 0x5D, 0xC0, 0x10], [0x17, 0x80, 0x5D, 0xC0, 0x10]),  // frequency index 15: an explicit rate follows
+    ([0x2B, 0x92, 0x08, 0x00], [0x2B, 0x92, 0x08, 0x00]),  // HE-AAC
+  ])
+  func aacSetupIsWhatADTSSays(asc: [UInt8], setup: [UInt8]) throws {
+    #expect(try SampleAESAudioSetup.aac(audioSpecificConfig: asc).setupData == setup)
+  }
+
   @Test func unsuitableAudioSetupIsRefused() {
     #expect(throws: TransportStreamError.self) { try SampleAESAudioSetup.aac(audioSpecificConfig: [0x0A, 0x10]) }  // AAC Main
     #expect(throws: TransportStreamError.self) { try SampleAESAudioSetup.aac(audioSpecificConfig: [0x12]) }

@@ -68,6 +68,22 @@ struct SampleAESTests {
       }
     }
     #expect(checked > 2 * Fixtures.clipFrames)
+
+    // The AAC setup in the PMT says what the frames' ADTS headers say
+    // (conformance L3): object type, sampling frequency index and channels, nothing more.
+    let first = try TransportStream(Array(try Data(contentsOf: encrypted.appendingPathComponent("v/segment_00000.ts"))))
+    let pmtPacket = try #require(first.packets.first { $0.pid == first.pmtPID && $0.payloadStart })
+    let payload = Array(pmtPacket.payload)
+    let pmt = try PMTSection(parsing: payload[(1 + Int(payload[0]))...])
+    let audio = try #require(pmt.streams.first { $0.streamType == 0xCF })
+    let apad = try #require(audio.descriptors.first { $0.tag == 0x05 })
+    let clearFirst = try TransportStream(Array(try Data(contentsOf: clear.appendingPathComponent("v/segment_00000.ts"))))
+    let adts = try #require(clearFirst.pesUnits(pid: Int(audio.pid)).first?.data)
+    let objectType = adts[2] >> 6 + 1, frequency = adts[2] >> 2 & 0x0F, channels = (adts[2] & 0x01) << 2 | adts[3] >> 6
+    let asc: [UInt8] = [objectType << 3 | frequency >> 1, (frequency & 1) << 7 | channels << 3]
+    // "apad", then audio_type, priming (2 bytes), version and setup_data_length.
+    #expect(Array(apad.data.prefix(8)) == Array("apadzaac".utf8))
+    #expect(Array(apad.data.dropFirst(12)) == asc)
   }
 
   @Test func ac3AudioDecodesLikeTheClearEncodeAndEveryFrameDecryptsByTheRules() throws {

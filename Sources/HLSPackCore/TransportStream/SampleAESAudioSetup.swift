@@ -39,7 +39,21 @@ public struct SampleAESAudioSetup: Equatable, Sendable {
       throw TransportStreamError.invalidField(
         "AudioSpecificConfig object type \(objectType) is not AAC-LC (2), HE-AAC (5) or HE-AACv2 (29)")
     }
-    return Self(audioType: type, setupData: asc)
+    return Self(audioType: type, setupData: type == .aacLC ? adtsExpressible(asc) : asc)
+  }
+
+  /// AAC-LC travels in TS as ADTS, whose headers say no more than an
+  /// AudioSpecificConfig's first two bytes: object type, a sampling frequency
+  /// index, a channel configuration. What some encoders append after them
+  /// (FFmpeg's explicit "no SBR" extension, `56 E5 00`) is left out, so that
+  /// the setup describes the frames as their headers do, as Shaka Packager
+  /// writes it. Configurations ADTS cannot express (an explicit frequency, a
+  /// program config element, core coder or extension flags) stay whole.
+  private static func adtsExpressible(_ asc: [UInt8]) -> [UInt8] {
+    let frequencyIndex = (asc[0] & 0x07) << 1 | asc[1] >> 7
+    let channelConfiguration = asc[1] >> 3 & 0x0F
+    guard frequencyIndex != 15, channelConfiguration != 0, asc[1] & 0x03 == 0 else { return asc }
+    return Array(asc.prefix(2))
   }
 
   /// From the start of an AC-3 syncframe (at least its first 10 bytes).
