@@ -235,8 +235,8 @@ struct SampleAESTests {
     }
     #expect(try pmtVersion("segment_00001.ts") == 0)
     #expect(try pmtVersion("segment_00002.ts") == 1)
-    // FFmpeg's SAMPLE-AES support crashes on a clear-to-encrypted switch (8.1
-    // segfaults), so decode the clear lead and the encrypted rest as playlists of their own.
+    // FFmpeg's SAMPLE-AES support crashes on a clear-to-encrypted switch (5.1 and
+    // 8.1 segfault), so decode the clear lead and the encrypted rest as playlists of their own.
     let head = lines[..<(firstKey - 1)] + ["#EXT-X-ENDLIST"]
     let headerEnd = try #require(lines.firstIndex(of: "#EXT-X-PLAYLIST-TYPE:VOD")) + 1
     let tail = lines[..<headerEnd] + lines[firstKey...]
