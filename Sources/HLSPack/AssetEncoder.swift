@@ -63,15 +63,11 @@ struct AssetEncoder {
       }
     } catch {
       // Stop the writer threads made so far; the first error is the one to report.
-      for writer in writers { try? writer.close() }
+      _ = try? writers.mapAll { try $0.close() }
       throw error
     }
-    // Every writer is closed, so that no writing thread outlives a failed one; then the first failure.
-    var closing: Error?
-    for writer in writers {
-      do { try writer.close() } catch { closing = closing ?? error }
-    }
-    if let closing { throw closing }
+    // Every writer is closed, so that no writing thread outlives a failed one.
+    _ = try writers.mapAll { try $0.close() }
 
     let outputs = AssetOutputs(
       profile: profile, input: input, assetName: assetName, folder: staging.folder, destination: destination)

@@ -32,7 +32,7 @@ final class SegmentWriterLanes {
       }
     } catch {
       // The lanes made so far have started their threads: end them.
-      for lane in lanes { _ = try? lane.finish() }
+      _ = try? lanes.mapAll { try $0.finish() }
       throw error
     }
     self.lanes = lanes
@@ -59,18 +59,8 @@ final class SegmentWriterLanes {
   /// Waits until every lane has written its segments; their records in
   /// segment order, or the first lane's failure.
   func finish() throws -> [SegmentRecord] {
-    var recordsByLane: [[SegmentRecord]] = []
-    var failure: Error?
     // Every lane is finished, failed or not, so that no writing thread outlives the rendition.
-    for lane in lanes {
-      do {
-        recordsByLane.append(try lane.finish())
-      } catch {
-        failure = failure ?? error
-        recordsByLane.append([])
-      }
-    }
-    if let failure { throw failure }
+    let recordsByLane = try lanes.mapAll { try $0.finish() }
     var records: [SegmentRecord] = []
     while records.count / lanes.count < recordsByLane[records.count % lanes.count].count {
       records.append(recordsByLane[records.count % lanes.count][records.count / lanes.count])
