@@ -27,13 +27,13 @@ struct MediaGroupsTests {
     return url
   }
 
-  static func package(encryption: String, options: [String] = []) throws -> URL {
+  static func package(encryption: String, container: String = "ts", options: [String] = []) throws -> URL {
     let scratch = try Fixtures.scratchFolder()
     let input = try source(in: scratch)
     let profile = scratch.appendingPathComponent("groups.json")
     try Data(
       """
-      {"version": 1, "segment": {"duration": 1},
+      {"version": 1, "segment": {"duration": 1, "container": "\(container)"},
        "video": [\(Fixtures.defaultRungs[1])],
        "audio": [{"name": "English", "language": "en", "track": 0, "default": true},
                  {"name": "Français", "language": "fr", "track": "fra"},
@@ -117,6 +117,22 @@ struct MediaGroupsTests {
   }
 
   /// Conformance C5: a client may start at any segment, audio-only ones included.
+  /// I-frame playlists are of video only (RFC 8216bis 4.4.3.6, conformance D6):
+  /// an audio rendition's I-frame "variant" would be the lowest a trick-play
+  /// client can pick (found with `cbcs`, whose fragments are measured again).
+  @Test(arguments: [("fmp4", "sample-aes"), ("fmp4", "aes-128"), ("ts", "sample-aes")])
+  func onlyVideoHasIFramePlaylists(container: String, method: String) throws {
+    let asset = try Self.package(encryption: #"{"method": "\#(method)"}"#, container: container)
+    let master = try PlaylistReader(contentsOf: asset.appendingPathComponent("master.m3u8"))
+    let iFrames = master.values(of: "#EXT-X-I-FRAME-STREAM-INF").map(PlaylistReader.attributes)
+    #expect(iFrames.map { $0["URI"] } == ["low/iframes.m3u8"])
+    for variant in iFrames {
+      #expect(variant["CODECS"]?.hasPrefix("avc1.") == true && variant["RESOLUTION"] == "320x180", "\(variant)")
+    }
+    let folders = try FileManager.default.contentsOfDirectory(atPath: asset.path)
+    #expect(folders.filter { FileManager.default.fileExists(atPath: asset.appendingPathComponent("\($0)/iframes.m3u8").path) }.count == 1)
+  }
+
   @Test func everyTSSegmentOpensWithPATThenPMT() throws {
     let asset = try Self.package(encryption: #"{"method": "sample-aes"}"#)
     let master = try PlaylistReader(contentsOf: asset.appendingPathComponent("master.m3u8"))
