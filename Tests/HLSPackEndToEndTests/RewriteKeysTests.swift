@@ -110,6 +110,24 @@ struct RewriteKeysTests {
     #expect(entry.segments == expected)
   }
 
+  /// Where the playlists carry no IV (FairPlay delivers it with the key;
+  /// sequence IVs are implicit), keys.json is the only record of each
+  /// segment's IV, and a rewrite keeps it.
+  @Test(arguments: [#"{"method": "sample-aes", "fairplay": true}"#, #"{"method": "aes-128", "iv": "sequence", "scope": "rendition"}"#])
+  func segmentIVsThatNoPlaylistCarriesSurviveTheRewrite(encryption: String) throws {
+    let original = try EncodedPackage.with(encryption: encryption).folder
+    let package = try PackageDiff.copy(original, scratch: "ivs\(encryption.count)")
+    let before = try manifest(original).keys.flatMap(\.segments)
+    #expect(!before.isEmpty && before.allSatisfy { $0.iv != nil })
+    let playlist = try PlaylistReader(contentsOf: original.appendingPathComponent("low/index.m3u8"))
+    #expect(playlist.segments.allSatisfy { $0.keyAttributes?["IV"] == nil })
+    for template in ["myapp-key://{key_id}", "{key_file}"] {
+      let result = try rewrite(package, template)
+      #expect(result.status == 0, "\(result.stderr)")
+      #expect(try manifest(package).keys.flatMap(\.segments) == before, "\(template)")
+    }
+  }
+
   @Test(arguments: ["myapp-key://{asset}/{rendition}", "https://keys.example.com/{key_id}"])
   func hlspackPackageToAppURIsAndBack(template: String) throws {
     let (original, package, key) = try hlspackPackage("app\(template.prefix(5))")

@@ -103,7 +103,7 @@ struct RewritePlan {
       let rewritten = KeyURIRewriter.removingRepeatedSessionKeys(KeyURIRewriter.rewrite(playlist.bytes) { byLine[$0.lineNumber] })
       if rewritten != playlist.bytes { self.playlists[playlist.relativePath] = rewritten }
     }
-    manifestEntries = Self.manifestEntries(mappings, playlists: playlists)
+    manifestEntries = Self.manifestEntries(mappings, playlists: playlists, previousIVs: Self.segmentIVs(locator.manifest))
   }
 
   /// Two different keys must never end up behind one URI: a player would
@@ -142,10 +142,22 @@ struct RewritePlan {
     return keys
   }
 
+  /// The IV the package's keys.json gives each segment, by package path: the
+  /// only record of it when the playlist leaves it out (FairPlay delivers it
+  /// with the key; sequence IVs are implicit).
+  private static func segmentIVs(_ manifest: KeysManifest?) -> [String: String] {
+    var ivs: [String: String] = [:]
+    for segment in manifest?.keys.flatMap(\.segments) ?? [] where ivs[segment.uri] == nil { ivs[segment.uri] = segment.iv }
+    return ivs
+  }
+
   /// One entry per (new URI, key id): the same key can have several URIs
   /// (per rendition, or relative from different folders), and a later rewrite
-  /// looks keys up by URI.
-  private static func manifestEntries(_ mappings: [Mapping], playlists: [PackagePlaylist]) -> [KeysManifest.Key] {
+  /// looks keys up by URI. A segment's IV is the playlist's, else the one
+  /// keys.json gave it.
+  private static func manifestEntries(
+    _ mappings: [Mapping], playlists: [PackagePlaylist], previousIVs: [String: String]
+  ) -> [KeysManifest.Key] {
     var order: [String] = []
     var entries: [String: KeysManifest.Key] = [:]
     for m in mappings {
@@ -166,8 +178,8 @@ struct RewritePlan {
         let covered = playlist.isIFramesOnly ? [] : playlist.scopes[m.tagIndex]
         entry.segments += covered.map { segment in
           let inPackage = URIReference.scheme(of: segment.uri) == nil && !segment.uri.hasPrefix("/")
-          return KeysManifest.Segment(
-            uri: inPackage ? playlist.packagePath(ofRelative: segment.uri) ?? segment.uri : segment.uri, iv: segment.iv)
+          let uri = inPackage ? playlist.packagePath(ofRelative: segment.uri) ?? segment.uri : segment.uri
+          return KeysManifest.Segment(uri: uri, iv: segment.iv ?? previousIVs[uri])
         }
       }
       entries[slot] = entry
