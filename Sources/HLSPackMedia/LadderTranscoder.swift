@@ -155,6 +155,12 @@ public final class LadderTranscoder: RenditionProducer {
       guard let rate = rate(of: rung) else {
         throw PackError.input(path: input.path, reason: "the video frame rate cannot be read; set \"fps\" for rung \(rung.name)")
       }
+      if rung.fps == nil, let level = rung.level.flatMap({ CodecLevel(codec: rung.codec, name: $0) }),
+        let problem = level.rateProblem(width: rung.width, height: rung.height, rate: rate)
+      {
+        throw PackError.input(
+          path: input.path, reason: "rung \(rung.name) takes the source's frame rate: \(problem); set a higher \"level\" or an \"fps\" for the rung")
+      }
       return try RungWorker(
         rung: rung, rate: rate, segmentDuration: job.segmentDuration, container: job.container, bitExact: job.bitExact,
         orientation: input.videoOrientation, pictureAspect: input.videoPictureAspect, colour: input.videoColour, audio: muxedAudio, sink: sink)

@@ -181,7 +181,9 @@ private typealias P = ProfileJSON
 
   @Test(arguments: [(#""3.1""#, "3.1"), ("4.1", "4.1"), ("3", "3.0"), (#""1b""#, "1b")])
   func levels(json: String, expected: String) throws {
-    #expect(try load(P.profile(rung: ["level": json])).video.last?.level == expected)
+    // A picture and a rate that even level 1b allows (99 macroblocks, 160 kbit/s for High).
+    let profile = P.profile(rung: ["level": json, "width": "176", "height": "144", "bitrate": "100000"])
+    #expect(try load(profile).video.last?.level == expected)
   }
 
   static let rejections: [Rejection] = [
@@ -236,6 +238,25 @@ private typealias P = ProfileJSON
     // Encoder settings.
     Rejection(P.profile(rung: ["level": #""3.3""#]), "$.video[1].level", #""3.3" is not a"#),
     Rejection(P.profile(rung: ["level": "true"]), "$.video[1].level", "expected a level"),
+    // A level the rung breaks (H.264 Table A-1, HEVC Table A.8), as x264 would only warn.
+    Rejection(
+      P.profile(rung: ["width": "1920", "height": "1080", "level": #""3.0""#]), "$.video[1].level",
+      "level 3.0 allows pictures of at most 1620 macroblocks; 1920x1080 has 8160"),
+    Rejection(
+      P.profile(rung: ["width": "1824", "height": "16", "level": #""3.0""#]), "$.video[1].level",
+      "level 3.0 allows a picture side of at most 113 macroblocks; 1824x16 has 114"),
+    Rejection(
+      P.profile(rung: ["fps": "60", "level": #""3.1""#]), "$.video[1].level",
+      "level 3.1 allows 108000 macroblocks per second; 1280x720 at 60 fps has 216000"),
+    Rejection(
+      P.profile(rung: ["bitrate": "15000000", "profile": #""main""#, "level": #""3.1""#]), "$.video[1].level",
+      "level 3.1 allows at most 14000000 bit/s for this profile; the rung asks for 15000000"),
+    Rejection(
+      P.profile(rung: ["maxrate": "18000000", "level": #""3.1""#]), "$.video[1].level",
+      "level 3.1 allows at most 17500000 bit/s for this profile; the rung asks for 18000000"),
+    Rejection(
+      P.profile(rung: ["codec": #""hevc""#, "width": "1920", "height": "1080", "level": #""3.0""#]), "$.video[1].level",
+      "level 3.0 allows pictures of at most 552960 luma samples; 1920x1080 has 2073600"),
     Rejection(P.profile(rung: ["preset": #""fastest""#]), "$.video[1].preset", #"found "fastest""#),
     Rejection(P.profile(rung: ["profile": #""high10""#]), "$.video[1].profile", #"found "high10""#),
     Rejection(P.profile(rung: ["fps": "0"]), "$.video[1].fps", "0 is not a frame rate from 1 to 120"),

@@ -178,6 +178,28 @@ struct CommandLineTests {
     expectNothingPublished(run.output)
   }
 
+  /// A rung without "fps" takes the source's rate, which only the source
+  /// tells: 320x180 (240 macroblocks) fits level 1.2 at 25 fps (6000 per
+  /// second, its limit) but not at 50.
+  @Test func aSourceRateBeyondTheRungsLevelIsRefused() throws {
+    let scratch = try Fixtures.scratchFolder()
+    let source = scratch.appendingPathComponent("fast.mp4")
+    let made = try Command.run(
+      "ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=50:duration=1", "-c:v", "libx264", "-preset", "ultrafast", source.path])
+    #expect(made.status == 0, "\(made.stderr)")
+    let profile = try Fixtures.profile(
+      in: scratch, encryption: #"{"method": "none"}"#,
+      rungs: [#"{"name": "low", "width": 320, "height": 180, "bitrate": 300000, "level": "1.2", "preset": "ultrafast"}"#])
+    let output = scratch.appendingPathComponent("out")
+    let run = try Command.run(try Fixtures.executable(), ["encode", "--profile", profile.path, "--output", output.path, source.path])
+    #expect(run.status == 1)
+    #expect(
+      run.stderr.contains(
+        "\(source.path): rung low takes the source's frame rate: level 1.2 allows 6000 macroblocks per second; 320x180 at 50 fps has 12000"),
+      "\(run.stderr)")
+    expectNothingPublished(output)
+  }
+
   /// Rungs are 8-bit SDR and nothing tone-maps: an HDR source would come out
   /// washed out under an SDR label, so it is refused, pointing to copy mode.
   @Test func hdrSourceIsRefusedForEncoding() throws {

@@ -9,10 +9,6 @@ public enum ProfileLoader {
     "ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow", "placebo",
   ]
   static let profiles: [VideoCodec: [String]] = [.h264: ["baseline", "main", "high"], .hevc: ["main"]]
-  static let levels: [VideoCodec: [String]] = [
-    .h264: ["1.0", "1b", "1.1", "1.2", "1.3", "2.0", "2.1", "2.2", "3.0", "3.1", "3.2", "4.0", "4.1", "4.2", "5.0", "5.1", "5.2", "6.0", "6.1", "6.2"],
-    .hevc: ["1.0", "2.0", "2.1", "3.0", "3.1", "4.0", "4.1", "5.0", "5.1", "5.2", "6.0", "6.1", "6.2"],
-  ]
   static let aacSampleRates = [8000, 11025, 12000, 16000, 22050, 24000, 32000, 44100, 48000, 64000, 88200, 96000]
   /// Rung names become folder names; "keys" holds the key files.
   static let reservedNames: Set<String> = ["keys"]
@@ -228,11 +224,19 @@ public enum ProfileLoader {
     }
     let bufsize = try r.integer("bufsize", in: 1000...4_000_000_000)
     let profile = try r.oneOf("profile", profiles[codec] ?? [])
-    let level = try readLevel(&r, allowed: levels[codec] ?? [])
+    let level = try readLevel(&r, allowed: CodecLevel.names(of: codec))
     let preset = try r.oneOf("preset", presets) ?? (codec == .hevc ? "fast" : "veryfast")
     let fps = try readFrameRate(&r, "fps")
     let fit = try r.oneOf("fit", PictureFit.allCases.map(\.rawValue)).flatMap(PictureFit.init) ?? .stretch
     try r.finish()
+    // The source's frame rate is checked against the level once it is known (LadderTranscoder).
+    if let limits = level.flatMap({ CodecLevel(codec: codec, name: $0) }),
+      let problem = limits.pictureProblem(width: width, height: height)
+        ?? fps.flatMap({ limits.rateProblem(width: width, height: height, rate: $0) })
+        ?? limits.bitrateProblem(maxrate ?? bitrate, profile: profile)
+    {
+      throw r.error("level", "\(problem); set a higher level or a smaller rung")
+    }
     var rung = VideoRung(
       name: name, width: width, height: height, bitrate: bitrate, maxrate: maxrate, bufsize: bufsize,
       codec: codec, profile: profile, level: level, preset: preset, fps: fps)
