@@ -13,6 +13,9 @@ final class AudioChain {
   private let frame: Frame
   private let packet: Packet
   private(set) var decodeErrors = 0
+  /// Where the source stream's header says it ends, in its time base.
+  private let declaredEnd: Int64?
+  private var finished = false
 
   init(
     input: MediaInput, sourceIndex: Int32, settings: AudioSettings, videoStart: Double, container: Container,
@@ -27,19 +30,32 @@ final class AudioChain {
     self.deliver = deliver
     frame = try Frame()
     packet = try Packet()
+    declaredEnd = input.declaredEnd(of: sourceIndex)
   }
 
   func parameters() throws -> CodecParameters { try CodecParameters(from: encoder.ctx) }
 
-  /// Decodes a source packet and delivers whatever it completes.
+  /// Decodes a source packet and delivers whatever it completes. The packet
+  /// that reaches the stream's declared end finishes the chain: the encoder
+  /// holds its last frames until it is drained, and drained only at the end
+  /// of the input they would land in whatever segment the video had reached
+  /// by then, seconds after their time, when the audio ends before the video.
+  /// Packets past the declared end are outside the track and dropped.
   func send(_ source: Packet) throws {
+    guard !finished else { return }
     // A damaged packet is skipped as the ffmpeg CLI does.
     do { try decoder.send(source) } catch { decodeErrors += 1 }
     try receive(final: false)
+    let pts = source.pointer.pointee.pts
+    if let declaredEnd, pts != hlspack_nopts_value(), pts + max(source.pointer.pointee.duration, 0) >= declaredEnd {
+      try finish()
+    }
   }
 
-  /// Drains decoder, resampler and encoder at the end of the input.
+  /// Drains decoder, resampler and encoder: at the stream's declared end, or at the end of the input.
   func finish() throws {
+    guard !finished else { return }
+    finished = true
     try decoder.send(nil)
     try receive(final: false)
     try converter.push(nil)

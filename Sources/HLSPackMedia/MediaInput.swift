@@ -58,6 +58,17 @@ final class MediaInput {
     return d > 0 && d != hlspack_nopts_value() ? Double(d) / Double(AV_TIME_BASE) : nil
   }
 
+  /// Where a stream's packets end, in its time base, when the header declares
+  /// its length (MP4 declares each track's); nil when libavformat only
+  /// estimated it (MPEG-TS) or nothing says.
+  func declaredEnd(of index: Int32) -> Int64? {
+    let s = stream(index).pointee
+    guard ctx.pointee.duration_estimation_method == AVFMT_DURATION_FROM_STREAM, s.duration > 0,
+      s.duration != hlspack_nopts_value()
+    else { return nil }
+    return (s.start_time == hlspack_nopts_value() ? 0 : s.start_time) + s.duration
+  }
+
   /// How to turn (and mirror) the video to show it as players do: phones
   /// store pictures as the sensor saw them plus a display matrix that players apply.
   var videoOrientation: PictureOrientation {

@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+
+/// A source whose audio stops before its video (a 2 s tone over 4 s of
+/// picture). The audio encoder holds its last frames until it is drained; an
+/// independent check found them in the last segment, seconds after their
+/// time. They belong with the segment of their time, in every rung.
+@Suite struct AudioEndTests {
+  @Test(arguments: ["ts", "fmp4"])
+  func theLastAudioFramesSitInTheSegmentOfTheirTime(container: String) throws {
+    let scratch = try Fixtures.scratchFolder("audio-end-\(container)")
+    let source = scratch.appendingPathComponent("short.mp4")
+    let made = try Command.run("ffmpeg", [
+      "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=4", "-f", "lavfi", "-i", "sine=duration=2",
+      "-c:v", "libx264", "-preset", "ultrafast", "-g", "25", "-c:a", "aac", source.path,
+    ])
+    #expect(made.status == 0, "\(made.stderr)")
+    let profile = try Fixtures.profile(
+      in: scratch, encryption: #"{"method": "none"}"#, container: container,
+      rungs: [
+        #"{"name": "full", "width": 320, "height": 180, "bitrate": 300000, "preset": "ultrafast"}"#,
+        #"{"name": "half", "width": 320, "height": 180, "bitrate": 200000, "fps": 12.5, "preset": "ultrafast"}"#,
+      ])
+    let output = scratch.appendingPathComponent("out")
+    let run = try Command.run(try Fixtures.executable(), ["encode", "--profile", profile.path, "--output", output.path, source.path])
+    #expect(run.status == 0, "\(run.stderr)")
+
+    for rung in ["full", "half"] {
+      let folder = output.appendingPathComponent("short/\(rung)")
+      let playlist = try PlaylistReader(contentsOf: folder.appendingPathComponent("index.m3u8"))
+      var audioSeconds = 0.0
+      for (index, segment) in playlist.segments.enumerated() {
+        let packets = try Self.packets(of: folder.appendingPathComponent(segment.uri), initialization: container == "fmp4" ? folder.appendingPathComponent("init.mp4") : nil)
+        let video = packets.filter { $0.video }.map(\.seconds)
+        let start = try #require(video.min())
+        let end = start + segment.duration
+        for audio in packets.filter({ !$0.video }).map(\.seconds) {
+          // One AAC frame (21 ms) of slack each way: the first segment starts with the priming frame.
+          #expect(audio >= start - 0.03 && audio < end + 0.03, "\(rung) segment \(index) [\(start), \(end)): audio at \(audio)")
+          audioSeconds += 1024.0 / 48000
+        }
+      }
+      // Nothing was lost: about 2 s of tone, give or take the priming and the last frame.
+      #expect(abs(audioSeconds - 2) < 0.1, "\(rung): \(audioSeconds) s of audio")
+    }
+  }
+
+  /// Each packet's kind and time, as ffprobe reads the segment (fMP4: after its init segment).
+  static func packets(of segment: URL, initialization: URL?) throws -> [(video: Bool, seconds: Double)] {
+    var file = segment
+    if let initialization {
+      file = segment.deletingPathExtension().appendingPathExtension("joined.mp4")
+      try (Data(contentsOf: initialization) + Data(contentsOf: segment)).write(to: file)
+    }
+    let probe = try Command.run("ffprobe", ["-v", "error", "-show_entries", "packet=codec_type,pts_time", "-of", "csv=p=0", file.path])
+    #expect(probe.status == 0, "\(probe.stderr)")
+    return probe.text.split(separator: "\n").compactMap { line in
+      let fields = line.split(separator: ",")
+      guard fields.count >= 2, let seconds = Double(fields[1]) else { return nil }
+      return (fields[0] == "video", seconds)
+    }
+  }
+}
