@@ -98,8 +98,27 @@ struct AssetOutputs {
       warnings.append(
         "clear_lead_segments is \(profile.encryption.clearLeadSegments) but the asset has \(segments) segments: nothing was encrypted and no key was written")
     }
+    warnings += shortAudioWarnings(writers, facts: facts)
     return (report, warnings)
   }
+
+  /// Every playlist of a presentation should cover the same time (conformance
+  /// C2): an audio rendition that ends a segment or more before the video
+  /// comes from a source whose audio is shorter, and a player may stall or
+  /// go silent when it runs out.
+  private func shortAudioWarnings(_ writers: [RenditionWriter], facts: [WrittenStreamFacts]) -> [String] {
+    let lengths = zip(writers, facts).map { writer, fact in
+      (name: writer.name, video: fact.width > 0, ticks: writer.records.reduce(0) { $0 + $1.durationTicks })
+    }
+    guard let video = lengths.filter(\.video).map(\.ticks).max() else { return [] }
+    let slack = Int64(profile.segment.duration * Double(MediaClock.ticksPerSecond))
+    return lengths.filter { !$0.video && video - $0.ticks >= slack }.map {
+      String(
+        format: "audio rendition %@ lasts %.3f s, the video %.3f s (the source's audio is shorter); players may go silent or stall where it ends",
+        $0.name, MediaClock.seconds($0.ticks), MediaClock.seconds(video))
+    }
+  }
+
 
   /// EXT-X-SESSION-KEY on request: one per distinct key tag, without IVs
   /// (they differ per segment), so clients can fetch keys early (conformance D10).

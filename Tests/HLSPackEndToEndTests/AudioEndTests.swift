@@ -45,6 +45,33 @@ import Testing
     }
   }
 
+  /// Audio as its own rendition: its playlist is shorter than the video's,
+  /// which Apple asks never to be (conformance C2), so the run says so; a
+  /// source with audio all along does not draw the warning.
+  @Test func aShortAudioRenditionIsWarnedAbout() throws {
+    let scratch = try Fixtures.scratchFolder()
+    let short = scratch.appendingPathComponent("short.mp4")
+    let made = try Command.run("ffmpeg", [
+      "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=4", "-f", "lavfi", "-i", "sine=duration=2",
+      "-c:v", "libx264", "-preset", "ultrafast", "-g", "25", "-c:a", "aac", short.path,
+    ])
+    #expect(made.status == 0, "\(made.stderr)")
+    let profile = scratch.appendingPathComponent("list.json")
+    try Data(
+      #"{"version": 1, "segment": {"duration": 1}, "video": [\#(Fixtures.defaultRungs[1])], "audio": [{"name": "Main", "language": "en", "track": 0}]}"#
+        .utf8
+    ).write(to: profile)
+    for (input, warned) in [(short.path, true), (try Fixtures.clip().path, false)] {
+      let output = scratch.appendingPathComponent("out-\(warned)")
+      let run = try Command.run(try Fixtures.executable(), ["encode", "--profile", profile.path, "--output", output.path, input])
+      #expect(run.status == 0, "\(run.stderr)")
+      let warning = run.stderr.contains("audio rendition audio/en-aac-2ch lasts 2.0")
+        && run.stderr.contains("the video 4.000 s (the source's audio is shorter)")
+      #expect(warning == warned, "\(run.stderr)")
+      #expect(run.stderr.contains("audio rendition") == warned, "\(run.stderr)")
+    }
+  }
+
   /// Each packet's kind and time, as ffprobe reads the segment (fMP4: after its init segment).
   static func packets(of segment: URL, initialization: URL?) throws -> [(video: Bool, seconds: Double)] {
     var file = segment
