@@ -23,6 +23,23 @@ import Testing
     #expect(cues.map(\.text) == ["<c.x>Tom &amp; <i>Jerry</i></c>"])
   }
 
+  /// Cue identifiers stay with their cues (SRT's numbers are not WebVTT
+  /// identifiers); STYLE, REGION and NOTE blocks are left out, as FFmpeg 5.1
+  /// reads no cue from a file with a STYLE or REGION block.
+  @Test func identifiersStayAndHeaderBlocksGo() throws {
+    let source = "WEBVTT\n\nNOTE by hand\n\nSTYLE\n::cue { color: yellow }\n\nREGION\nid:r1\n\nintro\n00:01.000 --> 00:03.000 region:r1\nHello\n\n00:03.500 --> 00:04.000\nBye\n"
+    let cues = try SubtitleParser.parse(source, srt: false)
+    #expect(cues.map(\.identifier) == ["intro", ""])
+    #expect(try SubtitleParser.parse("7\n00:00:01,000 --> 00:00:02,000\nSRT\n", srt: true).map(\.identifier) == [""])
+    let documents = WebVTTSegmenter(originTicks: 0).segments(cues, boundaries: [0, 2_000, 4_000])
+    #expect(
+      documents == [
+        "WEBVTT\nX-TIMESTAMP-MAP=MPEGTS:0,LOCAL:00:00:00.000\n\nintro\n00:00:01.000 --> 00:00:03.000 region:r1\nHello\n\n",
+        "WEBVTT\nX-TIMESTAMP-MAP=MPEGTS:0,LOCAL:00:00:00.000\n\nintro\n00:00:01.000 --> 00:00:03.000 region:r1\nHello\n\n"
+          + "00:00:03.500 --> 00:00:04.000\nBye\n\n",
+      ])
+  }
+
   /// Only timing lines carry "-->" in the written segments.
   @Test func segmentsHaveArrowsOnlyOnTimingLines() throws {
     let cues = try SubtitleParser.parse("1\n00:00:01,000 --> 00:00:02,000\na --> b\n\n2\n00:00:02,500 --> 00:00:03,000\n-->\n", srt: true)

@@ -7,12 +7,15 @@ public struct SubtitleCue: Sendable, Equatable {
   public var settings: String
   /// WebVTT cue text (SRT text is converted when it is read).
   public var text: String
+  /// The WebVTT cue identifier, empty when there is none (SRT's numbers are not kept).
+  public var identifier: String
 
-  public init(start: Int64, end: Int64, settings: String = "", text: String) {
+  public init(start: Int64, end: Int64, settings: String = "", text: String, identifier: String = "") {
     self.start = start
     self.end = end
     self.settings = settings
     self.text = text
+    self.identifier = identifier
   }
 }
 
@@ -22,8 +25,10 @@ public struct SubtitleParseError: Error, CustomStringConvertible, Equatable {
   public var description: String { "line \(line): \(reason)" }
 }
 
-/// Reads WebVTT and SRT files into cues with WebVTT cue text. Only cue
-/// timings and text are kept; WebVTT STYLE/REGION/NOTE blocks are dropped.
+/// Reads WebVTT and SRT files into cues with WebVTT cue text, keeping each
+/// WebVTT cue's identifier and settings. STYLE, REGION and NOTE blocks are
+/// dropped: FFmpeg 5.1 reads no cue at all from a WebVTT file that has a
+/// STYLE or REGION block, and a `region:` setting naming no region is ignored.
 public enum SubtitleParser {
   public static func parse(_ text: String, srt: Bool) throws -> [SubtitleCue] {
     let lines = text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
@@ -59,7 +64,7 @@ public enum SubtitleParser {
       cues.append(
         SubtitleCue(
           start: start, end: end, settings: srt ? "" : (rest.count > 1 ? rest[1] : ""),
-          text: srt ? SRTCueText.webVTT(payload) : payload))
+          text: srt ? SRTCueText.webVTT(payload) : payload, identifier: !srt && timingLine == 1 ? block[0] : ""))
     }
     return cues
   }

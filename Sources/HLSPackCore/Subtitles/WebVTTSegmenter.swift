@@ -21,8 +21,9 @@ public struct WebVTTSegmenter: Sendable {
     return zip(boundaries, boundaries.dropFirst()).map { start, end in
       var text = "WEBVTT\nX-TIMESTAMP-MAP=MPEGTS:\(originTicks),LOCAL:\(SubtitleParser.format(shift))\n\n"
       for cue in cues where cue.start < end && cue.end > start {
+        let identifier = cue.identifier.isEmpty ? "" : "\(cue.identifier)\n"
         let settings = cue.settings.isEmpty ? "" : " " + cue.settings
-        text += "\(SubtitleParser.format(cue.start + shift)) --> \(SubtitleParser.format(cue.end + shift))\(settings)\n\(cue.text)\n\n"
+        text += "\(identifier)\(SubtitleParser.format(cue.start + shift)) --> \(SubtitleParser.format(cue.end + shift))\(settings)\n\(cue.text)\n\n"
       }
       return text
     }
