@@ -119,7 +119,6 @@ struct AssetOutputs {
     }
   }
 
-
   /// EXT-X-SESSION-KEY on request: one per distinct key tag, without IVs
   /// (they differ per segment), so clients can fetch keys early (conformance D10).
   /// A relative key URI is written for the media playlist's folder; the master
