@@ -99,6 +99,17 @@ final class CodecParameters: @unchecked Sendable {
   var extradata: [UInt8] {
     copiedBytes(pointer.pointee.extradata, count: pointer.pointee.extradata_size)
   }
+
+  /// Replaces the extradata (FFmpeg wants it zero-padded, in memory of its own).
+  func replaceExtradata(with bytes: [UInt8]) throws {
+    guard let memory = av_mallocz(bytes.count + Int(AV_INPUT_BUFFER_PADDING_SIZE)) else {
+      throw FFmpegError(call: "av_mallocz", code: hlspack_averror(ENOMEM))
+    }
+    memory.copyMemory(from: bytes, byteCount: bytes.count)
+    av_freep(&pointer.pointee.extradata)
+    pointer.pointee.extradata = memory.assumingMemoryBound(to: UInt8.self)
+    pointer.pointee.extradata_size = Int32(bytes.count)
+  }
 }
 
 /// A copy of C bytes (extradata and the like); empty when there are none.

@@ -284,6 +284,67 @@ struct CopyModeTests {
      "-x265-params", "keyint=25:min-keyint=25:scenecut=0:open-gop=0:colorprim=bt2020:transfer=\(transfer):colormatrix=bt2020nc:log-level=error"]
   }
 
+  /// Copied into fMP4, the sample entry holds the parameter sets and the
+  /// samples none (ISO/IEC 14496-15 §8.4.1: `hvc1` arrays are complete;
+  /// conformance C7), as Shaka Packager writes it: from MPEG-TS, whose
+  /// samples repeat them with an AUD, and from an `hev1` MP4 (FFmpeg's
+  /// default tag), whose record says its arrays are incomplete.
+  @Test(arguments: [
+    ("hevc.ts", ["-c:v", "libx265", "-x265-params", "keyint=25:min-keyint=25:scenecut=0:open-gop=0:log-level=error"], "hvc1"),
+    ("hev1.mp4", ["-c:v", "libx265", "-tag:v", "hev1", "-x265-params", "keyint=25:min-keyint=25:scenecut=0:open-gop=0:log-level=error"], "hvc1"),
+    ("h264.ts", ["-c:v", "libx264", "-g", "25", "-bsf:v", "h264_metadata=aud=insert"], "avc1"),
+  ])
+  func parameterSetsLeaveTheSamplesForTheSampleEntry(name: String, codec: [String], entry: String) throws {
+    let scratch = try Fixtures.scratchFolder("ps-\(name)")
+    let source = scratch.appendingPathComponent(name)
+    let made = try Command.run(
+      "ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=2", "-pix_fmt", "yuv420p"] + codec + [source.path])
+    #expect(made.status == 0, "\(made.stderr)")
+    let profile = scratch.appendingPathComponent("copy.json")
+    try Data(#"{"version": 1, "segment": {"duration": 1, "container": "fmp4"}, "video": [{"name": "main", "codec": "copy"}]}"#.utf8)
+      .write(to: profile)
+    let output = scratch.appendingPathComponent("out")
+    let run = try Command.run(try Fixtures.executable(), ["encode", "--profile", profile.path, "--output", output.path, source.path])
+    #expect(run.status == 0, "\(run.stderr)")
+    let folder = output.appendingPathComponent("\(source.deletingPathExtension().lastPathComponent)/main")
+
+    let initialization = try #require(try Box.parse(Array(try Data(contentsOf: folder.appendingPathComponent("init.mp4")))[...]).first { $0.type == "moov" })
+    let stsd = try #require(try initialization.find(["trak", "mdia", "minf", "stbl", "stsd"]))
+    let sampleEntry = try #require(try stsd.children(skipping: 8).first)
+    #expect(sampleEntry.type == entry)
+    let hevc = entry == "hvc1"
+    if hevc {
+      let record = Array(try #require(try sampleEntry.children(skipping: 78).first { $0.type == "hvcC" }).payload)
+      var offset = 23
+      var complete: [Int: Bool] = [:]
+      for _ in 0..<Int(record[22]) {
+        complete[Int(record[offset] & 0x3F)] = record[offset] & 0x80 != 0
+        let count = Int(record[offset + 1]) << 8 | Int(record[offset + 2])
+        offset += 3
+        for _ in 0..<count { offset += 2 + (Int(record[offset]) << 8 | Int(record[offset + 1])) }
+      }
+      #expect(complete[32] == true && complete[33] == true && complete[34] == true, "\(complete)")
+    }
+    let removed: Set<Int> = hevc ? [32, 33, 34, 35] : [7, 8, 9]
+    let playlist = try PlaylistReader(contentsOf: folder.appendingPathComponent("index.m3u8"))
+    #expect(playlist.segments.count == 2)
+    for segment in playlist.segments {
+      let boxes = try Box.parse(Array(try Data(contentsOf: folder.appendingPathComponent(segment.uri)))[...])
+      let mdat = Array(try #require(boxes.first { $0.type == "mdat" }).payload)
+      var offset = 0
+      var types: [Int] = []
+      while offset + 4 < mdat.count {
+        let length = mdat[offset..<(offset + 4)].reduce(0) { $0 << 8 | Int($1) }
+        types.append(hevc ? Int(mdat[offset + 4] >> 1 & 0x3F) : Int(mdat[offset + 4] & 0x1F))
+        offset += 4 + length
+      }
+      #expect(offset == mdat.count && !types.isEmpty)
+      #expect(removed.isDisjoint(with: types), "\(segment.uri): NAL types \(types)")
+    }
+    let decoded = try Command.run("ffmpeg", ["-v", "error", "-i", folder.appendingPathComponent("index.m3u8").path, "-f", "null", "-"])
+    #expect(decoded.status == 0 && decoded.stderr.isEmpty, "\(decoded.stderr)")
+  }
+
   @Test func aRawH264StreamIsRefusedForItsMissingTimestamps() throws {
     let (result, _, asset) = try encodeMadeSource("clip.h264", ["-i", try Fixtures.clip().path, "-an", "-c:v", "copy", "-bsf:v", "h264_mp4toannexb"])
     #expect(result.status == 1)
