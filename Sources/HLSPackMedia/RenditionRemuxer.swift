@@ -21,6 +21,8 @@ final class RenditionRemuxer: @unchecked Sendable {
   /// fMP4: what the samples may repeat of the sample entry's parameter sets.
   private let inBand: InBandParameterSets?
   private let audioCodec: String?
+  /// fMP4 from MPEG-TS: AAC frames lose their ADTS headers.
+  private let audioFilter: BitstreamFilter?
   private(set) var failure: Error?
   private(set) var facts: WrittenStreamFacts?
   var segmentStarts: [Int64] { limit.starts }
@@ -41,6 +43,7 @@ final class RenditionRemuxer: @unchecked Sendable {
     }
     var audio: (CodecParameters, AVRational)?
     var audioCodec: String?
+    var audioFilter: BitstreamFilter?
     if copyAudio, let index = input.audioStreamIndex {
       let stream = input.stream(index)
       audioCodec = audioCodecString(stream.pointee.codecpar)
@@ -53,9 +56,25 @@ final class RenditionRemuxer: @unchecked Sendable {
           path: input.path,
           reason: "audio stream is \(Self.codecName(stream)), which hlspack does not put in fMP4; use \"container\": \"ts\" or transcode the audio")
       }
-      audio = (try CodecParameters(copying: stream.pointee.codecpar), stream.pointee.time_base)
+      let parameters = try CodecParameters(copying: stream.pointee.codecpar)
+      if container == .fmp4, parameters.pointer.pointee.codec_id == AV_CODEC_ID_AAC, parameters.extradata.isEmpty {
+        // AAC from MPEG-TS is ADTS: MP4 wants its AudioSpecificConfig in the
+        // sample entry and frames without ADTS headers (aac_adtstoasc).
+        let p = parameters.pointer.pointee
+        guard let config = AudioSpecificConfig.fromADTSFields(
+          profile: Int(p.profile), sampleRate: Int(p.sample_rate), channels: Int(p.ch_layout.nb_channels))
+        else {
+          throw PackError.input(
+            path: input.path,
+            reason: "the ADTS AAC audio (profile \(p.profile), \(p.sample_rate) Hz, \(p.ch_layout.nb_channels) channels) has no AudioSpecificConfig that fMP4 can carry; use \"container\": \"ts\"")
+        }
+        try parameters.replaceExtradata(with: config)
+        audioFilter = try BitstreamFilter(name: "aac_adtstoasc", parameters: parameters.pointer, timeBase: stream.pointee.time_base)
+      }
+      audio = (parameters, stream.pointee.time_base)
     }
     self.audioCodec = audioCodec
+    self.audioFilter = audioFilter
     var muxedVideo = videoParameters
     if container == .ts, sink.sampleEncryptor != nil, video.pointee.codecpar.pointee.codec_id == AV_CODEC_ID_H264,
       video.pointee.codecpar.pointee.extradata_size > 0, video.pointee.codecpar.pointee.extradata?.pointee == 1
@@ -169,7 +188,11 @@ final class RenditionRemuxer: @unchecked Sendable {
         let copy = try Packet(referencing: p)
         copy.pointer.pointee.pts = (Self.known(p.pointee.pts) ?? time) - shift
         copy.pointer.pointee.dts = time - shift
-        try muxer.writeAudio(copy)
+        if let audioFilter {
+          for frame in try audioFilter.filter(copy) { try muxer.writeAudio(frame) }
+        } else {
+          try muxer.writeAudio(copy)
+        }
       }
     }
     try muxer.finish()

@@ -86,6 +86,33 @@ struct CopyModeTests {
     #expect(decode.status == 0 && decode.stderr.isEmpty)
   }
 
+  /// An MPEG-TS source into fMP4: its AAC is ADTS, which MP4 does not carry
+  /// (FFmpeg's mov muxer refused the first frame). The sample entry gets the
+  /// AudioSpecificConfig the headers stand for, and each frame is the source's
+  /// without its header: the same packets as `aac_adtstoasc` makes of the source.
+  @Test func adtsAudioFromTransportStreamIntoFragmentedMP4() throws {
+    let scratch = try Fixtures.scratchFolder()
+    let source = scratch.appendingPathComponent("clip.ts")
+    let made = try Command.run("ffmpeg", ["-v", "error", "-i", try Fixtures.clip().path, "-c", "copy", source.path])
+    #expect(made.status == 0, "\(made.stderr)")
+    let profile = scratch.appendingPathComponent("copy.json")
+    try Data(
+      #"{"version": 1, "segment": {"duration": 1, "container": "fmp4"}, "video": [{"name": "main", "codec": "copy"}], "audio": {"codec": "copy"}}"#
+        .utf8
+    ).write(to: profile)
+    let output = scratch.appendingPathComponent("out")
+    let run = try Command.run(try Fixtures.executable(), ["encode", "--profile", profile.path, "--output", output.path, source.path])
+    #expect(run.status == 0, "\(run.stderr)")
+    let playlist = output.appendingPathComponent("clip/main/index.m3u8").path
+    let audio = try packetHashes(source.path, stream: 1, filter: ["-bsf:a", "aac_adtstoasc"])
+    #expect(!audio.isEmpty)
+    #expect(try packetHashes(playlist, stream: 1) == audio)
+    let master = try String(contentsOf: output.appendingPathComponent("clip/master.m3u8"), encoding: .utf8)
+    #expect(master.contains(",mp4a.40.2\""), "\(master)")
+    let decode = try Command.run("ffmpeg", ["-v", "error", "-i", playlist, "-f", "null", "-"])
+    #expect(decode.status == 0 && decode.stderr.isEmpty, "\(decode.stderr)")
+  }
+
   /// SAMPLE-AES over copied H.264 (length-prefixed in MP4, converted to Annex B
   /// before encryption): every segment is really encrypted and decodes like the source.
   @Test func sampleAESOverCopiedStreams() throws {
