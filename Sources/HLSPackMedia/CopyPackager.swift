@@ -48,9 +48,16 @@ public final class CopyPackager: RenditionProducer {
 
   public func run(sinks: [SegmentSink], progress: (Double) -> Void) throws -> [WrittenStreamFacts] {
     let remuxers = try zip(zip(renditions, inputs), sinks).map { pair, sink in
-      try RenditionRemuxer(
-        name: pair.0.name, input: pair.1, copyAudio: copyAudio, segmentDuration: segmentDuration,
-        container: container, sink: sink)
+      do {
+        return try RenditionRemuxer(
+          name: pair.0.name, input: pair.1, copyAudio: copyAudio, segmentDuration: segmentDuration,
+          container: container, sink: sink)
+      } catch let error as PackError {
+        throw error
+      } catch {
+        // The rendition's own source, not the asset's input: each rung may have its own.
+        throw PackError.media(path: pair.1.path, reason: "rendition \(pair.0.name): \(error)")
+      }
     }
     // The first rendition runs here and reports progress; the others on threads.
     let done = DispatchSemaphore(value: 0)

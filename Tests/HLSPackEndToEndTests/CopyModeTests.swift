@@ -86,6 +86,25 @@ struct CopyModeTests {
     #expect(decode.status == 0 && decode.stderr.isEmpty)
   }
 
+  /// A rung whose own source SAMPLE-AES in TS cannot take (HEVC) is named
+  /// with that source, not with the asset's input (found by an independent check).
+  @Test func aSourceSampleAESCannotTakeIsNamedWithItsRendition() throws {
+    let scratch = try Fixtures.scratchFolder()
+    let hevc = scratch.appendingPathComponent("hevc.mp4")
+    let made = try Command.run("ffmpeg", ["-v", "error"] + Self.tenBitHEVC(transfer: "bt709") + [hevc.path])
+    #expect(made.status == 0, "\(made.stderr)")
+    let profile = scratch.appendingPathComponent("copy.json")
+    try Data(
+      #"{"version": 1, "segment": {"duration": 1}, "video": [{"name": "main", "codec": "copy"}, {"name": "hevc", "codec": "copy", "source": "hevc.mp4"}], "encryption": {"method": "sample-aes"}}"#
+        .utf8
+    ).write(to: profile)
+    let output = scratch.appendingPathComponent("out")
+    let run = try Command.run(try Fixtures.executable(), ["encode", "--profile", profile.path, "--output", output.path, try Fixtures.clip().path])
+    #expect(run.status == 1)
+    #expect(run.stderr.contains("\(hevc.path): rendition hevc: SAMPLE-AES needs MPEG-TS with H.264 video"), "\(run.stderr)")
+    #expect((try? FileManager.default.contentsOfDirectory(atPath: output.path)) ?? [] == [])
+  }
+
   /// An MPEG-TS source into fMP4: its AAC is ADTS, which MP4 does not carry
   /// (FFmpeg's mov muxer refused the first frame). The sample entry gets the
   /// AudioSpecificConfig the headers stand for, and each frame is the source's
