@@ -1,18 +1,15 @@
 internal import CFFmpeg
 
-/// An FFmpeg bitstream filter (e.g. `h264_mp4toannexb`, `filter_units`), owned here and freed in deinit.
+/// An FFmpeg bitstream filter (e.g. `h264_mp4toannexb`, `aac_adtstoasc`), owned here and freed in deinit.
 final class BitstreamFilter {
   private var context: UnsafeMutablePointer<AVBSFContext>?
 
-  init(
-    name: String, options: [(String, String)] = [], parameters: UnsafeMutablePointer<AVCodecParameters>, timeBase: AVRational
-  ) throws {
+  init(name: String, parameters: UnsafeMutablePointer<AVCodecParameters>, timeBase: AVRational) throws {
     guard let filter = av_bsf_get_by_name(name) else {
       throw MediaError("no bitstream filter \(name)")
     }
     try check(av_bsf_alloc(filter, &context), "av_bsf_alloc(\(name))")
     guard let ctx = context else { throw FFmpegError(call: "av_bsf_alloc", code: hlspack_averror(ENOMEM)) }
-    for (key, value) in options { try check(av_opt_set(ctx.pointee.priv_data, key, value, 0), "av_opt_set(\(name) \(key))") }
     try check(avcodec_parameters_copy(ctx.pointee.par_in, parameters), "avcodec_parameters_copy")
     ctx.pointee.time_base_in = timeBase
     try check(av_bsf_init(ctx), "av_bsf_init(\(name))")

@@ -15,10 +15,9 @@ final class RenditionRemuxer: @unchecked Sendable {
   private let videoTimeBase: AVRational
   private let hevc: Bool
   private let videoParameters: CodecParameters
-  /// TS with SAMPLE-AES: H.264 from MP4 becomes Annex B before the encryptor
-  /// sees it. fMP4: parameter sets and AUDs leave the samples (`InBandParameterSets`).
-  private let videoFilter: BitstreamFilter?
-  /// fMP4: what the samples may repeat of the sample entry's parameter sets.
+  /// TS with SAMPLE-AES: H.264 from MP4 becomes Annex B before the encryptor sees it.
+  private let annexB: BitstreamFilter?
+  /// fMP4: parameter sets and AUDs leave the samples for the sample entry.
   private let inBand: InBandParameterSets?
   private let audioCodec: String?
   /// fMP4 from MPEG-TS: AAC frames lose their ADTS headers.
@@ -81,24 +80,21 @@ final class RenditionRemuxer: @unchecked Sendable {
     {
       let filter = try BitstreamFilter(name: "h264_mp4toannexb", parameters: video.pointee.codecpar, timeBase: videoTimeBase)
       muxedVideo = try CodecParameters(copying: filter.outputParameters)
-      videoFilter = filter
+      annexB = filter
       inBand = nil
     } else if container == .fmp4 {
-      let sets: InBandParameterSets
       do {
-        sets = try InBandParameterSets(configuration: videoParameters.extradata, hevc: hevc)
+        inBand = try InBandParameterSets(configuration: videoParameters.extradata, hevc: hevc)
       } catch {
         throw PackError.input(path: input.path, reason: "rendition \(name): the video's decoder configuration cannot be read (\(error))")
       }
-      let filter = try BitstreamFilter(
-        name: "filter_units", options: [("remove_types", sets.removedTypes.map(String.init).joined(separator: "|"))],
-        parameters: video.pointee.codecpar, timeBase: videoTimeBase)
-      muxedVideo = try CodecParameters(copying: filter.outputParameters)
-      if hevc { try muxedVideo.replaceExtradata(with: InBandParameterSets.completeHVCC(muxedVideo.extradata)) }
-      videoFilter = filter
-      inBand = sets
+      if hevc {
+        muxedVideo = try CodecParameters(copying: video.pointee.codecpar)
+        try muxedVideo.replaceExtradata(with: InBandParameterSets.completeHVCC(muxedVideo.extradata))
+      }
+      annexB = nil
     } else {
-      videoFilter = nil
+      annexB = nil
       inBand = nil
     }
     muxer = try SegmentMuxer(
@@ -161,16 +157,19 @@ final class RenditionRemuxer: @unchecked Sendable {
         } else {
           try closedGOPs.follow(at: seconds, packet.bytes)
         }
-        if let type = inBand?.unrecorded(in: packet.bytes) {
+        switch inBand?.inspect(packet.bytes) ?? .unchanged {
+        case .unchanged: break
+        case .stripped(let sample): try packet.replacePayload(with: sample)
+        case .unrecorded(let type):
           throw PackError.input(
             path: input.path,
             reason: String(
               format: "rendition %@: the picture at %.3f s carries a parameter set (NAL type %d) that the sample entry does not hold; fMP4 holds one set per stream, so a source that changes them mid-stream cannot be copied into it",
               name, seconds, type))
         }
-        if let videoFilter {
+        if let annexB {
           let keyframe = packet.isKeyframe
-          for (i, converted) in try videoFilter.filter(try Packet(referencing: p)).enumerated() {
+          for (i, converted) in try annexB.filter(try Packet(referencing: p)).enumerated() {
             try muxer.writeVideo(converted, opensSegment: opens && keyframe && i == 0)
           }
         } else {

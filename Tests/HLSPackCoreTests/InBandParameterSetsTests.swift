@@ -9,20 +9,39 @@ import Testing
   let pps: [UInt8] = [0x68, 0xEE, 0x3C, 0x80]
   let start: [UInt8] = [0, 0, 0, 1]
 
-  @Test func recordedSetsPassAndAChangedOneIsNamed() throws {
+  /// Annex B (from MPEG-TS): recorded sets and AUDs leave the sample, the
+  /// other NAL units stay as they were; a changed set is named by its type.
+  @Test func recordedSetsLeaveAndAChangedOneIsNamed() throws {
     let configuration: [[UInt8]] = [start, sps, start, pps]
     let sets = try InBandParameterSets(configuration: configuration.flatMap { $0 }, hevc: false)
-    #expect(sets.lengthSize == nil && sets.removedTypes == [7, 8, 9])
+    #expect(sets.lengthSize == nil)
     let aud: [UInt8] = [0x09, 0xF0]
+    let sei: [UInt8] = [0x06, 0x05, 0x01, 0x80]
     let slice: [UInt8] = [0x65, 0x88, 0x84]
-    let repeated: [[UInt8]] = [start, aud, start, sps, start, pps, start, slice]
-    #expect(sets.unrecorded(in: repeated.flatMap { $0 }) == nil)
+    let repeated: [[UInt8]] = [start, aud, start, sps, start, pps, start, sei, start, slice]
+    let expected: [[UInt8]] = [start, sei, start, slice]
+    #expect(sets.inspect(repeated.flatMap { $0 }) == .stripped(expected.flatMap { $0 }))
+    #expect(sets.inspect(expected.flatMap { $0 }) == .unchanged)
     var changed = sps
     changed[2] = 0x40
     let newSPS: [[UInt8]] = [start, changed, start, pps, start, slice]
-    #expect(sets.unrecorded(in: newSPS.flatMap { $0 }) == 7)
+    #expect(sets.inspect(newSPS.flatMap { $0 }) == .unrecorded(nalType: 7))
     let longerPPS: [[UInt8]] = [start, sps, [0, 0, 1], pps, [0x01], start, slice]
-    #expect(sets.unrecorded(in: longerPPS.flatMap { $0 }) == 8)
+    #expect(sets.inspect(longerPPS.flatMap { $0 }) == .unrecorded(nalType: 8))
+  }
+
+  /// Length-prefixed samples (from an avcC record with 4-byte lengths) keep
+  /// that form: each NAL unit left keeps its length in front.
+  @Test func lengthPrefixedSamplesKeepTheirLengths() throws {
+    let head: [UInt8] = [1, 0x64, 0x00, 0x1F, 0xFF, 0xE1, 0, UInt8(sps.count)]
+    let tail: [UInt8] = [1, 0, UInt8(pps.count)]
+    let sets = try InBandParameterSets(configuration: head + sps + tail + pps, hevc: false)
+    #expect(sets.lengthSize == 4)
+    let slice: [UInt8] = [0x65, 0x88, 0x84, 0x21]
+    func prefixed(_ unit: [UInt8]) -> [UInt8] { [0, 0, 0, UInt8(unit.count)] + unit }
+    let sample: [UInt8] = prefixed(sps) + prefixed(pps) + prefixed(slice)
+    #expect(sets.inspect(sample) == .stripped(prefixed(slice)))
+    #expect(sets.inspect(prefixed(slice)) == .unchanged)
   }
 
   /// An hvcC with VPS, SPS, PPS and SEI arrays, all marked incomplete (FFmpeg's `hev1`).

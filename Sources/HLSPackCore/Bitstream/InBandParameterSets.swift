@@ -24,35 +24,44 @@ public struct InBandParameterSets: Sendable {
     recorded = Set(units)
   }
 
-  /// NAL unit types that leave the samples: HEVC VPS, SPS, PPS and AUD; H.264 SPS, PPS and AUD.
-  public var removedTypes: [Int] { hevc ? [32, 33, 34, 35] : [7, 8, 9] }
+  /// What a sample needs before it goes into fMP4.
+  public enum Inspection: Equatable {
+    case unchanged
+    /// The sample without its parameter sets and AUDs, each other NAL unit as it was.
+    case stripped([UInt8])
+    /// It carries a parameter set of this NAL type that the record does not hold.
+    case unrecorded(nalType: Int)
+  }
+
+  /// Reads the sample's NAL units once: most samples (MP4 sources) carry
+  /// nothing to take out and are left as they are, without a copy.
+  public func inspect(_ sample: [UInt8]) -> Inspection {
+    let units = RandomAccess.nalUnits(sample, lengthSize: lengthSize)
+    var kept: [ArraySlice<UInt8>] = []
+    for unit in units {
+      guard let header = unit.first else { continue }
+      let type = Int(RandomAccess.nalType(header: header, hevc: hevc))
+      if parameterSetTypes.contains(type), !recorded.contains(Array(unit)) { return .unrecorded(nalType: type) }
+      if !removedTypes.contains(type) { kept.append(unit) }
+    }
+    guard kept.count < units.count else { return .unchanged }
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(sample.count)
+    for unit in kept {
+      if let lengthSize {
+        bytes += (0..<lengthSize).reversed().map { UInt8(truncatingIfNeeded: unit.count >> (8 * $0)) }
+      } else {
+        bytes += [0, 0, 0, 1]
+      }
+      bytes += unit
+    }
+    return .stripped(bytes)
+  }
+
+  /// HEVC VPS, SPS, PPS and AUD; H.264 SPS, PPS and AUD.
+  private var removedTypes: [Int] { hevc ? [32, 33, 34, 35] : [7, 8, 9] }
 
   private var parameterSetTypes: [Int] { hevc ? [32, 33, 34] : [7, 8] }
-
-  /// The NAL type of the first parameter set in `sample` that the record
-  /// does not hold (a stream that changes its parameter sets), or nil.
-  public func unrecorded(in sample: [UInt8]) -> Int? {
-    for unit in Self.nalUnits(sample, lengthSize: lengthSize) {
-      guard let header = unit.first else { continue }
-      let type = Int(hevc ? (header >> 1) & 0x3F : header & 0x1F)
-      if parameterSetTypes.contains(type), !recorded.contains(Array(unit)) { return type }
-    }
-    return nil
-  }
-
-  static func nalUnits(_ bytes: [UInt8], lengthSize: Int?) -> [ArraySlice<UInt8>] {
-    guard let lengthSize else { return AnnexB.nalUnits(in: bytes) }
-    var units: [ArraySlice<UInt8>] = []
-    var offset = 0
-    while offset + lengthSize < bytes.count {
-      let length = bytes[offset..<(offset + lengthSize)].reduce(0) { $0 << 8 | Int($1) }
-      offset += lengthSize
-      guard length > 0, offset + length <= bytes.count else { break }
-      units.append(bytes[offset..<(offset + length)])
-      offset += length
-    }
-    return units
-  }
 
   /// An hvcC record with `array_completeness` set on its VPS, SPS and PPS
   /// arrays, as `hvc1` requires once the samples carry none; other records

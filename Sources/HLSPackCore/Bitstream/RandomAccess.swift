@@ -28,21 +28,27 @@ public enum RandomAccess {
   /// The NAL unit types of one access unit: Annex B when `lengthSize` is nil,
   /// else NAL units each preceded by a big-endian length of that many bytes.
   public static func nalTypes(_ bytes: [UInt8], lengthSize: Int?, hevc: Bool) -> [UInt8] {
-    let type: (UInt8) -> UInt8 = hevc ? { ($0 >> 1) & 0x3F } : { $0 & 0x1F }
-    guard let lengthSize else {
-      return AnnexB.nalUnits(in: bytes).compactMap { $0.first.map(type) }
-    }
-    var types: [UInt8] = []
+    nalUnits(bytes, lengthSize: lengthSize).compactMap { $0.first.map { nalType(header: $0, hevc: hevc) } }
+  }
+
+  /// The NAL units of one access unit, as `nalTypes` reads them; a length
+  /// that runs past the end stops the reading.
+  public static func nalUnits(_ bytes: [UInt8], lengthSize: Int?) -> [ArraySlice<UInt8>] {
+    guard let lengthSize else { return AnnexB.nalUnits(in: bytes) }
+    var units: [ArraySlice<UInt8>] = []
     var offset = 0
     while offset + lengthSize < bytes.count {
       let length = bytes[offset..<(offset + lengthSize)].reduce(0) { $0 << 8 | Int($1) }
       offset += lengthSize
       guard length > 0, offset + length <= bytes.count else { break }
-      types.append(type(bytes[offset]))
+      units.append(bytes[offset..<(offset + length)])
       offset += length
     }
-    return types
+    return units
   }
+
+  /// The type in a NAL unit's first header byte.
+  public static func nalType(header: UInt8, hevc: Bool) -> UInt8 { hevc ? (header >> 1) & 0x3F : header & 0x1F }
 
   /// The NAL length size an avcC/hvcC record declares; nil for Annex B
   /// extradata (or none), whose packets carry start codes.
