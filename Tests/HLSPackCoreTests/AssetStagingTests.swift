@@ -74,6 +74,32 @@ import Testing
     #expect(try parent.contents() == ["movie"])
   }
 
+  /// A player polling the asset while it is replaced always finds one: the
+  /// new asset takes the old one's place in one step (renaming the old one
+  /// aside first left the path empty for a moment, which this caught).
+  @Test func replacingNeverLeavesThePathEmpty() throws {
+    let parent = try TemporaryFolder()
+    let destination = parent.url.appendingPathComponent("movie")
+    let master = destination.appendingPathComponent("master.m3u8")
+    try FileManager.default.createDirectory(at: destination, withIntermediateDirectories: false)
+    try write("0", to: master)
+
+    let watch = PathWatch(path: master.path)
+    let watcher = Thread { watch.run() }
+    watcher.start()
+    for round in 1...200 {
+      let staging = try AssetStaging(destination: destination, replace: true)
+      try write("\(round)", to: staging.folder.appendingPathComponent("master.m3u8"))
+      #expect(try staging.publish() == nil)
+    }
+    let (looks, misses) = watch.stop()
+
+    #expect(looks > 0)
+    #expect(misses == 0, "master.m3u8 was missing \(misses) times in \(looks) looks")
+    #expect(read(master) == "200")
+    #expect(try parent.contents() == ["movie"])
+  }
+
   /// The staging folder adds 18 bytes to the name: a longer name fails up
   /// front, naming the folder and the limit, not with "the file name is invalid".
   @Test func namesThatLeaveNoRoomForTheStagingFolderAreRefused() throws {
@@ -164,5 +190,34 @@ import Testing
       return
     }
     #expect(path == blocker.path)
+  }
+}
+
+/// Looks for a file over and over on its own thread until stopped, counting the looks that miss it.
+private final class PathWatch: @unchecked Sendable {
+  private let path: String
+  private let lock = NSLock()
+  private var stopped = false
+  private var looks = 0
+  private var misses = 0
+  private let done = DispatchSemaphore(value: 0)
+
+  init(path: String) { self.path = path }
+
+  func run() {
+    while !lock.withLock({ stopped }) {
+      let missing = access(path, F_OK) != 0
+      lock.withLock {
+        looks += 1
+        if missing { misses += 1 }
+      }
+    }
+    done.signal()
+  }
+
+  func stop() -> (looks: Int, misses: Int) {
+    lock.withLock { stopped = true }
+    done.wait()
+    return lock.withLock { (looks, misses) }
   }
 }

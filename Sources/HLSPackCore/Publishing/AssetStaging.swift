@@ -54,18 +54,32 @@ public final class AssetStaging: @unchecked Sendable {
     if !published { discard() }
   }
 
-  /// Moves the finished asset into place, replacing an older one in one step.
-  /// An interrupt arriving meanwhile waits for both renames (old asset aside,
-  /// new one in), so it never leaves only the old asset's hidden copy; it
-  /// then removes that copy if this has not yet. Returns a warning when some
-  /// of that copy could not be removed (files the run may not delete).
+  /// Moves the finished asset into place. An older asset is exchanged with
+  /// it in one step where the file system can (players never find the path
+  /// empty), otherwise renamed aside just before. An interrupt arriving
+  /// meanwhile waits for the move, so it never leaves only the old asset's
+  /// hidden copy; it then removes that copy if this has not yet. Returns a
+  /// warning when some of that copy could not be removed (files the run may
+  /// not delete).
   @discardableResult
   public func publish() throws -> String? {
     let fm = FileManager.default
     let retired = folder.deletingLastPathComponent()
       .appendingPathComponent(".\(destination.lastPathComponent).old-\(UUID().uuidString.prefix(8))")
-    let replaced = try registry.unlessInterrupted(at: destination.path) { registered in
+    let replaced = try registry.unlessInterrupted(at: destination.path) { (registered: inout Set<URL>) -> URL? in
       let replacing = fm.fileExists(atPath: destination.path)
+      if replacing, DirectoryExchange.swap(folder.path, destination.path) {
+        published = true
+        // The staging folder's path now holds the old asset, which an interrupt may remove.
+        do {
+          try fm.moveItem(at: folder, to: retired)
+          registered.remove(folder)
+          registered.insert(retired)
+        } catch {
+          return folder
+        }
+        return retired
+      }
       if replacing {
         do {
           try fm.moveItem(at: destination, to: retired)
@@ -83,13 +97,13 @@ public final class AssetStaging: @unchecked Sendable {
       registered.remove(folder)
       // Only now: until the new asset is in place, the old one must not go.
       if replacing { registered.insert(retired) }
-      return replacing
+      return replacing ? retired : nil
     }
-    guard replaced else { return nil }
-    removeTree(at: retired)
-    registry.unregister(retired)
-    guard fm.fileExists(atPath: retired.path) else { return nil }
-    return "the replaced asset could not be removed entirely; what is left of it is in \(retired.path)"
+    guard let replaced else { return nil }
+    removeTree(at: replaced)
+    registry.unregister(replaced)
+    guard fm.fileExists(atPath: replaced.path) else { return nil }
+    return "the replaced asset could not be removed entirely; what is left of it is in \(replaced.path)"
   }
 
   public func discard() {
