@@ -11,6 +11,8 @@ final class SegmentMuxer {
   /// All timestamps are shifted by this much (90 kHz: 1 s) so that B-frame DTS
   /// and AAC priming never go negative; the same for every rung, so segments align.
   static let timelineOffset: Int64 = 90_000
+  /// How far the TS clock runs ahead of decoding: 0.7 s, as FFmpeg's.
+  static let muxDelayMicroseconds = 700_000
   static let videoPID: Int32 = 0x100
   static let audioPID: Int32 = 0x101
   /// Segment bytes go to the sink in parts of about this size, so memory does
@@ -103,6 +105,16 @@ final class SegmentMuxer {
     }
     var options: OpaquePointer?
     defer { av_dict_free(&options) }
+    if container == .ts {
+      // The clock (PCR) runs this far behind the decode times, as the ffmpeg
+      // CLI's -muxdelay has it, so every access unit arrives before it is due
+      // (ISO/IEC 13818-1 T-STD). libavformat's default, 0, put each PCR at its
+      // own PES's DTS, so every frame arrived late. The timestamps stay as
+      // they are (copyts): the PCR starts at the first DTS less the delay,
+      // which timelineOffset keeps positive.
+      ctx.pointee.max_delay = Int32(Self.muxDelayMicroseconds)
+      av_dict_set(&options, "mpegts_copyts", "1", 0)
+    }
     if container == .fmp4 {
       // The init segment at write_header, then one moof+mdat per flush; no mfra.
       av_dict_set(&options, "movflags", "frag_custom+empty_moov+default_base_moof+skip_trailer+frag_discont", 0)

@@ -90,6 +90,27 @@ struct AES128LadderTests {
     #expect(startTimes[0].count == 4)
   }
 
+  /// ISO/IEC 13818-1's decoder model: the clock (PCR) runs behind the decode
+  /// times, so every access unit has arrived when it is due. libavformat's
+  /// default put each PCR at its own PES's DTS, so every video frame and nearly
+  /// every audio frame arrived 10-80 ms late.
+  @Test func everyAccessUnitArrivesBeforeItsDecodeTime() throws {
+    let package = try EncodedPackage.aes128()
+    for variant in package.master.variants {
+      let playlist = try package.playlist(variant.uri)
+      for (index, segment) in playlist.segments.enumerated() {
+        let ts = try TransportStream(try package.clearSegment(variant: variant.uri, segment, index: index))
+        #expect(ts.elementaryStreams.count == 2)
+        for stream in ts.elementaryStreams {
+          let leads = ts.decodeLeads(pid: stream.pid)
+          #expect(!leads.isEmpty, "no PES with a clock on PID \(stream.pid) in \(segment.uri)")
+          // About FFmpeg's 0.7 s mux delay, less what an access unit takes to arrive.
+          #expect(leads.allSatisfy { $0 > 0.1 && $0 < 1 }, "PID \(stream.pid) in \(segment.uri): leads \(leads.min() ?? 0)...\(leads.max() ?? 0) s")
+        }
+      }
+    }
+  }
+
   @Test func bandwidthAttributesAreWithinTenPercentOfTheMeasuredRates() throws {
     let package = try EncodedPackage.aes128()
     for variant in package.master.variants {

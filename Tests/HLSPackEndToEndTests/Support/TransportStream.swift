@@ -7,6 +7,8 @@ struct TransportStream {
     var continuityCounter: Int
     var hasPayload: Bool
     var payload: ArraySlice<UInt8>
+    /// The program clock reference in the adaptation field, in 27 MHz ticks.
+    var pcr: Int64?
   }
 
   struct PESUnit {
@@ -27,10 +29,16 @@ struct TransportStream {
       var start = offset + 4
       if control & 0x2 != 0 { start += 1 + Int(bytes[offset + 4]) }
       let hasPayload = control & 0x1 != 0
+      var pcr: Int64?
+      if control & 0x2 != 0, bytes[offset + 4] >= 7, bytes[offset + 5] & 0x10 != 0 {
+        let f = bytes[(offset + 6)..<(offset + 12)].map(Int64.init)
+        let base = f[0] << 25 | f[1] << 17 | f[2] << 9 | f[3] << 1 | f[4] >> 7
+        pcr = base * 300 + ((f[4] & 1) << 8 | f[5])
+      }
       packets.append(
         Packet(
           pid: pid, payloadStart: bytes[offset + 1] & 0x40 != 0, continuityCounter: Int(bytes[offset + 3] & 0x0F),
-          hasPayload: hasPayload, payload: hasPayload && start < offset + 188 ? bytes[start..<(offset + 188)] : []))
+          hasPayload: hasPayload, payload: hasPayload && start < offset + 188 ? bytes[start..<(offset + 188)] : [], pcr: pcr))
       offset += 188
     }
     self.packets = packets
@@ -90,6 +98,36 @@ struct TransportStream {
       }
       return PESUnit(pts: pts, data: Array(pes[(9 + headerLength)...]))
     }
+  }
+
+  /// For each PES of a PID, how long before its decode time (DTS, else PTS)
+  /// its last byte arrives, in seconds: the clock at a packet is interpolated
+  /// between the PCRs around it (extrapolated from the nearest two at the ends).
+  func decodeLeads(pid: Int) -> [Double] {
+    let clock = packets.enumerated().compactMap { i, p in p.pcr.map { (index: i, seconds: Double($0) / 27_000_000) } }
+    guard clock.count >= 2 else { return [] }
+    func arrival(_ index: Int) -> Double {
+      let after = clock.firstIndex { $0.index > index } ?? clock.count - 1
+      let (a, b) = (clock[max(after - 1, 0)], clock[max(after, 1)])
+      return a.seconds + Double(index - a.index) * (b.seconds - a.seconds) / Double(b.index - a.index)
+    }
+    var leads: [Double] = []
+    var open: (decode: Double, last: Int)?
+    for (i, packet) in packets.enumerated() where packet.pid == pid && packet.hasPayload {
+      if packet.payloadStart {
+        if let open { leads.append(open.decode - arrival(open.last)) }
+        let h = Array(packet.payload.prefix(19))
+        guard h.count == 19, h[0] == 0, h[1] == 0, h[2] == 1, h[7] & 0x80 != 0 else { open = nil; continue }
+        let at = h[7] & 0x40 != 0 ? 14 : 9
+        let ticks = Int64(h[at] >> 1 & 0x07) << 30 | Int64(h[at + 1]) << 22 | Int64(h[at + 2] >> 1) << 15
+          | Int64(h[at + 3]) << 7 | Int64(h[at + 4] >> 1)
+        open = (Double(ticks) / 90_000, i)
+      } else if open != nil {
+        open?.last = i
+      }
+    }
+    if let open { leads.append(open.decode - arrival(open.last)) }
+    return leads
   }
 
   /// NAL unit types of an Annex B access unit, in order.
