@@ -147,6 +147,29 @@ private typealias P = ProfileJSON
   @Test func sequenceIVs() throws {
     let oneRung = P.profile(["video": "[\(P.firstRung)]", "encryption": #"{"method": "aes-128", "iv": "sequence"}"#])
     #expect(try load(oneRung).encryption.iv == .sequence)
+    // With a key per rendition no (key, IV) pair repeats, alternate audio or not.
+    let keyPerRendition = P.profile([
+      "audio": #"[{"name": "Main", "language": "en"}]"#, "encryption": #"{"method": "aes-128", "iv": "sequence", "scope": "rendition"}"#,
+    ])
+    #expect(try load(keyPerRendition).encryption.iv == .sequence)
+  }
+
+  /// Conformance F2: AUTOSELECT=YES members of a group should differ in an
+  /// attribute a player can choose by; alike ones are allowed, with a warning.
+  @Test func autoselectMembersThatNothingTellsApartDrawAWarning() throws {
+    let alike = try load(P.profile([
+      "audio": #"[{"name": "Main", "language": "en", "channels": 6}, {"name": "Stereo", "language": "en"}, {"name": "Deutsch", "language": "de"}]"#,
+      "subtitles": #"[{"name": "English", "language": "en", "file": "a.vtt"}, {"name": "English SDH", "language": "en", "id": "en-sdh", "file": "b.vtt"}]"#,
+    ]))
+    #expect(alike.warnings == [
+      #"audio[0] and audio[1] are both AUTOSELECT=YES with language "en" in group audio-aac, so a player cannot choose between them; set "autoselect": false on one"#,
+      #"subtitles[0] and subtitles[1] are both AUTOSELECT=YES with language "en", so a player cannot choose between them; set "autoselect": false on one"#,
+    ])
+    let apart = try load(P.profile([
+      "audio": #"[{"name": "Main", "language": "en", "channels": 6}, {"name": "Stereo", "language": "en", "autoselect": false}]"#,
+      "subtitles": #"[{"name": "English", "language": "en", "file": "a.vtt"}, {"name": "Signs", "language": "en", "id": "en-signs", "forced": true, "file": "b.vtt"}]"#,
+    ]))
+    #expect(apart.warnings.isEmpty, "\(apart.warnings)")
   }
 
   @Test func absentSectionsMeanNoAudioAndNoEncryption() throws {
@@ -295,6 +318,10 @@ private typealias P = ProfileJSON
       "$.encryption.iv", #""sequence" cannot be used with fairplay"#),
     // G8(e): one key and sequence IVs would encrypt every rendition's first block (the same PAT) alike.
     Rejection(P.profile(["encryption": #"{"method": "aes-128", "iv": "sequence"}"#]), "$.encryption.iv", "would repeat (key, IV) pairs"),
+    // An alternate audio rendition shares the video's key as much as a second rung does.
+    Rejection(
+      P.profile(["video": "[\(P.firstRung)]", "audio": #"[{"name": "Main", "language": "en"}]"#, "encryption": #"{"method": "aes-128", "iv": "sequence"}"#]),
+      "$.encryption.iv", "one key for 2 renditions would repeat (key, IV) pairs"),
     Rejection(P.profile(["encryption": #"{"key_uri": "https://k"}"#]), "$.encryption.key_uri", #"method is "none""#),
     Rejection(P.profile(["encryption": #"{"method": "none", "key_uri": "https://k"}"#]), "$.encryption.key_uri", "nothing would be encrypted"),
     Rejection(

@@ -315,7 +315,11 @@ struct RewriteKeysTests {
 
     let shared = try rewrite(package, "skd://{asset}")
     #expect(shared.status == 1)
-    #expect(shared.stderr.contains("would both get URI \"skd://clip\""), "\(shared.stderr)")
+    #expect(shared.stderr.contains("would both get URI \"skd://clip\"; add {key_id} or {rendition} or {period} to the template"), "\(shared.stderr)")
+    // The hint names only what the template lacks.
+    let perPeriod = try rewrite(package, "skd://{asset}/{period}")
+    #expect(perPeriod.status == 1)
+    #expect(perPeriod.stderr.contains("would both get URI \"skd://clip/0\"; add {key_id} or {rendition} to the template"), "\(perPeriod.stderr)")
     try PackageDiff.expectOnlyKeyURIsChanged(before: before, after: package)
     // Per rendition is fine: each rendition has one key.
     #expect(try rewrite(package, "skd://{asset}/{rendition}").status == 0)

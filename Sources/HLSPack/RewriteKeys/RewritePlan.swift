@@ -92,7 +92,7 @@ struct RewritePlan {
       return master.relativeURI(toPackagePath: URIReference.fromPackageRoot(media.newURI, writtenIn: mediaFolder))
     }
 
-    try Self.checkNoSharedURI(mappings, playlists: playlists, package: package, absolute: template.scheme != nil)
+    try Self.checkNoSharedURI(mappings, playlists: playlists, package: package, template: template)
     keyTagCount = mappings.count
     unknownKeyURIs = Set(mappings.filter { $0.key.keyID == nil }.map(\.oldURI))
     keys = try Self.keyFiles(mappings, playlists: playlists, package: package)
@@ -110,8 +110,12 @@ struct RewritePlan {
   /// fetch one key for both. Relative URIs are compared by the file they
   /// resolve to, absolute ones by text.
   private static func checkNoSharedURI(
-    _ mappings: [Mapping], playlists: [PackagePlaylist], package: URL, absolute: Bool
+    _ mappings: [Mapping], playlists: [PackagePlaylist], package: URL, template: KeyURITemplate
   ) throws {
+    let absolute = template.scheme != nil
+    // {period} counts within a playlist, so only {key_id} tells every key apart on its own.
+    let missing = ["key_id", "rendition", "period"].filter { !template.text.contains("{\($0)}") }
+    let hint = missing.isEmpty ? "" : "; add " + missing.map { "{\($0)}" }.joined(separator: " or ") + " to the template"
     var owner: [String: Mapping] = [:]
     for m in mappings {
       let playlist = playlists[m.playlist]
@@ -121,7 +125,7 @@ struct RewritePlan {
         throw PackError.input(
           path: package.appendingPathComponent(playlist.relativePath).path,
           reason: "line \(m.tag.lineNumber): keys \"\(first.oldURI)\" (\(playlists[first.playlist].relativePath)) and "
-            + "\"\(m.oldURI)\" would both get URI \"\(m.newURI)\"; add {key_id} or {period} to the template")
+            + "\"\(m.oldURI)\" would both get URI \"\(m.newURI)\"\(hint)")
       }
       owner[target] = owner[target] ?? m
     }

@@ -135,11 +135,13 @@ public enum ProfileLoader {
         file: file, path: "$.video[\(i)].codec",
         message: "\"sample-aes\" in MPEG-TS encrypts H.264 only; HEVC needs container \"fmp4\" (cbcs) or method \"aes-128\"")
     }
-    if encryption.iv == .sequence, encryption.scope == .asset, rungs.count > 1 {
+    // Alternate audio renditions are encrypted with the video's key too (subtitles are not encrypted).
+    let keyedRenditions = rungs.count + audioRenditions.count
+    if encryption.iv == .sequence, encryption.scope == .asset, keyedRenditions > 1 {
       // G8(e): every rendition would encrypt its first block (the same PAT) under the same (key, IV).
       throw ProfileError(
         file: file, path: "$.encryption.iv",
-        message: "\"sequence\" IVs with one key for \(rungs.count) renditions would repeat (key, IV) pairs; use \"random\" or scope \"rendition\"")
+        message: "\"sequence\" IVs with one key for \(keyedRenditions) renditions would repeat (key, IV) pairs; use \"random\" or scope \"rendition\"")
     }
 
     var profile = Profile(inputs: inputs, output: output, segment: segment, video: rungs, audio: audio, encryption: encryption)
