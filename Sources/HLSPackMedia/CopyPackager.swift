@@ -44,7 +44,15 @@ public final class CopyPackager: RenditionProducer {
   public var hasAudio: Bool { inputs.allSatisfy { $0.audioStreamIndex != nil } }
   /// Nothing is scaled or chosen for the user: each source's video is taken as
   /// it is, and renditions are compared where they really cut, after the run.
-  public var notes: [String] { [] }
+  /// Only a turned source in MPEG-TS, which has no place for the turn, is told of.
+  public var notes: [String] {
+    guard container == .ts else { return [] }
+    return zip(renditions, inputs).compactMap { rendition, input in
+      guard input.videoOrientation != .upright else { return nil }
+      return "\(input.path): rendition \(rendition.name): the video is stored turned or mirrored and shown upright by its display matrix, "
+        + "which MPEG-TS cannot carry: players will show it as stored; use \"container\": \"fmp4\" (which keeps the matrix) or encode the rung"
+    }
+  }
 
   public func run(sinks: [SegmentSink], progress: (Double) -> Void) throws -> [WrittenStreamFacts] {
     let remuxers = try zip(zip(renditions, inputs), sinks).map { pair, sink in

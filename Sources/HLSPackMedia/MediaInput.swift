@@ -72,14 +72,17 @@ final class MediaInput {
   /// How to turn (and mirror) the video to show it as players do: phones
   /// store pictures as the sensor saw them plus a display matrix that players apply.
   var videoOrientation: PictureOrientation {
+    guard let matrix = videoDisplayMatrix else { return .upright }
+    return PictureOrientation(displayMatrix: matrix, counterclockwiseDegrees: av_display_rotation_get(matrix))
+  }
+
+  /// The video's display matrix (3×3, 16.16 fixed point, row by row), if it has one.
+  var videoDisplayMatrix: [Int32]? {
     var size = 0
     guard let data = av_stream_get_side_data(stream(videoStreamIndex), AV_PKT_DATA_DISPLAYMATRIX, &size),
       size >= 9 * MemoryLayout<Int32>.size
-    else { return .upright }
-    return data.withMemoryRebound(to: Int32.self, capacity: 9) { matrix in
-      PictureOrientation(
-        displayMatrix: Array(UnsafeBufferPointer(start: matrix, count: 9)), counterclockwiseDegrees: av_display_rotation_get(matrix))
-    }
+    else { return nil }
+    return data.withMemoryRebound(to: Int32.self, capacity: 9) { Array(UnsafeBufferPointer(start: $0, count: 9)) }
   }
 
   /// What the header says of the video's length, when it says something:

@@ -22,6 +22,8 @@ final class RenditionRemuxer: @unchecked Sendable {
   private let audioCodec: String?
   /// fMP4 from MPEG-TS: AAC frames lose their ADTS headers.
   private let audioFilter: BitstreamFilter?
+  /// fMP4 keeps the source's display matrix: a quarter turn is shown with width and height swapped.
+  private let showsSidesSwapped: Bool
   private(set) var failure: Error?
   private(set) var facts: WrittenStreamFacts?
   var segmentStarts: [Int64] { limit.starts }
@@ -99,7 +101,8 @@ final class RenditionRemuxer: @unchecked Sendable {
     }
     muxer = try SegmentMuxer(
       container: container, bitExact: true, video: muxedVideo, videoTimeBase: videoTimeBase,
-      audio: audio?.0, audioTimeBase: audio?.1, sink: limit)
+      audio: audio?.0, audioTimeBase: audio?.1, displayMatrix: input.videoDisplayMatrix, sink: limit)
+    showsSidesSwapped = container == .fmp4 && input.videoOrientation.swapsSides
   }
 
   /// A timestamp, or nil for FFmpeg's "no value".
@@ -201,8 +204,9 @@ final class RenditionRemuxer: @unchecked Sendable {
     let width = WrittenStreamFacts.displayWidth(
       codedWidth: Int(parameters.width),
       sampleAspect: (Int(parameters.sample_aspect_ratio.num), Int(parameters.sample_aspect_ratio.den)))
+    let (shownWidth, shownHeight) = showsSidesSwapped ? (Int(parameters.height), width) : (width, Int(parameters.height))
     facts = WrittenStreamFacts(
-      codecs: [video, audioCodec].compactMap { $0 }, width: width, height: Int(parameters.height),
+      codecs: [video, audioCodec].compactMap { $0 }, width: shownWidth, height: shownHeight,
       frameRate: muxer.frameRate, videoFrames: muxer.frames,
       videoRange: VideoRange(transferCharacteristics: Int(parameters.color_trc.rawValue)))
   }

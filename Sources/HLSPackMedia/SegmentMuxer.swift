@@ -50,7 +50,7 @@ final class SegmentMuxer {
 
   init(
     container: Container, bitExact: Bool, video: CodecParameters?, videoTimeBase: AVRational?, audio: CodecParameters?,
-    audioTimeBase: AVRational?, sink: SegmentSink
+    audioTimeBase: AVRational?, displayMatrix: [Int32]? = nil, sink: SegmentSink
   ) throws {
     self.sink = sink
     self.container = container
@@ -85,6 +85,10 @@ final class SegmentMuxer {
       if container == .fmp4, video.pointer.pointee.codec_id == AV_CODEC_ID_HEVC {
         // Parameter sets in the sample entry (conformance C7).
         ctx.pointee.streams[Int(index)].unsafelyUnwrapped.pointee.codecpar.pointee.codec_tag = Self.fourCC("hvc1")
+      }
+      if container == .fmp4, let displayMatrix {
+        // The mov muxer writes it as the track header's matrix (MPEG-TS has no place for one).
+        try Self.attach(displayMatrix, to: ctx.pointee.streams[Int(index)].unsafelyUnwrapped)
       }
     } else {
       videoIndex = nil
@@ -131,6 +135,20 @@ final class SegmentMuxer {
       throw MediaError("\(format) muxer ignored option \(String(cString: unused.pointee.key))")
     }
     if container == .fmp4 { try sink.acceptInitialization(output.take()) }
+  }
+
+  private static func attach(_ matrix: [Int32], to stream: UnsafeMutablePointer<AVStream>) throws {
+    let size = matrix.count * MemoryLayout<Int32>.size
+    // av_malloc'd: the stream owns and frees it once added.
+    guard let data = av_malloc(size)?.assumingMemoryBound(to: UInt8.self) else {
+      throw FFmpegError(call: "av_malloc", code: hlspack_averror(ENOMEM))
+    }
+    matrix.withUnsafeBytes { data.update(from: $0.bindMemory(to: UInt8.self).baseAddress.unsafelyUnwrapped, count: size) }
+    let result = av_stream_add_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, data, size)
+    if result < 0 {
+      av_free(data)
+      try check(result, "av_stream_add_side_data(display matrix)")
+    }
   }
 
   private static func fourCC(_ code: String) -> UInt32 {

@@ -132,6 +132,41 @@ struct CopyModeTests {
     #expect(decode.status == 0 && decode.stderr.isEmpty, "\(decode.stderr)")
   }
 
+  /// A copied phone video keeps its display matrix in fMP4 (the track header)
+  /// and is declared at the size it is shown; MPEG-TS has no place for the
+  /// matrix, so the run says so. Before, both dropped it silently and fMP4
+  /// declared 640x360 (found by an independent check).
+  @Test func aTurnedSourceKeepsItsTurnInFragmentedMP4AndIsToldOfInTS() throws {
+    let scratch = try Fixtures.scratchFolder()
+    let source = scratch.appendingPathComponent("phone.mp4")
+    let made = try Command.run("ffmpeg", ["-v", "error", "-i", try Fixtures.clip().path, "-c", "copy", "-metadata:s:v:0", "rotate=90", source.path])
+    #expect(made.status == 0, "\(made.stderr)")
+    for container in ["fmp4", "ts"] {
+      let profile = scratch.appendingPathComponent("copy-\(container).json")
+      try Data(
+        """
+        {"version": 1, "segment": {"duration": 1, "container": "\(container)"}, "video": [{"name": "main", "codec": "copy"}], "audio": {"codec": "copy"}}
+        """.utf8
+      ).write(to: profile)
+      let output = scratch.appendingPathComponent("out-\(container)")
+      let run = try Command.run(try Fixtures.executable(), ["encode", "--profile", profile.path, "--output", output.path, source.path])
+      #expect(run.status == 0, "\(run.stderr)")
+      let master = try String(contentsOf: output.appendingPathComponent("phone/master.m3u8"), encoding: .utf8)
+      let playlist = output.appendingPathComponent("phone/main/index.m3u8").path
+      let probe = try Command.run(
+        "ffprobe", ["-v", "error", "-allowed_extensions", "ALL", "-select_streams", "v:0", "-show_entries", "stream_side_data=rotation", "-of", "csv=p=0", playlist])
+      if container == "fmp4" {
+        #expect(probe.text.contains("90"), "no rotation read back: \(probe.text)")
+        #expect(master.contains("RESOLUTION=360x640") && !master.contains("RESOLUTION=640x360"), "\(master)")
+        #expect(!run.stderr.contains("MPEG-TS cannot carry"), "\(run.stderr)")
+      } else {
+        #expect(run.stderr.contains("rendition main: the video is stored turned or mirrored") && run.stderr.contains("MPEG-TS cannot carry"), "\(run.stderr)")
+        #expect(master.contains("RESOLUTION=640x360"), "\(master)")
+      }
+      #expect(try packetHashes(playlist, stream: 0, filter: container == "ts" ? ["-bsf:v", "filter_units=remove_types=9"] : []).count == Fixtures.clipFrames)
+    }
+  }
+
   /// SAMPLE-AES over copied H.264 (length-prefixed in MP4, converted to Annex B
   /// before encryption): every segment is really encrypted and decodes like the source.
   @Test func sampleAESOverCopiedStreams() throws {
