@@ -33,6 +33,10 @@ final class SegmentMuxer {
   private var pendingAudio: [Packet] = []
   private var segmentStart: Int64?
   private var lastPTS = Int64.min
+  /// fMP4 audio-only: where the last frame ends as its trun says, which the
+  /// encoder shortens to the samples the source had (MPEG-TS states no
+  /// durations: there the last frame lasts a whole frame).
+  private var lastAudioEnd: Int64?
   private var intervals: FrameIntervals?
   /// Packets of the primary stream written so far.
   private(set) var frames = 0
@@ -187,6 +191,8 @@ final class SegmentMuxer {
     guard videoIndex == nil, let audioIndex, let audioTimeBase else { return }
     toMuxerTime(packet, from: audioTimeBase, stream: audioIndex)
     try advance(packet.pointer.pointee.pts, opensSegment: opensSegment)
+    let duration = packet.pointer.pointee.duration
+    lastAudioEnd = container == .fmp4 && duration > 0 ? packet.pointer.pointee.pts + duration : nil
     try encrypt(packet, kind: audioKind)
     try mux(packet, "audio")
   }
@@ -250,7 +256,7 @@ final class SegmentMuxer {
     pendingAudio.removeAll()
     try check(av_write_trailer(ctx), "av_write_trailer")
     guard let start = segmentStart else { return }
-    try emit(start: start, end: lastPTS + frameTicks)
+    try emit(start: start, end: lastAudioEnd ?? lastPTS + frameTicks)
   }
 
   /// The frame interval as written (the fastest frames'; see `FrameIntervals`).

@@ -72,6 +72,41 @@ import Testing
     }
   }
 
+  /// fMP4 states every sample's duration, and the encoder gives the last
+  /// frame only the samples the source had: each EXTINF of an audio rendition
+  /// is its segment's trun total (the last one was a whole frame longer in
+  /// part, 10 ms here; found by an independent check).
+  @Test func fragmentedAudioRenditionsLastAsLongAsTheirSamples() throws {
+    let scratch = try Fixtures.scratchFolder()
+    let source = scratch.appendingPathComponent("odd.mp4")
+    let made = try Command.run("ffmpeg", [
+      "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=2", "-f", "lavfi", "-i", "sine=duration=1.99:sample_rate=44100",
+      "-c:v", "libx264", "-preset", "ultrafast", "-g", "25", "-c:a", "aac", source.path,
+    ])
+    #expect(made.status == 0, "\(made.stderr)")
+    let profile = scratch.appendingPathComponent("list.json")
+    try Data(
+      #"{"version": 1, "segment": {"duration": 1, "container": "fmp4"}, "video": [\#(Fixtures.defaultRungs[1])], "audio": [{"name": "Main", "language": "en", "track": 0}]}"#
+        .utf8
+    ).write(to: profile)
+    let output = scratch.appendingPathComponent("out")
+    let run = try Command.run(try Fixtures.executable(), ["encode", "--profile", profile.path, "--output", output.path, source.path])
+    #expect(run.status == 0, "\(run.stderr)")
+    let folder = output.appendingPathComponent("odd/audio/en-aac-2ch")
+    let playlist = try PlaylistReader(contentsOf: folder.appendingPathComponent("index.m3u8"))
+    #expect(playlist.segments.count == 2)
+    var lastFrame: UInt32 = 0
+    for segment in playlist.segments {
+      let bytes = try Data(contentsOf: folder.appendingPathComponent(segment.uri))
+      let moof = try #require(try Box.parse(ArraySlice(bytes)).first { $0.type == "moof" })
+      let fragment = try TrackFragment(try #require(try moof.find(["traf"])))
+      let seconds = Double(fragment.durations.reduce(0, +)) / 48000
+      #expect(abs(segment.duration - seconds) < 0.001, "\(segment.uri): EXTINF \(segment.duration), samples \(seconds) s")
+      lastFrame = fragment.durations.last ?? 0
+    }
+    #expect(lastFrame < 1024, "the source's audio ends within a frame: \(lastFrame)")
+  }
+
   /// Each packet's kind and time, as ffprobe reads the segment (fMP4: after its init segment).
   static func packets(of segment: URL, initialization: URL?) throws -> [(video: Bool, seconds: Double)] {
     var file = segment
