@@ -9,12 +9,7 @@ import Testing
   @Test(arguments: ["ts", "fmp4"])
   func theLastAudioFramesSitInTheSegmentOfTheirTime(container: String) throws {
     let scratch = try Fixtures.scratchFolder("audio-end-\(container)")
-    let source = scratch.appendingPathComponent("short.mp4")
-    let made = try Command.run("ffmpeg", [
-      "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=4", "-f", "lavfi", "-i", "sine=duration=2",
-      "-c:v", "libx264", "-preset", "ultrafast", "-g", "25", "-c:a", "aac", source.path,
-    ])
-    #expect(made.status == 0, "\(made.stderr)")
+    let source = try Self.source("short.mp4", video: 4, audio: "sine=duration=2", in: scratch)
     let profile = try Fixtures.profile(
       in: scratch, encryption: #"{"method": "none"}"#, container: container,
       rungs: [
@@ -50,17 +45,8 @@ import Testing
   /// source with audio all along does not draw the warning.
   @Test func aShortAudioRenditionIsWarnedAbout() throws {
     let scratch = try Fixtures.scratchFolder()
-    let short = scratch.appendingPathComponent("short.mp4")
-    let made = try Command.run("ffmpeg", [
-      "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=4", "-f", "lavfi", "-i", "sine=duration=2",
-      "-c:v", "libx264", "-preset", "ultrafast", "-g", "25", "-c:a", "aac", short.path,
-    ])
-    #expect(made.status == 0, "\(made.stderr)")
-    let profile = scratch.appendingPathComponent("list.json")
-    try Data(
-      #"{"version": 1, "segment": {"duration": 1}, "video": [\#(Fixtures.defaultRungs[1])], "audio": [{"name": "Main", "language": "en", "track": 0}]}"#
-        .utf8
-    ).write(to: profile)
+    let short = try Self.source("short.mp4", video: 4, audio: "sine=duration=2", in: scratch)
+    let profile = try Self.audioListProfile(container: "ts", in: scratch)
     for (input, warned) in [(short.path, true), (try Fixtures.clip().path, false)] {
       let output = scratch.appendingPathComponent("out-\(warned)")
       let run = try Command.run(try Fixtures.executable(), ["encode", "--profile", profile.path, "--output", output.path, input])
@@ -78,17 +64,8 @@ import Testing
   /// part, 10 ms here; found by an independent check).
   @Test func fragmentedAudioRenditionsLastAsLongAsTheirSamples() throws {
     let scratch = try Fixtures.scratchFolder()
-    let source = scratch.appendingPathComponent("odd.mp4")
-    let made = try Command.run("ffmpeg", [
-      "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=2", "-f", "lavfi", "-i", "sine=duration=1.99:sample_rate=44100",
-      "-c:v", "libx264", "-preset", "ultrafast", "-g", "25", "-c:a", "aac", source.path,
-    ])
-    #expect(made.status == 0, "\(made.stderr)")
-    let profile = scratch.appendingPathComponent("list.json")
-    try Data(
-      #"{"version": 1, "segment": {"duration": 1, "container": "fmp4"}, "video": [\#(Fixtures.defaultRungs[1])], "audio": [{"name": "Main", "language": "en", "track": 0}]}"#
-        .utf8
-    ).write(to: profile)
+    let source = try Self.source("odd.mp4", video: 2, audio: "sine=duration=1.99:sample_rate=44100", in: scratch)
+    let profile = try Self.audioListProfile(container: "fmp4", in: scratch)
     let output = scratch.appendingPathComponent("out")
     let run = try Command.run(try Fixtures.executable(), ["encode", "--profile", profile.path, "--output", output.path, source.path])
     #expect(run.status == 0, "\(run.stderr)")
@@ -105,6 +82,27 @@ import Testing
       lastFrame = fragment.durations.last ?? 0
     }
     #expect(lastFrame < 1024, "the source's audio ends within a frame: \(lastFrame)")
+  }
+
+  /// A 320x180 25 fps source of `video` seconds (an IDR every second) with the lavfi `audio` as AAC.
+  static func source(_ name: String, video: Int, audio: String, in scratch: URL) throws -> URL {
+    let file = scratch.appendingPathComponent(name)
+    let made = try Command.run("ffmpeg", [
+      "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=\(video)", "-f", "lavfi", "-i", audio,
+      "-c:v", "libx264", "-preset", "ultrafast", "-g", "25", "-c:a", "aac", file.path,
+    ])
+    guard made.status == 0 else { throw FixtureError(made.stderr) }
+    return file
+  }
+
+  /// One rung and the source's first audio track as an alternate audio rendition, 1 s segments.
+  static func audioListProfile(container: String, in scratch: URL) throws -> URL {
+    let profile = scratch.appendingPathComponent("list-\(container).json")
+    try Data(
+      #"{"version": 1, "segment": {"duration": 1, "container": "\#(container)"}, "video": [\#(Fixtures.defaultRungs[1])], "audio": [{"name": "Main", "language": "en", "track": 0}]}"#
+        .utf8
+    ).write(to: profile)
+    return profile
   }
 
   /// Each packet's kind and time, as ffprobe reads the segment (fMP4: after its init segment).
