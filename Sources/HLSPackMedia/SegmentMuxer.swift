@@ -11,7 +11,7 @@ final class SegmentMuxer {
   /// All timestamps are shifted by this much (90 kHz: 1 s) so that B-frame DTS
   /// and AAC priming never go negative; the same for every rung, so segments align.
   static let timelineOffset: Int64 = 90_000
-  /// How far the TS clock runs ahead of decoding: 0.7 s, as FFmpeg's.
+  /// How far the TS clock (PCR) runs behind the decode times: 0.7 s, as in the ffmpeg CLI.
   static let muxDelayMicroseconds = 700_000
   static let videoPID: Int32 = 0x100
   static let audioPID: Int32 = 0x101
@@ -141,14 +141,16 @@ final class SegmentMuxer {
     if container == .fmp4 { try sink.acceptInitialization(output.take()) }
   }
 
+  /// `matrix`: 3×3, 16.16 fixed point, row by row; anything else is left out.
   private static func attach(_ matrix: [Int32], to stream: UnsafeMutablePointer<AVStream>) throws {
+    guard matrix.count == 9 else { return }
     let size = matrix.count * MemoryLayout<Int32>.size
-    // av_malloc'd: the stream owns and frees it once added.
-    guard let data = av_malloc(size)?.assumingMemoryBound(to: UInt8.self) else {
+    // av_malloc'd: the stream owns and frees it once added (not when adding fails).
+    guard let data = av_malloc(size) else {
       throw FFmpegError(call: "av_malloc", code: hlspack_averror(ENOMEM))
     }
-    matrix.withUnsafeBytes { data.update(from: $0.bindMemory(to: UInt8.self).baseAddress.unsafelyUnwrapped, count: size) }
-    let result = av_stream_add_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, data, size)
+    data.copyMemory(from: matrix, byteCount: size)
+    let result = av_stream_add_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, data.assumingMemoryBound(to: UInt8.self), size)
     if result < 0 {
       av_free(data)
       try check(result, "av_stream_add_side_data(display matrix)")
