@@ -4,6 +4,10 @@ struct DecoderConfiguration: Equatable {
   var nalLengthSize: Int
   /// Parameter set NAL units (header included), in the record's order.
   var parameterSets: [[UInt8]]
+  /// hvcC: where each array's first byte (array_completeness and NAL type) sits.
+  var arrayHeaderOffsets: [Int] = []
+  /// How many bytes the record took; a payload may run on past it.
+  var recordLength = 0
 
   static func avc(_ c: [UInt8]) throws -> DecoderConfiguration {
     var r = ByteCursor(c, "avcC")
@@ -15,7 +19,7 @@ struct DecoderConfiguration: Equatable {
     for _ in 0..<spsCount { sets.append(try r.bytes(Int(try r.u16("sequenceParameterSetLength")), "sequenceParameterSetNALUnit")) }
     let ppsCount = Int(try r.u8("numOfPictureParameterSets"))
     for _ in 0..<ppsCount { sets.append(try r.bytes(Int(try r.u16("pictureParameterSetLength")), "pictureParameterSetNALUnit")) }
-    return DecoderConfiguration(nalLengthSize: try validated(lengthSize, "avcC"), parameterSets: sets)
+    return DecoderConfiguration(nalLengthSize: try validated(lengthSize, "avcC"), parameterSets: sets, recordLength: r.offset)
   }
 
   static func hevc(_ c: [UInt8]) throws -> DecoderConfiguration {
@@ -24,13 +28,16 @@ struct DecoderConfiguration: Equatable {
     try r.skip(20, "profile, tier, level, chroma and bit depth fields")
     let lengthSize = Int(try r.u8("lengthSizeMinusOne") & 3) + 1
     var sets: [[UInt8]] = []
+    var headers: [Int] = []
     let arrays = Int(try r.u8("numOfArrays"))
     for _ in 0..<arrays {
+      headers.append(r.offset)
       _ = try r.u8("NAL_unit_type")
       let count = Int(try r.u16("numNalus"))
       for _ in 0..<count { sets.append(try r.bytes(Int(try r.u16("nalUnitLength")), "nalUnit")) }
     }
-    return DecoderConfiguration(nalLengthSize: try validated(lengthSize, "hvcC"), parameterSets: sets)
+    return DecoderConfiguration(
+      nalLengthSize: try validated(lengthSize, "hvcC"), parameterSets: sets, arrayHeaderOffsets: headers, recordLength: r.offset)
   }
 
   private static func validated(_ size: Int, _ box: String) throws -> Int {
@@ -43,7 +50,7 @@ struct DecoderConfiguration: Equatable {
 struct ByteCursor {
   private let bytes: [UInt8]
   private let box: String
-  private var offset = 0
+  private(set) var offset = 0
 
   init(_ bytes: [UInt8], _ box: String) {
     self.bytes = bytes

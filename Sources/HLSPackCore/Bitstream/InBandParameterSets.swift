@@ -67,19 +67,10 @@ public struct InBandParameterSets: Sendable {
   /// arrays, as `hvc1` requires once the samples carry none; other records
   /// (avcC has no such flag, Annex B is made into a record by the muxer) as they are.
   public static func completeHVCC(_ record: [UInt8]) -> [UInt8] {
-    guard record.count > 23, record[0] == 1 else { return record }
+    // A record that does not add up (or is not hvcC) is left as it is.
+    guard let configuration = try? DecoderConfiguration.hevc(record), configuration.recordLength == record.count else { return record }
     var bytes = record
-    var offset = 23
-    for _ in 0..<Int(record[22]) {
-      guard offset + 3 <= bytes.count else { return record }
-      if [32, 33, 34].contains(Int(bytes[offset] & 0x3F)) { bytes[offset] |= 0x80 }
-      let count = Int(bytes[offset + 1]) << 8 | Int(bytes[offset + 2])
-      offset += 3
-      for _ in 0..<count {
-        guard offset + 2 <= bytes.count else { return record }
-        offset += 2 + (Int(bytes[offset]) << 8 | Int(bytes[offset + 1]))
-      }
-    }
-    return offset == bytes.count ? bytes : record
+    for offset in configuration.arrayHeaderOffsets where [32, 33, 34].contains(Int(bytes[offset] & 0x3F)) { bytes[offset] |= 0x80 }
+    return bytes
   }
 }
