@@ -9,25 +9,33 @@ extension Profile {
   /// RFC 8216bis §4.4.6.1.1 says they SHOULD NOT (conformance F2). Audio
   /// renditions differ only in LANGUAGE here, subtitles in LANGUAGE and FORCED.
   private var autoselectWarnings: [String] {
-    var list: [String] = []
-    var seen: Set<[String]> = []
-    for (i, audio) in audioRenditions.enumerated() where audio.autoselect {
-      guard let first = audioRenditions.firstIndex(where: {
-        $0.autoselect && $0.groupID == audio.groupID && $0.language == audio.language
-      }), first < i, seen.insert([audio.groupID, audio.language]).inserted else { continue }
-      list.append(
-        "audio[\(first)] and audio[\(i)] are both AUTOSELECT=YES with language \"\(audio.language)\" in group \(audio.groupID), "
-          + "so a player cannot choose between them; set \"autoselect\": false on one")
+    let audioWarnings = Self.firstRepeats(audioRenditions) { $0.autoselect ? [$0.groupID, $0.language] : nil }.map { first, later in
+      let member = audioRenditions[later]
+      return "audio[\(first)] and audio[\(later)] are both AUTOSELECT=YES with language \"\(member.language)\" in group \(member.groupID), "
+        + "so a player cannot choose between them; set \"autoselect\": false on one"
     }
-    for (i, track) in subtitles.enumerated() where track.autoselect {
-      guard let first = subtitles.firstIndex(where: {
-        $0.autoselect && $0.language == track.language && $0.forced == track.forced
-      }), first < i, seen.insert(["subtitles", track.language, "\(track.forced)"]).inserted else { continue }
-      list.append(
-        "subtitles[\(first)] and subtitles[\(i)] are both AUTOSELECT=YES with language \"\(track.language)\""
-          + (track.forced ? " and FORCED=YES" : "") + ", so a player cannot choose between them; set \"autoselect\": false on one")
+    let subtitleWarnings = Self.firstRepeats(subtitles) { $0.autoselect ? [$0.language, "\($0.forced)"] : nil }.map { first, later in
+      let track = subtitles[later]
+      return "subtitles[\(first)] and subtitles[\(later)] are both AUTOSELECT=YES with language \"\(track.language)\""
+        + (track.forced ? " and FORCED=YES" : "") + ", so a player cannot choose between them; set \"autoselect\": false on one"
     }
-    return list
+    return audioWarnings + subtitleWarnings
+  }
+
+  /// For each key that several members share (nil: the member takes no
+  /// part), the first member with it and the next one.
+  private static func firstRepeats<Member>(_ members: [Member], key: (Member) -> [String]?) -> [(first: Int, later: Int)] {
+    var firstWithKey: [[String]: Int] = [:]
+    var pairs: [(first: Int, later: Int)] = []
+    for (i, member) in members.enumerated() {
+      guard let key = key(member) else { continue }
+      if let first = firstWithKey[key] {
+        if !pairs.contains(where: { $0.first == first }) { pairs.append((first, i)) }
+      } else {
+        firstWithKey[key] = i
+      }
+    }
+    return pairs
   }
 
   private var encryptionWarnings: [String] {
