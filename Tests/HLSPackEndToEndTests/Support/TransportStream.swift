@@ -92,10 +92,7 @@ struct TransportStream {
       guard pes.count > 9, pes[0] == 0, pes[1] == 0, pes[2] == 1 else { return nil }
       let headerLength = Int(pes[8])
       var pts: Int64?
-      if pes[7] & 0x80 != 0 {
-        pts = Int64(pes[9] >> 1 & 0x07) << 30 | Int64(pes[10]) << 22 | Int64(pes[11] >> 1) << 15
-          | Int64(pes[12]) << 7 | Int64(pes[13] >> 1)
-      }
+      if pes[7] & 0x80 != 0 { pts = Self.timestamp(pes, at: 9) }
       return PESUnit(pts: pts, data: Array(pes[(9 + headerLength)...]))
     }
   }
@@ -118,16 +115,18 @@ struct TransportStream {
         if let open { leads.append(open.decode - arrival(open.last)) }
         let h = Array(packet.payload.prefix(19))
         guard h.count == 19, h[0] == 0, h[1] == 0, h[2] == 1, h[7] & 0x80 != 0 else { open = nil; continue }
-        let at = h[7] & 0x40 != 0 ? 14 : 9
-        let ticks = Int64(h[at] >> 1 & 0x07) << 30 | Int64(h[at + 1]) << 22 | Int64(h[at + 2] >> 1) << 15
-          | Int64(h[at + 3]) << 7 | Int64(h[at + 4] >> 1)
-        open = (Double(ticks) / 90_000, i)
+        open = (Double(Self.timestamp(h, at: h[7] & 0x40 != 0 ? 14 : 9)) / 90_000, i)
       } else if open != nil {
         open?.last = i
       }
     }
     if let open { leads.append(open.decode - arrival(open.last)) }
     return leads
+  }
+
+  /// The 33-bit PTS or DTS in the five bytes of a PES header at `at` (90 kHz).
+  static func timestamp(_ h: [UInt8], at: Int) -> Int64 {
+    Int64(h[at] >> 1 & 0x07) << 30 | Int64(h[at + 1]) << 22 | Int64(h[at + 2] >> 1) << 15 | Int64(h[at + 3]) << 7 | Int64(h[at + 4] >> 1)
   }
 
   /// NAL unit types of an Annex B access unit, in order.
