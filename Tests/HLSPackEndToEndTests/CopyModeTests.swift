@@ -110,23 +110,14 @@ struct CopyModeTests {
   /// AudioSpecificConfig the headers stand for, and each frame is the source's
   /// without its header: the same packets as `aac_adtstoasc` makes of the source.
   @Test func adtsAudioFromTransportStreamIntoFragmentedMP4() throws {
-    let scratch = try Fixtures.scratchFolder()
-    let source = scratch.appendingPathComponent("clip.ts")
-    let made = try Command.run("ffmpeg", ["-v", "error", "-i", try Fixtures.clip().path, "-c", "copy", source.path])
-    #expect(made.status == 0, "\(made.stderr)")
-    let profile = scratch.appendingPathComponent("copy.json")
-    try Data(
-      #"{"version": 1, "segment": {"duration": 1, "container": "fmp4"}, "video": [{"name": "main", "codec": "copy"}], "audio": {"codec": "copy"}}"#
-        .utf8
-    ).write(to: profile)
-    let output = scratch.appendingPathComponent("out")
-    let run = try Command.run(try Fixtures.executable(), ["encode", "--profile", profile.path, "--output", output.path, source.path])
+    let (run, source, asset) = try encodeMadeSource(
+      "clip.ts", ["-i", try Fixtures.clip().path, "-c", "copy"], container: "fmp4", copyAudio: true, method: "none")
     #expect(run.status == 0, "\(run.stderr)")
-    let playlist = output.appendingPathComponent("clip/main/index.m3u8").path
+    let playlist = asset.appendingPathComponent("main/index.m3u8").path
     let audio = try packetHashes(source.path, stream: 1, filter: ["-bsf:a", "aac_adtstoasc"])
     #expect(!audio.isEmpty)
     #expect(try packetHashes(playlist, stream: 1) == audio)
-    let master = try String(contentsOf: output.appendingPathComponent("clip/master.m3u8"), encoding: .utf8)
+    let master = try String(contentsOf: asset.appendingPathComponent("master.m3u8"), encoding: .utf8)
     #expect(master.contains(",mp4a.40.2\""), "\(master)")
     let decode = try Command.run("ffmpeg", ["-v", "error", "-i", playlist, "-f", "null", "-"])
     #expect(decode.status == 0 && decode.stderr.isEmpty, "\(decode.stderr)")
@@ -137,22 +128,13 @@ struct CopyModeTests {
   /// matrix, so the run says so. Before, both dropped it silently and fMP4
   /// declared 640x360 (found by an independent check).
   @Test func aTurnedSourceKeepsItsTurnInFragmentedMP4AndIsToldOfInTS() throws {
-    let scratch = try Fixtures.scratchFolder()
-    let source = scratch.appendingPathComponent("phone.mp4")
-    let made = try Command.run("ffmpeg", ["-v", "error", "-i", try Fixtures.clip().path, "-c", "copy", "-metadata:s:v:0", "rotate=90", source.path])
-    #expect(made.status == 0, "\(made.stderr)")
     for container in ["fmp4", "ts"] {
-      let profile = scratch.appendingPathComponent("copy-\(container).json")
-      try Data(
-        """
-        {"version": 1, "segment": {"duration": 1, "container": "\(container)"}, "video": [{"name": "main", "codec": "copy"}], "audio": {"codec": "copy"}}
-        """.utf8
-      ).write(to: profile)
-      let output = scratch.appendingPathComponent("out-\(container)")
-      let run = try Command.run(try Fixtures.executable(), ["encode", "--profile", profile.path, "--output", output.path, source.path])
+      let (run, _, asset) = try encodeMadeSource(
+        "phone.mp4", ["-i", try Fixtures.clip().path, "-c", "copy", "-metadata:s:v:0", "rotate=90"], container: container, copyAudio: true,
+        method: "none")
       #expect(run.status == 0, "\(run.stderr)")
-      let master = try String(contentsOf: output.appendingPathComponent("phone/master.m3u8"), encoding: .utf8)
-      let playlist = output.appendingPathComponent("phone/main/index.m3u8").path
+      let master = try String(contentsOf: asset.appendingPathComponent("master.m3u8"), encoding: .utf8)
+      let playlist = asset.appendingPathComponent("main/index.m3u8").path
       let probe = try Command.run(
         "ffprobe", ["-v", "error", "-allowed_extensions", "ALL", "-select_streams", "v:0", "-show_entries", "stream_side_data=rotation", "-of", "csv=p=0", playlist])
       if container == "fmp4" {
@@ -266,15 +248,16 @@ struct CopyModeTests {
   /// Makes `name` with ffmpeg (`arguments` before the output) and packages it
   /// as one copy rung in TS.
   func encodeMadeSource(
-    _ name: String, _ arguments: [String], container: String = "ts"
+    _ name: String, _ arguments: [String], container: String = "ts", copyAudio: Bool = false, method: String = "aes-128"
   ) throws -> (result: CommandResult, source: URL, asset: URL) {
     let scratch = try Fixtures.scratchFolder(name)
     let source = scratch.appendingPathComponent(name)
     let made = try Command.run("ffmpeg", ["-v", "error"] + arguments + [source.path])
     guard made.status == 0 else { throw FixtureError(made.stderr) }
     let profile = scratch.appendingPathComponent("copy.json")
+    let audio = copyAudio ? #", "audio": {"codec": "copy"}"# : ""
     try Data(
-      #"{"version": 1, "segment": {"duration": 1, "container": "\#(container)"}, "video": [{"name": "main", "codec": "copy"}], "encryption": {"method": "aes-128"}}"#.utf8
+      #"{"version": 1, "segment": {"duration": 1, "container": "\#(container)"}, "video": [{"name": "main", "codec": "copy"}]\#(audio), "encryption": {"method": "\#(method)"}}"#.utf8
     ).write(to: profile)
     let output = scratch.appendingPathComponent("out")
     let result = try Command.run(try Fixtures.executable(), ["encode", "--profile", profile.path, "--output", output.path, source.path])
@@ -376,18 +359,10 @@ struct CopyModeTests {
     ("h264.ts", ["-c:v", "libx264", "-g", "25", "-bsf:v", "h264_metadata=aud=insert"], "avc1"),
   ])
   func parameterSetsLeaveTheSamplesForTheSampleEntry(name: String, codec: [String], entry: String) throws {
-    let scratch = try Fixtures.scratchFolder("ps-\(name)")
-    let source = scratch.appendingPathComponent(name)
-    let made = try Command.run(
-      "ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=2", "-pix_fmt", "yuv420p"] + codec + [source.path])
-    #expect(made.status == 0, "\(made.stderr)")
-    let profile = scratch.appendingPathComponent("copy.json")
-    try Data(#"{"version": 1, "segment": {"duration": 1, "container": "fmp4"}, "video": [{"name": "main", "codec": "copy"}]}"#.utf8)
-      .write(to: profile)
-    let output = scratch.appendingPathComponent("out")
-    let run = try Command.run(try Fixtures.executable(), ["encode", "--profile", profile.path, "--output", output.path, source.path])
+    let (run, _, asset) = try encodeMadeSource(
+      name, ["-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=2", "-pix_fmt", "yuv420p"] + codec, container: "fmp4", method: "none")
     #expect(run.status == 0, "\(run.stderr)")
-    let folder = output.appendingPathComponent("\(source.deletingPathExtension().lastPathComponent)/main")
+    let folder = asset.appendingPathComponent("main")
 
     let initialization = try #require(try Box.parse(Array(try Data(contentsOf: folder.appendingPathComponent("init.mp4")))[...]).first { $0.type == "moov" })
     let stsd = try #require(try initialization.find(["trak", "mdia", "minf", "stbl", "stsd"]))
