@@ -68,12 +68,15 @@ struct AssetEncoder {
     }
     // Every writer is closed, so that no writing thread outlives a failed one.
     _ = try writers.mapAll { try $0.close() }
+    let shift = presentationShift(writers)
+    for writer in writers { try writer.writeInitialization(presentationShift: shift) }
 
     let outputs = AssetOutputs(
       profile: profile, input: input, assetName: assetName, folder: staging.folder, destination: destination)
     // A seeded run must be reproducible to the byte, so its report carries no timings.
     let timed = encryption.seed == nil ? started : nil
-    let (report, warnings) = try outputs.write(writers: writers, facts: facts, subtitles: subtitles, started: timed)
+    let (report, warnings) = try outputs.write(
+      writers: writers, facts: facts, subtitles: subtitles, presentationShift: shift, started: timed)
     for warning in warnings { logger.warning("\(assetName): \(warning)") }
     if let warning = try staging.publish() { logger.warning("\(assetName): \(warning)") }
     progress.report(
@@ -81,6 +84,13 @@ struct AssetEncoder {
         event: .done, asset: assetName, input: input.path, seconds: transcoder.duration ?? processed,
         duration: transcoder.duration, elapsed: Date().timeIntervalSince(started)))
     return report
+  }
+
+  /// See `PresentationShift`; the first writer holds the first video rendition.
+  private func presentationShift(_ writers: [RenditionWriter]) -> Int64 {
+    guard profile.segment.container == .fmp4, let first = writers.first?.records.first else { return 0 }
+    return PresentationShift.ticks(
+      firstPicture: first.startTicks, decodeStarts: writers.compactMap { $0.records.first?.decodeStartTicks })
   }
 
   /// Transcoding, or packaging as-is when every rung copies its source.

@@ -15,7 +15,8 @@ struct AssetOutputs {
   /// Writes everything; `writers` and `facts` hold the video renditions, then
   /// the alternate audio renditions in profile order.
   func write(
-    writers: [RenditionWriter], facts: [WrittenStreamFacts], subtitles: [SubtitleRendition], started: Date?
+    writers: [RenditionWriter], facts: [WrittenStreamFacts], subtitles: [SubtitleRendition], presentationShift: Int64,
+    started: Date?
   ) throws -> (report: AssetReport, warnings: [String]) {
     for writer in writers where writer.records.isEmpty {
       throw PackError.media(path: input.path, reason: "rung \(writer.name) produced no segment")
@@ -69,7 +70,9 @@ struct AssetOutputs {
     let sessionKeys = sessionKeys(writers)
     let videoCount = profile.video.count
     let subtitleReports = try subtitles.map {
-      try $0.write(into: folder, segments: writers[0].records, targetDuration: targetDuration, checksums: profile.segment.checksums)
+      try $0.write(
+        into: folder, segments: writers[0].records, presentationShift: presentationShift, targetDuration: targetDuration,
+        checksums: profile.segment.checksums)
     }
     let subtitlePlaylists = zip(subtitles, subtitleReports).map { ($0.track, $1.playlist) }
     let plan = MasterPlan(

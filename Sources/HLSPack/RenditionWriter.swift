@@ -8,6 +8,8 @@ struct SegmentRecord: Sendable {
   var uri: String
   var startTicks: Int64
   var durationTicks: Int64
+  /// Decode time of the segment's first packet.
+  var decodeStartTicks: Int64
   var byteCount: Int
   /// Only with `segment.checksums`.
   var sha256: String?
@@ -42,6 +44,9 @@ final class RenditionWriter: SegmentSink, SampleEncryptorProviding {
   private(set) var records: [SegmentRecord] = []
   /// The fMP4 initialization segment's file name; it is never encrypted.
   private(set) var initialization: String?
+  /// The init segment as muxed (and cbcs-protected), written by `writeInitialization`
+  /// once every rendition's first decode time is known.
+  private var initializationBytes: [UInt8]?
   /// Index of the segment whose bytes are arriving.
   private var index = 0
   /// A file writer has opened segment `index`.
@@ -79,8 +84,22 @@ final class RenditionWriter: SegmentSink, SampleEncryptorProviding {
         throw PackError.crypto("\(name)/init.mp4: \(error)")
       }
     }
-    try writeFile(bytes, to: folder.appendingPathComponent("init.mp4"))
+    initializationBytes = bytes
     initialization = "init.mp4"
+  }
+
+  /// Writes the init segment, with an edit list that starts every track
+  /// `presentationShift` (90 kHz) later in its media when that is not 0.
+  func writeInitialization(presentationShift: Int64) throws {
+    guard var bytes = initializationBytes, let initialization else { return }
+    if presentationShift != 0 {
+      do {
+        bytes = try InitSegmentEditList.inserting(mediaTimeTicks: presentationShift, into: bytes)
+      } catch {
+        throw PackError.media(path: "\(name)/\(initialization)", reason: "\(error)")
+      }
+    }
+    try writeFile(bytes, to: folder.appendingPathComponent(initialization))
   }
 
   private var uri: String { String(format: "segment_%05d.", index) + container.segmentExtension }
@@ -128,7 +147,8 @@ final class RenditionWriter: SegmentSink, SampleEncryptorProviding {
     // SAMPLE-AES in TS changes the PMT's stream types after a clear lead (conformance B10).
     let discontinuity = sampleEncryptor != nil && index > 0 && index == keying?.encryption.clearLeadSegments
     let record = SegmentRecord(
-      uri: uri, startTicks: segment.startTicks, durationTicks: segment.durationTicks, byteCount: 0, sha256: nil,
+      uri: uri, startTicks: segment.startTicks, durationTicks: segment.durationTicks,
+      decodeStartTicks: segment.decodeStartTicks, byteCount: 0, sha256: nil,
       key: material?.tag ?? .none, keyID: material?.key.content.idHex, keyFile: material?.key.file,
       period: keying?.period(of: index) ?? 0, iv: material?.iv, keyframes: keyframes, discontinuity: discontinuity)
     try file.send(.close(record))

@@ -45,6 +45,8 @@ final class SegmentMuxer {
   private var segmentStartPosition: Int64 = 0
   /// Bytes of the current segment already handed to the sink.
   private var sentBytes = 0
+  /// Decode time of the current segment's first packet, 90 kHz.
+  private var segmentDecodeStart: Int64?
   private var keyframes: [KeyframeRange] = []
   /// Index of the segment being written, for per-segment keys and IVs.
   private var segmentIndex = 0
@@ -245,6 +247,10 @@ final class SegmentMuxer {
 
   /// Writes a packet, then passes a full part on to the sink.
   private func mux(_ packet: Packet, _ stream: String) throws {
+    if segmentDecodeStart == nil {
+      let timeBase = ctx.pointee.streams[Int(packet.pointer.pointee.stream_index)].unsafelyUnwrapped.pointee.time_base
+      segmentDecodeStart = av_rescale_q(packet.pointer.pointee.dts, timeBase, AVRational(num: 1, den: Int32(MediaClock.ticksPerSecond)))
+    }
     try check(av_write_frame(ctx, packet.pointer), "av_write_frame(\(stream))")
     if output.byteCount >= Self.partSize { try sendPart() }
   }
@@ -339,13 +345,18 @@ final class SegmentMuxer {
   private func emit(start: Int64, end: Int64) throws {
     try sendPart()
     segmentStartPosition = avio_tell(ctx.pointee.pb)
+    let decodeStart = segmentDecodeStart
     defer {
       keyframes = []
       sentBytes = 0
+      segmentDecodeStart = nil
       segmentIndex += 1
     }
     guard sentBytes > 0 else { return }
     let start90k = toTicks(start)
-    try sink.accept(MediaSegment(startTicks: start90k, durationTicks: toTicks(end) - start90k, keyframes: keyframes))
+    try sink.accept(
+      MediaSegment(
+        startTicks: start90k, durationTicks: toTicks(end) - start90k, decodeStartTicks: decodeStart ?? start90k,
+        keyframes: keyframes))
   }
 }

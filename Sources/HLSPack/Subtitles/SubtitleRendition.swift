@@ -29,15 +29,18 @@ struct SubtitleRendition {
   }
 
   /// Writes the segments and the media playlist under `folder`; returns what
-  /// report.json says of them (SHA-256 sums with `checksums`).
-  func write(into asset: URL, segments: [SegmentRecord], targetDuration: Int64, checksums: Bool) throws -> AssetReport.Subtitles {
+  /// report.json says of them (SHA-256 sums with `checksums`). Cues are
+  /// timed as the media is shown: `presentationShift` earlier than its timestamps.
+  func write(
+    into asset: URL, segments: [SegmentRecord], presentationShift: Int64, targetDuration: Int64, checksums: Bool
+  ) throws -> AssetReport.Subtitles {
     var report = AssetReport.Subtitles(name: track.name, language: track.language, playlist: "", segments: [])
     guard let first = segments.first else { return report }
     let origin = first.startTicks
     // Source milliseconds of each boundary; 90 kHz ticks → ms.
     var boundaries = segments.map { ($0.startTicks - origin) / 90 }
     if let last = segments.last { boundaries.append((last.startTicks + last.durationTicks - origin) / 90) }
-    let documents = WebVTTSegmenter(originTicks: origin).segments(cues, boundaries: boundaries)
+    let documents = WebVTTSegmenter(originTicks: origin - presentationShift).segments(cues, boundaries: boundaries)
     let directory = asset.appendingPathComponent(folder)
     try createFolder(directory)
     var entries: [MediaPlaylist.Entry] = []

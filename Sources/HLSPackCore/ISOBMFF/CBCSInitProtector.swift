@@ -35,7 +35,7 @@ public struct CBCSInitProtector: Sendable {
     }
     // From the back, so that earlier offsets stay valid.
     for insertion in insertions.sorted(by: { $0.at > $1.at }) {
-      for box in insertion.enclosing { try grow(box, by: insertion.bytes.count, in: &out) }
+      for box in insertion.enclosing { try box.grow(by: insertion.bytes.count, in: &out) }
       out.insert(contentsOf: insertion.bytes, at: insertion.at)
     }
     return out
@@ -64,16 +64,5 @@ public struct CBCSInitProtector: Sendable {
 
   private func compatibleBrands(_ bytes: [UInt8], _ ftyp: ISOBox) -> [String] {
     stride(from: ftyp.payload + 8, to: ftyp.end - 3, by: 4).map { ISOBox.fourCC(bytes, $0) }
-  }
-
-  private func grow(_ box: ISOBox, by delta: Int, in bytes: inout [UInt8]) throws {
-    if box.payload - box.start == 16 {
-      BigEndian.put64(BigEndian.u64(bytes, box.start + 8) + UInt64(delta), into: &bytes, at: box.start + 8)
-      return
-    }
-    let size = Int(BigEndian.u32(bytes, box.start))
-    guard size != 0 else { throw CBCSError.unsupportedBox("'\(box.type)' with size 0 (to end of file) cannot grow") }
-    guard size + delta <= Int(UInt32.max) else { throw CBCSError.unsupportedBox("'\(box.type)' would exceed 4 GiB") }
-    BigEndian.put32(UInt32(size + delta), into: &bytes, at: box.start)
   }
 }

@@ -53,6 +53,18 @@ public struct ISOBox: Equatable, Sendable {
     return box
   }
 
+  /// Adds `delta` to this box's size field in `bytes`, for bytes inserted inside it.
+  func grow(by delta: Int, in bytes: inout [UInt8]) throws {
+    if payload - start == 16 {
+      BigEndian.put64(BigEndian.u64(bytes, start + 8) + UInt64(delta), into: &bytes, at: start + 8)
+      return
+    }
+    let size = Int(BigEndian.u32(bytes, start))
+    guard size != 0 else { throw CBCSError.unsupportedBox("'\(type)' with size 0 (to end of file) cannot grow") }
+    guard size + delta <= Int(UInt32.max) else { throw CBCSError.unsupportedBox("'\(type)' would exceed 4 GiB") }
+    BigEndian.put32(UInt32(size + delta), into: &bytes, at: start)
+  }
+
   static func fourCC(_ bytes: [UInt8], _ offset: Int) -> String {
     String(decoding: bytes[offset..<offset + 4].map { (0x20...0x7E).contains($0) ? $0 : UInt8(ascii: "?") }, as: UTF8.self)
   }

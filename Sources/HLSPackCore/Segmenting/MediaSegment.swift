@@ -6,12 +6,17 @@ public struct MediaSegment: Sendable {
   /// Presentation duration (next segment's first PTS − this one's; the last
   /// segment runs to the end of its last frame), 90 kHz.
   public var durationTicks: Int64
+  /// Decode time of the segment's first packet, 90 kHz: before `startTicks`
+  /// by the B-frame delay, or by AAC priming when audio comes first.
+  public var decodeStartTicks: Int64
   /// Where the segment's independently decodable keyframes sit, for I-frame playlists.
   public var keyframes: [KeyframeRange]
 
-  public init(startTicks: Int64, durationTicks: Int64, keyframes: [KeyframeRange] = []) {
+  /// `decodeStartTicks` defaults to `startTicks`.
+  public init(startTicks: Int64, durationTicks: Int64, decodeStartTicks: Int64? = nil, keyframes: [KeyframeRange] = []) {
     self.startTicks = startTicks
     self.durationTicks = durationTicks
+    self.decodeStartTicks = decodeStartTicks ?? startTicks
     self.keyframes = keyframes
   }
 }

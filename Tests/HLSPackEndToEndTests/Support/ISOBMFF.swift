@@ -30,7 +30,7 @@ struct Box {
   /// The first box of `type` anywhere below this one (containers only).
   func find(_ path: [String]) throws -> Box? {
     guard let first = path.first else { return self }
-    let containers: Set<String> = ["moov", "trak", "mdia", "minf", "stbl", "moof", "traf", "mvex", "sinf", "schi"]
+    let containers: Set<String> = ["moov", "trak", "edts", "mdia", "minf", "stbl", "moof", "traf", "mvex", "sinf", "schi"]
     guard containers.contains(type) else { return nil }
     for child in try children() where child.type == first {
       if let found = try child.find(Array(path.dropFirst())) { return found }

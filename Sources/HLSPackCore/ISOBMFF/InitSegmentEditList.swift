@@ -1,0 +1,61 @@
+/// Gives every track of an fMP4 init segment an edit list (`edts`/`elst`,
+/// ISO/IEC 14496-12 §8.6.6) with one edit: presentation starts at media time
+/// `mediaTimeTicks` (90 kHz, in each track's own timescale), for the whole
+/// fragmented duration (segment_duration 0), at normal rate.
+///
+/// One shift for every track of every rendition keeps them aligned with one
+/// another; it lets players that start at the earliest decode time (hls.js)
+/// find a picture there instead of a hole as long as the B-frame delay, as
+/// Shaka Packager's edit lists do. The mov muxer cannot write this edit into
+/// an empty moov, so it is added to the finished init segment.
+public enum InitSegmentEditList {
+  public static func inserting(mediaTimeTicks: Int64, into initSegment: [UInt8]) throws -> [UInt8] {
+    let top = try ISOBox.children(of: initSegment, in: 0..<initSegment.count, context: "init segment")
+    let moov = try ISOBox.single("moov", in: top, context: "init segment")
+    let traks = try ISOBox.children(of: initSegment, in: moov.payloadRange, context: "moov").filter { $0.type == "trak" }
+    var insertions: [(at: Int, bytes: [UInt8], enclosing: [ISOBox])] = []
+    for trak in traks {
+      let children = try ISOBox.children(of: initSegment, in: trak.payloadRange, context: "trak")
+      guard !children.contains(where: { $0.type == "edts" }) else {
+        throw CBCSError.unsupportedBox("trak already has an edit list")
+      }
+      let tkhd = try ISOBox.single("tkhd", in: children, context: "trak")
+      let timescale = try mediaTimescale(initSegment, trak: children)
+      let mediaTime = (mediaTimeTicks * Int64(timescale) + MediaClock.ticksPerSecond / 2) / MediaClock.ticksPerSecond
+      guard let mediaTime32 = Int32(exactly: mediaTime), mediaTime32 >= 0 else {
+        throw CBCSError.unsupportedBox("edit list media time \(mediaTime) does not fit a version 0 elst")
+      }
+      // ISO/IEC 14496-12 box order: the edit list follows the track header.
+      insertions.append((tkhd.end, box(mediaTime: mediaTime32), [moov, trak]))
+    }
+    var out = initSegment
+    for insertion in insertions.sorted(by: { $0.at > $1.at }) {
+      for box in insertion.enclosing { try box.grow(by: insertion.bytes.count, in: &out) }
+      out.insert(contentsOf: insertion.bytes, at: insertion.at)
+    }
+    return out
+  }
+
+  static func box(mediaTime: Int32) -> [UInt8] {
+    var elst = BoxWriter()
+    elst.versionAndFlags(0, 0)
+    elst.u32(1)  // entry_count
+    elst.u32(0)  // segment_duration: the whole (fragmented) track
+    elst.u32(UInt32(bitPattern: mediaTime))
+    elst.u16(1)  // media_rate_integer
+    elst.u16(0)  // media_rate_fraction
+    return BoxWriter.box("edts", BoxWriter.box("elst", elst.bytes))
+  }
+
+  /// `mdia`/`mdhd`'s timescale.
+  private static func mediaTimescale(_ bytes: [UInt8], trak children: [ISOBox]) throws -> UInt32 {
+    let mdia = try ISOBox.single("mdia", in: children, context: "trak")
+    let mdhd = try ISOBox.single("mdhd", in: try ISOBox.children(of: bytes, in: mdia.payloadRange, context: "mdia"), context: "mdia")
+    // Version and flags, then two times of 32 or 64 bits, then the timescale.
+    let offset = mdhd.payload + 4 + (bytes[mdhd.payload] == 1 ? 16 : 8)
+    guard offset + 4 <= mdhd.end else { throw CBCSError.malformedBox("mdhd is \(mdhd.size) bytes") }
+    let timescale = BigEndian.u32(bytes, offset)
+    guard timescale > 0 else { throw CBCSError.malformedBox("mdhd timescale is 0") }
+    return timescale
+  }
+}
