@@ -21,24 +21,19 @@ public struct CBCSInitProtector: Sendable {
   public func protect(_ initSegment: [UInt8]) throws -> [UInt8] {
     let layout = try InitSegmentLayout(initSegment)
     var out = initSegment
-    var insertions: [(at: Int, bytes: [UInt8], enclosing: [ISOBox])] = []
+    var insertions: [ISOBox.Insertion] = []
     if !compatibleBrands(initSegment, layout.ftyp).contains("iso6") {
-      insertions.append((layout.ftyp.end, Array("iso6".utf8), [layout.ftyp]))
+      insertions.append(.init(offset: layout.ftyp.end, bytes: Array("iso6".utf8), enclosing: [layout.ftyp]))
     }
     for track in layout.tracks {
       for entry in track.entries {
         let video = track.kind != .audio
         out.replaceSubrange((entry.box.start + 4)..<(entry.box.start + 8), with: (video ? "encv" : "enca").utf8)
         let sinf = Self.sinf(format: entry.format, pattern: video ? .video : .audio, keyID: keyID, constantIV: constantIV)
-        insertions.append((entry.box.end, sinf, track.ancestors + [entry.box]))
+        insertions.append(.init(offset: entry.box.end, bytes: sinf, enclosing: track.ancestors + [entry.box]))
       }
     }
-    // From the back, so that earlier offsets stay valid.
-    for insertion in insertions.sorted(by: { $0.at > $1.at }) {
-      for box in insertion.enclosing { try box.grow(by: insertion.bytes.count, in: &out) }
-      out.insert(contentsOf: insertion.bytes, at: insertion.at)
-    }
-    return out
+    return try ISOBox.inserting(insertions, into: out)
   }
 
   /// `sinf` for one sample entry of original format `format`.

@@ -53,8 +53,26 @@ public struct ISOBox: Equatable, Sendable {
     return box
   }
 
+  /// Bytes to insert at `offset`, inside every box of `enclosing`.
+  struct Insertion {
+    var offset: Int
+    var bytes: [UInt8]
+    var enclosing: [ISOBox]
+  }
+
+  /// `bytes` with each insertion made and every enclosing box grown by it.
+  static func inserting(_ insertions: [Insertion], into bytes: [UInt8]) throws -> [UInt8] {
+    var out = bytes
+    // From the back, so that earlier offsets stay valid.
+    for insertion in insertions.sorted(by: { $0.offset > $1.offset }) {
+      for box in insertion.enclosing { try box.grow(by: insertion.bytes.count, in: &out) }
+      out.insert(contentsOf: insertion.bytes, at: insertion.offset)
+    }
+    return out
+  }
+
   /// Adds `delta` to this box's size field in `bytes`, for bytes inserted inside it.
-  func grow(by delta: Int, in bytes: inout [UInt8]) throws {
+  private func grow(by delta: Int, in bytes: inout [UInt8]) throws {
     if payload - start == 16 {
       BigEndian.put64(BigEndian.u64(bytes, start + 8) + UInt64(delta), into: &bytes, at: start + 8)
       return

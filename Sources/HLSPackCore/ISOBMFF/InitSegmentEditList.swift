@@ -13,30 +13,25 @@ public enum InitSegmentEditList {
     let top = try ISOBox.children(of: initSegment, in: 0..<initSegment.count, context: "init segment")
     let moov = try ISOBox.single("moov", in: top, context: "init segment")
     let traks = try ISOBox.children(of: initSegment, in: moov.payloadRange, context: "moov").filter { $0.type == "trak" }
-    var insertions: [(at: Int, bytes: [UInt8], enclosing: [ISOBox])] = []
+    var insertions: [ISOBox.Insertion] = []
     for trak in traks {
       let children = try ISOBox.children(of: initSegment, in: trak.payloadRange, context: "trak")
       guard !children.contains(where: { $0.type == "edts" }) else {
-        throw CBCSError.unsupportedBox("trak already has an edit list")
+        throw CBCSError.malformedBox("a trak already has an edit list; the mov muxer was asked for none")
       }
       let tkhd = try ISOBox.single("tkhd", in: children, context: "trak")
       let timescale = try mediaTimescale(initSegment, trak: children)
       let mediaTime = (mediaTimeTicks * Int64(timescale) + MediaClock.ticksPerSecond / 2) / MediaClock.ticksPerSecond
       guard let mediaTime32 = Int32(exactly: mediaTime), mediaTime32 >= 0 else {
-        throw CBCSError.unsupportedBox("edit list media time \(mediaTime) does not fit a version 0 elst")
+        throw CBCSError.malformedBox("edit list media time \(mediaTime) at timescale \(timescale) overflows 32 bits")
       }
       // ISO/IEC 14496-12 box order: the edit list follows the track header.
-      insertions.append((tkhd.end, box(mediaTime: mediaTime32), [moov, trak]))
+      insertions.append(.init(offset: tkhd.end, bytes: box(mediaTime: mediaTime32), enclosing: [moov, trak]))
     }
-    var out = initSegment
-    for insertion in insertions.sorted(by: { $0.at > $1.at }) {
-      for box in insertion.enclosing { try box.grow(by: insertion.bytes.count, in: &out) }
-      out.insert(contentsOf: insertion.bytes, at: insertion.at)
-    }
-    return out
+    return try ISOBox.inserting(insertions, into: initSegment)
   }
 
-  static func box(mediaTime: Int32) -> [UInt8] {
+  private static func box(mediaTime: Int32) -> [UInt8] {
     var elst = BoxWriter()
     elst.versionAndFlags(0, 0)
     elst.u32(1)  // entry_count
