@@ -68,8 +68,11 @@ struct AssetEncoder {
     }
     // Every writer is closed, so that no writing thread outlives a failed one.
     _ = try writers.mapAll { try $0.close() }
-    let shift = presentationShift(writers)
-    for writer in writers { try writer.writeInitialization(presentationShift: shift) }
+    // The first writer holds the first video rendition (or the only audio one).
+    let firstPicture = writers.first?.records.first?.startTicks ?? 0
+    for writer in writers { try writer.writeInitialization(firstPicture: firstPicture) }
+    // fMP4's edit lists show the first picture at 0; MPEG-TS shows its timestamps.
+    let shift = profile.segment.container == .fmp4 ? firstPicture : 0
 
     let outputs = AssetOutputs(
       profile: profile, input: input, assetName: assetName, folder: staging.folder, destination: destination)
@@ -84,13 +87,6 @@ struct AssetEncoder {
         event: .done, asset: assetName, input: input.path, seconds: transcoder.duration ?? processed,
         duration: transcoder.duration, elapsed: Date().timeIntervalSince(started)))
     return report
-  }
-
-  /// See `PresentationShift`; the first writer holds the first video rendition.
-  private func presentationShift(_ writers: [RenditionWriter]) -> Int64 {
-    guard profile.segment.container == .fmp4, let first = writers.first?.records.first else { return 0 }
-    return PresentationShift.ticks(
-      firstPicture: first.startTicks, decodeStarts: writers.compactMap { $0.records.first?.decodeStartTicks })
   }
 
   /// Transcoding, or packaging as-is when every rung copies its source.

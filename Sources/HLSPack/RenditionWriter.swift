@@ -8,8 +8,6 @@ struct SegmentRecord: Sendable {
   var uri: String
   var startTicks: Int64
   var durationTicks: Int64
-  /// Decode time of the segment's first packet.
-  var decodeStartTicks: Int64
   var byteCount: Int
   /// Only with `segment.checksums`.
   var sha256: String?
@@ -44,9 +42,9 @@ final class RenditionWriter: SegmentSink, SampleEncryptorProviding {
   private(set) var records: [SegmentRecord] = []
   /// The fMP4 initialization segment's file name; it is never encrypted.
   private(set) var initialization: String?
-  /// The init segment as muxed (and cbcs-protected), written by `writeInitialization`
-  /// once every rendition's first decode time is known.
-  private var initializationBytes: [UInt8]?
+  /// The init segment as muxed (and cbcs-protected) and where each track's
+  /// timestamps start; written by `writeInitialization` once the first picture is known.
+  private var pendingInitialization: (bytes: [UInt8], trackStartTicks: [Int64])?
   /// Index of the segment whose bytes are arriving.
   private var index = 0
   /// A file writer has opened segment `index`.
@@ -75,7 +73,7 @@ final class RenditionWriter: SegmentSink, SampleEncryptorProviding {
     records = try file.finish()
   }
 
-  func acceptInitialization(_ bytes: [UInt8]) throws {
+  func acceptInitialization(_ bytes: [UInt8], trackStartTicks: [Int64]) throws {
     var bytes = bytes
     if let cbcs {
       do {
@@ -84,17 +82,21 @@ final class RenditionWriter: SegmentSink, SampleEncryptorProviding {
         throw PackError.crypto("\(name)/init.mp4: \(error)")
       }
     }
-    initializationBytes = bytes
+    pendingInitialization = (bytes, trackStartTicks)
     initialization = "init.mp4"
   }
 
-  /// Writes the init segment, with an edit list that starts every track
-  /// `presentationShift` (90 kHz) later in its media when that is not 0.
-  func writeInitialization(presentationShift: Int64) throws {
-    guard var bytes = initializationBytes, let initialization else { return }
-    if presentationShift != 0 {
+  /// Writes the init segment. Each track's edit list starts its presentation
+  /// at `firstPicture` (90 kHz, the presentation's first video frame): B-frame
+  /// delay and AAC priming before it are not shown, and every track of every
+  /// rendition starts together at presentation time 0.
+  func writeInitialization(firstPicture: Int64) throws {
+    guard let pending = pendingInitialization, let initialization else { return }
+    var bytes = pending.bytes
+    let mediaTimes = pending.trackStartTicks.map { max(0, firstPicture - $0) }
+    if mediaTimes.contains(where: { $0 > 0 }) {
       do {
-        bytes = try InitSegmentEditList.inserting(mediaTimeTicks: presentationShift, into: bytes)
+        bytes = try InitSegmentEditList.inserting(mediaTimeTicks: mediaTimes, into: bytes)
       } catch {
         throw PackError.media(path: "\(name)/\(initialization)", reason: "\(error)")
       }
@@ -147,8 +149,7 @@ final class RenditionWriter: SegmentSink, SampleEncryptorProviding {
     // SAMPLE-AES in TS changes the PMT's stream types after a clear lead (conformance B10).
     let discontinuity = sampleEncryptor != nil && index > 0 && index == keying?.encryption.clearLeadSegments
     let record = SegmentRecord(
-      uri: uri, startTicks: segment.startTicks, durationTicks: segment.durationTicks,
-      decodeStartTicks: segment.decodeStartTicks, byteCount: 0, sha256: nil,
+      uri: uri, startTicks: segment.startTicks, durationTicks: segment.durationTicks, byteCount: 0, sha256: nil,
       key: material?.tag ?? .none, keyID: material?.key.content.idHex, keyFile: material?.key.file,
       period: keying?.period(of: index) ?? 0, iv: material?.iv, keyframes: keyframes, discontinuity: discontinuity)
     try file.send(.close(record))

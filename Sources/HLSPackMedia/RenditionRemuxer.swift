@@ -230,7 +230,9 @@ final class DurationGuard: SegmentSink, SampleEncryptorProviding {
     self.next = next
   }
 
-  func acceptInitialization(_ bytes: [UInt8]) throws { try next.acceptInitialization(bytes) }
+  func acceptInitialization(_ bytes: [UInt8], trackStartTicks: [Int64]) throws {
+    try next.acceptInitialization(bytes, trackStartTicks: trackStartTicks)
+  }
   func acceptBytes(_ bytes: [UInt8]) throws { try next.acceptBytes(bytes) }
 
   /// A decorator must not hide the rendition's sample encryptor from the muxer.

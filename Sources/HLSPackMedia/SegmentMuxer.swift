@@ -9,7 +9,8 @@ internal import CFFmpeg
 /// holds its own audio. An audio-only rendition is cut on its own packets.
 final class SegmentMuxer {
   /// All timestamps are shifted by this much (90 kHz: 1 s) so that B-frame DTS
-  /// and AAC priming never go negative; the same for every rung, so segments align.
+  /// and AAC priming never go negative; the same for every rung, so segments
+  /// align. fMP4 writes each track from 0 instead (see `trackOrigins`).
   static let timelineOffset: Int64 = 90_000
   /// How far the TS clock (PCR) runs behind the decode times: 0.7 s, as in the ffmpeg CLI.
   static let muxDelayMicroseconds = 700_000
@@ -45,8 +46,13 @@ final class SegmentMuxer {
   private var segmentStartPosition: Int64 = 0
   /// Bytes of the current segment already handed to the sink.
   private var sentBytes = 0
-  /// Decode time of the current segment's first packet, 90 kHz.
-  private var segmentDecodeStart: Int64?
+  /// fMP4: the init segment, handed over with the first segment, when every
+  /// track's first decode time is known.
+  private var initialization: [UInt8]?
+  /// fMP4: each stream's first decode time (its own time base), from which
+  /// its written timestamps count: every track's tfdt starts at 0, as the
+  /// edit lists that then show the first picture at 0 expect.
+  private var trackOrigins: [Int64?] = []
   private var keyframes: [KeyframeRange] = []
   /// Index of the segment being written, for per-segment keys and IVs.
   private var segmentIndex = 0
@@ -128,19 +134,22 @@ final class SegmentMuxer {
     if container == .fmp4 {
       // The init segment at write_header, then one moof+mdat per flush; no mfra.
       av_dict_set(&options, "movflags", "frag_custom+empty_moov+default_base_moof+skip_trailer+frag_discont", 0)
-      // An empty moov cannot carry the edit list that would undo the mov muxer's
-      // shift of B-frame DTS onto the first PTS (video would start 2 frames late
-      // against audio and TS); without edit lists tfdt is the true first DTS.
-      // Moving decode times up to the first PTS instead (trun version 1, negative
-      // offsets) was measured and left out: FFmpeg 5.1 and 8.1 then present the
-      // video 2 frames late, at 1.08 s against audio's 0.979 s.
+      // The mov muxer's own edit lists cannot live in an empty moov (its shift of
+      // B-frame DTS onto the first PTS would start video 2 frames late); the
+      // writer adds them once the first picture is known (InitSegmentEditList),
+      // and tfdt is each track's true decode time, from 0. Moving decode times up
+      // to the first PTS instead (trun version 1, negative offsets) was measured
+      // and left out: FFmpeg 5.1 and 8.1 then present the video 2 frames late.
       av_dict_set(&options, "use_editlist", "0", 0)
     }
     try check(avformat_write_header(ctx, &options), "avformat_write_header(\(format))")
     if let unused = av_dict_get(options, "", nil, AV_DICT_IGNORE_SUFFIX) {
       throw MediaError("\(format) muxer ignored option \(String(cString: unused.pointee.key))")
     }
-    if container == .fmp4 { try sink.acceptInitialization(output.take()) }
+    if container == .fmp4 {
+      initialization = output.take()
+      trackOrigins = Array(repeating: nil, count: Int(ctx.pointee.nb_streams))
+    }
   }
 
   /// `matrix`: 3×3, 16.16 fixed point, row by row; anything else is left out.
@@ -247,9 +256,13 @@ final class SegmentMuxer {
 
   /// Writes a packet, then passes a full part on to the sink.
   private func mux(_ packet: Packet, _ stream: String) throws {
-    if segmentDecodeStart == nil {
-      let timeBase = ctx.pointee.streams[Int(packet.pointer.pointee.stream_index)].unsafelyUnwrapped.pointee.time_base
-      segmentDecodeStart = av_rescale_q(packet.pointer.pointee.dts, timeBase, AVRational(num: 1, den: Int32(MediaClock.ticksPerSecond)))
+    if container == .fmp4 {
+      let p = packet.pointer
+      let index = Int(p.pointee.stream_index)
+      let origin = trackOrigins[index] ?? p.pointee.dts
+      trackOrigins[index] = origin
+      p.pointee.pts -= origin
+      p.pointee.dts -= origin
     }
     try check(av_write_frame(ctx, packet.pointer), "av_write_frame(\(stream))")
     if output.byteCount >= Self.partSize { try sendPart() }
@@ -281,8 +294,10 @@ final class SegmentMuxer {
     return FrameRate.nominal(near: measured)?.value ?? measured
   }
 
-  private var primaryTimeBase: AVRational {
-    ctx.pointee.streams[Int(primaryIndex)].unsafelyUnwrapped.pointee.time_base
+  private var primaryTimeBase: AVRational { timeBase(of: primaryIndex) }
+
+  private func timeBase(of stream: Int32) -> AVRational {
+    ctx.pointee.streams[Int(stream)].unsafelyUnwrapped.pointee.time_base
   }
 
   /// A primary-stream timestamp in 90 kHz ticks (MPEG-TS time is already 90 kHz).
@@ -343,20 +358,27 @@ final class SegmentMuxer {
   }
 
   private func emit(start: Int64, end: Int64) throws {
+    if let initialization {
+      // A track that has not started yet counts from where the primary one did.
+      let primaryOrigin = trackOrigins[Int(primaryIndex)] ?? start
+      let starts = trackOrigins.enumerated().map { index, origin in
+        origin ?? av_rescale_q(primaryOrigin, primaryTimeBase, timeBase(of: Int32(index)))
+      }
+      trackOrigins = starts
+      self.initialization = nil
+      let ticks = AVRational(num: 1, den: Int32(MediaClock.ticksPerSecond))
+      try sink.acceptInitialization(
+        initialization, trackStartTicks: starts.enumerated().map { av_rescale_q($1, timeBase(of: Int32($0)), ticks) })
+    }
     try sendPart()
     segmentStartPosition = avio_tell(ctx.pointee.pb)
-    let decodeStart = segmentDecodeStart
     defer {
       keyframes = []
       sentBytes = 0
-      segmentDecodeStart = nil
       segmentIndex += 1
     }
     guard sentBytes > 0 else { return }
     let start90k = toTicks(start)
-    try sink.accept(
-      MediaSegment(
-        startTicks: start90k, durationTicks: toTicks(end) - start90k, decodeStartTicks: decodeStart ?? start90k,
-        keyframes: keyframes))
+    try sink.accept(MediaSegment(startTicks: start90k, durationTicks: toTicks(end) - start90k, keyframes: keyframes))
   }
 }

@@ -2,8 +2,7 @@ import Testing
 
 @testable import HLSPackCore
 
-/// The edit list every fMP4 track gets (ISO/IEC 14496-12 §8.6.6), byte by
-/// byte, and the shift it carries.
+/// The edit list every fMP4 track gets (ISO/IEC 14496-12 §8.6.6), byte by byte.
 @Suite struct InitSegmentEditListTests {
   static func trak(id: Int, timescale: Int) -> [UInt8] {
     let tkhd = box("tkhd", [0, 0, 0, 3] + be32(0) + be32(0) + be32(id) + [UInt8](repeating: 0, count: 68))
@@ -20,13 +19,13 @@ import Testing
 
   @Test func everyTrackGetsOneEditAfterItsHeaderInItsOwnTimescale() throws {
     let clear = Self.initSegment(timescales: [12800, 48000])
-    // 0.08 s: two frames of B-frame delay at 25 fps.
-    let edited = try InitSegmentEditList.inserting(mediaTimeTicks: 7200, into: clear)
+    // Video: 0.08 s, two frames of B-frame delay at 25 fps; audio: 1024 samples of AAC priming.
+    let edited = try InitSegmentEditList.inserting(mediaTimeTicks: [7200, 1920], into: clear)
     #expect(edited.count == clear.count + 2 * 36)
     let top = try ISOBox.children(of: edited, in: 0..<edited.count, context: "test")
     #expect(top.map(\.type) == ["ftyp", "moov"])
     let traks = try ISOBox.children(of: edited, in: top[1].payloadRange, context: "moov").filter { $0.type == "trak" }
-    for (trak, mediaTime) in zip(traks, [1024, 3840]) {
+    for (trak, mediaTime) in zip(traks, [1024, 1024]) {
       let children = try ISOBox.children(of: edited, in: trak.payloadRange, context: "trak")
       #expect(children.map(\.type) == ["tkhd", "edts", "mdia"])
       #expect(
@@ -42,24 +41,20 @@ import Testing
   }
 
   @Test func mediaTimeRoundsToTheNearestTick() throws {
-    let edited = try InitSegmentEditList.inserting(mediaTimeTicks: 1, into: Self.initSegment(timescales: [48000]))
+    let edited = try InitSegmentEditList.inserting(mediaTimeTicks: [1], into: Self.initSegment(timescales: [48000]))
     let elst = try #require(edited.indices.first { edited[$0..<$0 + 4].elementsEqual("elst".utf8) })
     // 1/90000 s is 0.53 ticks of 48 kHz.
     #expect(readBE32(edited, elst + 16) == 1)
   }
 
   @Test func refusesWhatItCannotEdit() throws {
-    let edited = try InitSegmentEditList.inserting(mediaTimeTicks: 7200, into: Self.initSegment(timescales: [90000]))
-    #expect(throws: CBCSError.self) { try InitSegmentEditList.inserting(mediaTimeTicks: 7200, into: edited) }
+    let edited = try InitSegmentEditList.inserting(mediaTimeTicks: [7200], into: Self.initSegment(timescales: [90000]))
+    #expect(throws: CBCSError.self) { try InitSegmentEditList.inserting(mediaTimeTicks: [7200], into: edited) }
     #expect(throws: CBCSError.self) {
-      try InitSegmentEditList.inserting(mediaTimeTicks: 7200, into: Self.initSegment(timescales: [0]))
+      try InitSegmentEditList.inserting(mediaTimeTicks: [7200], into: Self.initSegment(timescales: [0]))
     }
-  }
-
-  @Test func theShiftRunsFromTheEarliestDecodeToTheFirstPicture() {
-    // B-frames decode 0.08 s early in one rendition, AAC priming 0.021 s in another.
-    #expect(PresentationShift.ticks(firstPicture: 90000, decodeStarts: [82800, 88080, 90000]) == 7200)
-    #expect(PresentationShift.ticks(firstPicture: 90000, decodeStarts: [90000]) == 0)
-    #expect(PresentationShift.ticks(firstPicture: 90000, decodeStarts: []) == 0)
+    #expect(throws: CBCSError.self) {
+      try InitSegmentEditList.inserting(mediaTimeTicks: [7200], into: Self.initSegment(timescales: [90000, 48000]))
+    }
   }
 }

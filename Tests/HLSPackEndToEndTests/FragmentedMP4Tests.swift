@@ -72,48 +72,43 @@ struct FragmentedMP4Tests {
     }
   }
 
-  /// Every track of every rendition carries one edit list with the same
-  /// shift, so that the first picture is shown at the package's earliest
-  /// decode time (hls.js starts there: without the edit it met a hole as long
-  /// as the B-frame delay), and audio keeps its place before the video.
-  @Test func everyTrackIsShiftedAlikeSoTheFirstPictureIsShownAtTheEarliestDecodeTime() throws {
+  /// Every track's timestamps start at 0 and its edit list skips what comes
+  /// before the first picture, as Shaka Packager writes them: the video's
+  /// B-frame delay (the first sample's composition offset), the audio's
+  /// priming. Players that place fragments by tfdt (hls.js) then find a
+  /// picture at 0 instead of a hole; players that apply edit lists show the
+  /// first picture and the first audio sample after the priming together at 0.
+  @Test func everyTrackStartsAtZeroAndItsEditListSkipsToTheFirstPicture() throws {
     let package = try Self.package("none")
-    var earliestDecode = Double.infinity
-    var shifts: [Double] = []
     for variant in package.master.variants {
       let folder = package.folder.appendingPathComponent(variant.uri).deletingLastPathComponent()
       let initBytes = Array(try Data(contentsOf: folder.appendingPathComponent("init.mp4")))
       let moov = try #require(try Box.parse(initBytes[...]).first { $0.type == "moov" })
-      var timescales: [UInt32: Double] = [:]
+      var edits: [UInt32: (mediaTime: UInt32, timescale: UInt32)] = [:]
       for trak in try moov.children().filter({ $0.type == "trak" }) {
         let tkhd = try #require(try trak.find(["tkhd"])).payload
         let trackID = Box.be32(tkhd, tkhd.startIndex + 12)
         let mdhd = try #require(try trak.find(["mdia", "mdhd"])).payload
-        let timescale = Double(Box.be32(mdhd, mdhd.startIndex + 12))
-        timescales[trackID] = timescale
         let elst = try #require(try trak.find(["edts", "elst"]), "track \(trackID) of \(variant.uri) has no edit list").payload
         let e = elst.startIndex
         #expect(Box.be32(elst, e + 4) == 1 && Box.be32(elst, e + 8) == 0, "one edit over the whole track")
-        shifts.append(Double(Box.be32(elst, e + 12)) / timescale)
+        edits[trackID] = (Box.be32(elst, e + 12), Box.be32(mdhd, mdhd.startIndex + 12))
       }
       let firstSegment = try #require(try package.playlist(variant.uri).segments.first)
-      let boxes = try Box.parse(Array(try Data(contentsOf: folder.appendingPathComponent(firstSegment.uri)))[...])
-      let moof = try #require(boxes.first)
-      for fragment in try moof.children().filter({ $0.type == "traf" }).map(TrackFragment.init) {
-        let timescale = try #require(timescales[fragment.trackID])
-        earliestDecode = min(earliestDecode, Double(fragment.baseDecodeTime) / timescale)
-      }
-    }
-    let shift = try #require(shifts.first)
-    #expect(shift > 0.03, "B-frames decode before they are shown")
-    #expect(shifts.allSatisfy { abs($0 - shift) < 0.0001 }, "\(shifts)")
-    for variant in package.master.variants {
-      // ffprobe applies the edit list.
+      let moof = try #require(try Box.parse(Array(try Data(contentsOf: folder.appendingPathComponent(firstSegment.uri)))[...]).first)
+      let fragments = try moof.children().filter { $0.type == "traf" }.map(TrackFragment.init)
+      let video = try #require(fragments.first), audio = try #require(fragments.last)
+      #expect(fragments.allSatisfy { $0.baseDecodeTime == 0 }, "\(variant.uri): tfdt \(fragments.map(\.baseDecodeTime))")
+      #expect(Int64(try #require(edits[video.trackID]).mediaTime) == video.compositionOffsets.first, "\(variant.uri): video")
+      let priming = try #require(edits[audio.trackID])
+      let primingSeconds = Double(priming.mediaTime) / Double(priming.timescale)
+      #expect(primingSeconds > 0.01 && primingSeconds < 0.03, "\(variant.uri): audio skips \(primingSeconds) s")
+      // ffprobe applies the edit lists.
       let path = package.folder.appendingPathComponent(variant.uri).path
-      let video = try #require(Double(try ffprobe(path, ["-select_streams", "v:0", "-show_entries", "stream=start_time"])["start_time"] ?? ""))
-      let audio = try #require(Double(try ffprobe(path, ["-select_streams", "a:0", "-show_entries", "stream=start_time"])["start_time"] ?? ""))
-      #expect(abs(video - earliestDecode) < 0.001, "\(variant.uri): first picture at \(video), earliest decode \(earliestDecode)")
-      #expect(video - audio > 0 && video - audio < 0.03, "\(variant.uri): audio at \(audio) is its priming before the video at \(video)")
+      let videoStart = try ffprobe(path, ["-select_streams", "v:0", "-show_entries", "stream=start_time"])["start_time"]
+      let audioStart = try #require(Double(try ffprobe(path, ["-select_streams", "a:0", "-show_entries", "stream=start_time"])["start_time"] ?? ""))
+      #expect(videoStart == "0.000000", "\(variant.uri): first picture at \(videoStart ?? "?")")
+      #expect(abs(audioStart + primingSeconds) < 0.0001, "\(variant.uri): audio from \(audioStart), its priming before 0")
     }
   }
 

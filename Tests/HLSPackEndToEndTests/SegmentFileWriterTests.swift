@@ -185,7 +185,7 @@ import Testing
 
   private func record(_ uri: String) -> SegmentRecord {
     SegmentRecord(
-      uri: uri, startTicks: 0, durationTicks: 0, decodeStartTicks: 0, byteCount: 0, sha256: nil, key: .none, keyID: nil, keyFile: nil, period: 0,
+      uri: uri, startTicks: 0, durationTicks: 0, byteCount: 0, sha256: nil, key: .none, keyID: nil, keyFile: nil, period: 0,
       iv: nil, keyframes: [], discontinuity: false)
   }
 }

@@ -1,27 +1,33 @@
-/// Gives every track of an fMP4 init segment an edit list (`edts`/`elst`,
-/// ISO/IEC 14496-12 §8.6.6) with one edit: presentation starts at media time
-/// `mediaTimeTicks` (90 kHz, in each track's own timescale), for the whole
-/// fragmented duration (segment_duration 0), at normal rate.
+/// Gives each track of an fMP4 init segment an edit list (`edts`/`elst`,
+/// ISO/IEC 14496-12 §8.6.6) with one edit: presentation starts at the
+/// track's media time `mediaTimeTicks[i]` (90 kHz, written in the track's own
+/// timescale), for the whole fragmented duration (segment_duration 0), at
+/// normal rate; as Shaka Packager writes them.
 ///
-/// One shift for every track of every rendition keeps them aligned with one
-/// another; it lets players that start at the earliest decode time (hls.js)
-/// find a picture there instead of a hole as long as the B-frame delay, as
-/// Shaka Packager's edit lists do. The mov muxer cannot write this edit into
-/// an empty moov, so it is added to the finished init segment.
+/// With each track's timestamps starting at 0, the media time is what comes
+/// before the first picture: the B-frame delay of video, the encoder's
+/// priming of AAC (which FFmpeg skips by this number of samples). Players
+/// that place fragments by their decode time (hls.js: tfdt) then find a
+/// picture at the start instead of a hole. The mov muxer cannot write these
+/// edits into an empty moov, so they are added to the finished init segment.
 public enum InitSegmentEditList {
-  public static func inserting(mediaTimeTicks: Int64, into initSegment: [UInt8]) throws -> [UInt8] {
+  /// `mediaTimeTicks`: one per `trak`, in order.
+  public static func inserting(mediaTimeTicks: [Int64], into initSegment: [UInt8]) throws -> [UInt8] {
     let top = try ISOBox.children(of: initSegment, in: 0..<initSegment.count, context: "init segment")
     let moov = try ISOBox.single("moov", in: top, context: "init segment")
     let traks = try ISOBox.children(of: initSegment, in: moov.payloadRange, context: "moov").filter { $0.type == "trak" }
+    guard traks.count == mediaTimeTicks.count else {
+      throw CBCSError.malformedBox("\(traks.count) traks for \(mediaTimeTicks.count) edit lists")
+    }
     var insertions: [ISOBox.Insertion] = []
-    for trak in traks {
+    for (trak, ticks) in zip(traks, mediaTimeTicks) {
       let children = try ISOBox.children(of: initSegment, in: trak.payloadRange, context: "trak")
       guard !children.contains(where: { $0.type == "edts" }) else {
         throw CBCSError.malformedBox("a trak already has an edit list; the mov muxer was asked for none")
       }
       let tkhd = try ISOBox.single("tkhd", in: children, context: "trak")
       let timescale = try mediaTimescale(initSegment, trak: children)
-      let mediaTime = (mediaTimeTicks * Int64(timescale) + MediaClock.ticksPerSecond / 2) / MediaClock.ticksPerSecond
+      let mediaTime = (ticks * Int64(timescale) + MediaClock.ticksPerSecond / 2) / MediaClock.ticksPerSecond
       guard let mediaTime32 = Int32(exactly: mediaTime), mediaTime32 >= 0 else {
         throw CBCSError.malformedBox("edit list media time \(mediaTime) at timescale \(timescale) overflows 32 bits")
       }

@@ -6,17 +6,12 @@ public struct MediaSegment: Sendable {
   /// Presentation duration (next segment's first PTS − this one's; the last
   /// segment runs to the end of its last frame), 90 kHz.
   public var durationTicks: Int64
-  /// Decode time of the segment's first packet, 90 kHz: before `startTicks`
-  /// by the B-frame delay, or by AAC priming when audio comes first.
-  public var decodeStartTicks: Int64
   /// Where the segment's independently decodable keyframes sit, for I-frame playlists.
   public var keyframes: [KeyframeRange]
 
-  /// `decodeStartTicks` defaults to `startTicks`.
-  public init(startTicks: Int64, durationTicks: Int64, decodeStartTicks: Int64? = nil, keyframes: [KeyframeRange] = []) {
+  public init(startTicks: Int64, durationTicks: Int64, keyframes: [KeyframeRange] = []) {
     self.startTicks = startTicks
     self.durationTicks = durationTicks
-    self.decodeStartTicks = decodeStartTicks ?? startTicks
     self.keyframes = keyframes
   }
 }
@@ -39,8 +34,10 @@ public struct KeyframeRange: Sendable, Equatable {
 
 /// Receives the segments of one rendition, in order, on the thread that muxes it.
 public protocol SegmentSink: AnyObject {
-  /// The fMP4 initialization segment (ftyp + moov), before any media segment.
-  func acceptInitialization(_ bytes: [UInt8]) throws
+  /// The fMP4 initialization segment (ftyp + moov), before the first media
+  /// segment ends. Each track's fragment timestamps count from 0 at its first
+  /// decode time, `trackStartTicks` (90 kHz, in `trak` order).
+  func acceptInitialization(_ bytes: [UInt8], trackStartTicks: [Int64]) throws
   /// The next bytes of the segment being written: whole packets in MPEG-TS,
   /// the whole fragment (moof + mdat) in fMP4.
   func acceptBytes(_ bytes: [UInt8]) throws

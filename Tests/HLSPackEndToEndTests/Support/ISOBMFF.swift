@@ -52,6 +52,8 @@ struct TrackFragment {
   var trackID: UInt32
   var baseDecodeTime: UInt64
   var durations: [UInt32]
+  /// Each sample's composition time offset (0 when the trun has none).
+  var compositionOffsets: [Int64]
   var firstSampleIsSync: Bool
 
   init(_ traf: Box) throws {
@@ -81,6 +83,9 @@ struct TrackFragment {
     var firstFlags = defaultFlags
     if rflags & 0x4 != 0 { firstFlags = Box.be32(r, j); j += 4 }
     var durations: [UInt32] = []
+    var offsets: [Int64] = []
+    // trun version 1 offsets are signed.
+    let signed = r[rs] == 1
     for n in 0..<count {
       if rflags & 0x100 != 0 { durations.append(Box.be32(r, j)); j += 4 } else { durations.append(defaultDuration) }
       if rflags & 0x200 != 0 { j += 4 }
@@ -88,9 +93,16 @@ struct TrackFragment {
         if n == 0, rflags & 0x4 == 0 { firstFlags = Box.be32(r, j) }
         j += 4
       }
-      if rflags & 0x800 != 0 { j += 4 }
+      if rflags & 0x800 != 0 {
+        let raw = Box.be32(r, j)
+        offsets.append(signed ? Int64(Int32(bitPattern: raw)) : Int64(raw))
+        j += 4
+      } else {
+        offsets.append(0)
+      }
     }
     self.durations = durations
+    compositionOffsets = offsets
     // sample_is_non_sync_sample is bit 16 of the sample flags.
     firstSampleIsSync = firstFlags & 0x10000 == 0
   }
