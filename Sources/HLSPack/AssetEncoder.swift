@@ -68,11 +68,8 @@ struct AssetEncoder {
     }
     // Every writer is closed, so that no writing thread outlives a failed one.
     _ = try writers.mapAll { try $0.close() }
-    // The first writer holds the first video rendition (or the only audio one).
-    let firstPicture = writers.first?.records.first?.startTicks ?? 0
-    for writer in writers { try writer.writeInitialization(firstPicture: firstPicture) }
     // fMP4's edit lists show the first picture at 0; MPEG-TS shows its timestamps.
-    let shift = profile.segment.container == .fmp4 ? firstPicture : 0
+    let shift = profile.segment.container == .fmp4 ? MediaClock.timelineOffset : 0
 
     let outputs = AssetOutputs(
       profile: profile, input: input, assetName: assetName, folder: staging.folder, destination: destination)

@@ -42,9 +42,6 @@ final class RenditionWriter: SegmentSink, SampleEncryptorProviding {
   private(set) var records: [SegmentRecord] = []
   /// The fMP4 initialization segment's file name; it is never encrypted.
   private(set) var initialization: String?
-  /// The init segment as muxed (and cbcs-protected) and where each track's
-  /// timestamps start; written by `writeInitialization` once the first picture is known.
-  private var pendingInitialization: (bytes: [UInt8], trackStartTicks: [Int64])?
   /// Index of the segment whose bytes are arriving.
   private var index = 0
   /// A file writer has opened segment `index`.
@@ -73,7 +70,7 @@ final class RenditionWriter: SegmentSink, SampleEncryptorProviding {
     records = try file.finish()
   }
 
-  func acceptInitialization(_ bytes: [UInt8], trackStartTicks: [Int64]) throws {
+  func acceptInitialization(_ bytes: [UInt8]) throws {
     var bytes = bytes
     if let cbcs {
       do {
@@ -82,26 +79,8 @@ final class RenditionWriter: SegmentSink, SampleEncryptorProviding {
         throw PackError.crypto("\(name)/init.mp4: \(error)")
       }
     }
-    pendingInitialization = (bytes, trackStartTicks)
+    try writeFile(bytes, to: folder.appendingPathComponent("init.mp4"))
     initialization = "init.mp4"
-  }
-
-  /// Writes the init segment. Each track's edit list starts its presentation
-  /// at `firstPicture` (90 kHz, the presentation's first video frame): B-frame
-  /// delay and AAC priming before it are not shown, and every track of every
-  /// rendition starts together at presentation time 0.
-  func writeInitialization(firstPicture: Int64) throws {
-    guard let pending = pendingInitialization, let initialization else { return }
-    var bytes = pending.bytes
-    let mediaTimes = pending.trackStartTicks.map { max(0, firstPicture - $0) }
-    if mediaTimes.contains(where: { $0 > 0 }) {
-      do {
-        bytes = try InitSegmentEditList.inserting(mediaTimeTicks: mediaTimes, into: bytes)
-      } catch {
-        throw PackError.media(path: "\(name)/\(initialization)", reason: "\(error)")
-      }
-    }
-    try writeFile(bytes, to: folder.appendingPathComponent(initialization))
   }
 
   private var uri: String { String(format: "segment_%05d.", index) + container.segmentExtension }

@@ -96,7 +96,7 @@ public final class CopyPackager: RenditionProducer {
       let mismatch = Array(zip(a, b)).firstIndex { abs($0 - $1) > 90 }
       if let i = mismatch ?? (a.count == b.count ? nil : min(a.count, b.count)) {
         let time = { (list: [Int64]) in
-          i < list.count ? String(format: "%.3f s", MediaClock.seconds(list[i] - SegmentMuxer.timelineOffset)) : "nowhere (no segment)"
+          i < list.count ? String(format: "%.3f s", MediaClock.seconds(list[i] - MediaClock.timelineOffset)) : "nowhere (no segment)"
         }
         throw PackError.media(
           path: other.input.path,
@@ -104,7 +104,7 @@ public final class CopyPackager: RenditionProducer {
       }
       // Variants cover the same time range: a client switching near the end must find it.
       if abs(other.end - reference.end) > Self.endTolerance {
-        let end = { (r: RenditionRemuxer) in String(format: "%.3f s", MediaClock.seconds(r.end - SegmentMuxer.timelineOffset)) }
+        let end = { (r: RenditionRemuxer) in String(format: "%.3f s", MediaClock.seconds(r.end - MediaClock.timelineOffset)) }
         throw PackError.media(
           path: other.input.path,
           reason: "rendition \(other.name) ends at \(end(other)) but \(reference.name) ends at \(end(reference)); the sources must have the same length")

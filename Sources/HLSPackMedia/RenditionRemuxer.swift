@@ -230,9 +230,7 @@ final class DurationGuard: SegmentSink, SampleEncryptorProviding {
     self.next = next
   }
 
-  func acceptInitialization(_ bytes: [UInt8], trackStartTicks: [Int64]) throws {
-    try next.acceptInitialization(bytes, trackStartTicks: trackStartTicks)
-  }
+  func acceptInitialization(_ bytes: [UInt8]) throws { try next.acceptInitialization(bytes) }
   func acceptBytes(_ bytes: [UInt8]) throws { try next.acceptBytes(bytes) }
 
   /// A decorator must not hide the rendition's sample encryptor from the muxer.
@@ -241,7 +239,7 @@ final class DurationGuard: SegmentSink, SampleEncryptorProviding {
   func accept(_ segment: MediaSegment) throws {
     let limit = Int64((target + 0.5) * Double(MediaClock.ticksPerSecond))
     if segment.durationTicks > limit {
-      let start = MediaClock.seconds(segment.startTicks - SegmentMuxer.timelineOffset)
+      let start = MediaClock.seconds(segment.startTicks - MediaClock.timelineOffset)
       throw PackError.media(
         path: path,
         reason: String(

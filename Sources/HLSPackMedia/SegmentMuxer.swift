@@ -8,10 +8,6 @@ internal import CFFmpeg
 /// opens a segment, and audio is interleaved by decode time so each segment
 /// holds its own audio. An audio-only rendition is cut on its own packets.
 final class SegmentMuxer {
-  /// All timestamps are shifted by this much (90 kHz: 1 s) so that B-frame DTS
-  /// and AAC priming never go negative; the same for every rung, so segments
-  /// align. fMP4 writes each track from 0 instead (see `trackOrigins`).
-  static let timelineOffset: Int64 = 90_000
   /// How far the TS clock (PCR) runs behind the decode times: 0.7 s, as in the ffmpeg CLI.
   static let muxDelayMicroseconds = 700_000
   static let videoPID: Int32 = 0x100
@@ -46,12 +42,13 @@ final class SegmentMuxer {
   private var segmentStartPosition: Int64 = 0
   /// Bytes of the current segment already handed to the sink.
   private var sentBytes = 0
-  /// fMP4: the init segment, handed over with the first segment, when every
-  /// track's first decode time is known.
+  /// fMP4: the init segment, handed over with the first segment, once every
+  /// track's origin is known and its edit list can be written.
   private var initialization: [UInt8]?
-  /// fMP4: each stream's first decode time (its own time base), from which
-  /// its written timestamps count: every track's tfdt starts at 0, as the
-  /// edit lists that then show the first picture at 0 expect.
+  /// fMP4: where each stream's written timestamps count from (its own time
+  /// base): its first decode time, or the first picture if it starts later.
+  /// Each track's tfdt then starts at 0 (or at its delay), and its edit list
+  /// skips what it has before the first picture (B-frame delay, AAC priming).
   private var trackOrigins: [Int64?] = []
   private var keyframes: [KeyframeRange] = []
   /// Index of the segment being written, for per-segment keys and IVs.
@@ -83,7 +80,7 @@ final class SegmentMuxer {
     context = ctx
     ctx.pointee.pb = output.context
     ctx.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
-    // Timestamps are made non-negative here (timelineOffset), not by libavformat,
+    // Timestamps are made non-negative here (MediaClock.timelineOffset), not by libavformat,
     // whose shift would depend on which packet happened to come first.
     ctx.pointee.avoid_negative_ts = 0
     if bitExact { ctx.pointee.flags |= AVFMT_FLAG_BITEXACT }
@@ -127,7 +124,7 @@ final class SegmentMuxer {
       // (ISO/IEC 13818-1 T-STD). libavformat's default, 0, put each PCR at its
       // own PES's DTS, so every frame arrived late. The timestamps stay as
       // they are (copyts): the PCR starts at the first DTS less the delay,
-      // which timelineOffset keeps positive.
+      // which MediaClock.timelineOffset keeps positive.
       ctx.pointee.max_delay = Int32(Self.muxDelayMicroseconds)
       av_dict_set(&options, "mpegts_copyts", "1", 0)
     }
@@ -192,7 +189,7 @@ final class SegmentMuxer {
   private func toMuxerTime(_ packet: Packet, from timeBase: AVRational, stream: Int32) {
     let p = packet.pointer
     av_packet_rescale_ts(p, timeBase, ctx.pointee.streams[Int(stream)].unsafelyUnwrapped.pointee.time_base)
-    let offset = av_rescale_q(Self.timelineOffset, AVRational(num: 1, den: 90_000), ctx.pointee.streams[Int(stream)].unsafelyUnwrapped.pointee.time_base)
+    let offset = av_rescale_q(MediaClock.timelineOffset, AVRational(num: 1, den: 90_000), ctx.pointee.streams[Int(stream)].unsafelyUnwrapped.pointee.time_base)
     p.pointee.pts += offset
     p.pointee.dts += offset
     p.pointee.stream_index = stream
@@ -259,7 +256,7 @@ final class SegmentMuxer {
     if container == .fmp4 {
       let p = packet.pointer
       let index = Int(p.pointee.stream_index)
-      let origin = trackOrigins[index] ?? p.pointee.dts
+      let origin = trackOrigins[index] ?? min(p.pointee.dts, firstPicture(in: Int32(index)))
       trackOrigins[index] = origin
       p.pointee.pts -= origin
       p.pointee.dts -= origin
@@ -296,13 +293,18 @@ final class SegmentMuxer {
 
   private var primaryTimeBase: AVRational { timeBase(of: primaryIndex) }
 
+  /// Where the first picture sits on `stream`'s muxer clock.
+  private func firstPicture(in stream: Int32) -> Int64 {
+    av_rescale_q(MediaClock.timelineOffset, AVRational(num: 1, den: Int32(MediaClock.ticksPerSecond)), timeBase(of: stream))
+  }
+
   private func timeBase(of stream: Int32) -> AVRational {
     ctx.pointee.streams[Int(stream)].unsafelyUnwrapped.pointee.time_base
   }
 
-  /// A primary-stream timestamp in 90 kHz ticks (MPEG-TS time is already 90 kHz).
-  private func toTicks(_ pts: Int64) -> Int64 {
-    av_rescale_q(pts, primaryTimeBase, AVRational(num: 1, den: Int32(MediaClock.ticksPerSecond)))
+  /// A timestamp of `stream` (default: the primary one) in 90 kHz ticks.
+  private func toTicks(_ time: Int64, stream: Int32? = nil) -> Int64 {
+    av_rescale_q(time, timeBase(of: stream ?? primaryIndex), AVRational(num: 1, den: Int32(MediaClock.ticksPerSecond)))
   }
 
   /// Writes the queued audio that decodes before `dts` (a video timestamp).
@@ -359,16 +361,17 @@ final class SegmentMuxer {
 
   private func emit(start: Int64, end: Int64) throws {
     if let initialization {
-      // A track that has not started yet counts from where the primary one did.
-      let primaryOrigin = trackOrigins[Int(primaryIndex)] ?? start
-      let starts = trackOrigins.enumerated().map { index, origin in
-        origin ?? av_rescale_q(primaryOrigin, primaryTimeBase, timeBase(of: Int32(index)))
-      }
-      trackOrigins = starts
+      // A track that has not started yet counts from the first picture.
+      let origins = trackOrigins.indices.map { trackOrigins[$0] ?? firstPicture(in: Int32($0)) }
+      trackOrigins = origins
       self.initialization = nil
-      let ticks = AVRational(num: 1, den: Int32(MediaClock.ticksPerSecond))
-      try sink.acceptInitialization(
-        initialization, trackStartTicks: starts.enumerated().map { av_rescale_q($1, timeBase(of: Int32($0)), ticks) })
+      let skipped = origins.indices.map { toTicks(firstPicture(in: Int32($0)) - origins[$0], stream: Int32($0)) }
+      do {
+        try sink.acceptInitialization(
+          skipped.allSatisfy { $0 == 0 } ? initialization : InitSegmentEditList.inserting(mediaTimeTicks: skipped, into: initialization))
+      } catch let error as CBCSError {
+        throw MediaError("fMP4 init segment: \(error)")
+      }
     }
     try sendPart()
     segmentStartPosition = avio_tell(ctx.pointee.pb)

@@ -460,4 +460,23 @@ struct CopyModeTests {
     #expect(result.status == 1)
     #expect(result.stderr.contains("rendition low: the segment starting at 1.000 s lasts 2.000 s, more than the target 1 s + 0.5 s"))
   }
+
+  /// Audio that starts after the first picture keeps its delay in fMP4: its
+  /// timestamps count from the first picture and its edit list skips nothing,
+  /// so it starts where it does in MPEG-TS, 0.5 s after the video.
+  @Test(arguments: ["ts", "fmp4"])
+  func lateAudioKeepsItsDelay(container: String) throws {
+    let (result, _, asset) = try encodeMadeSource(
+      "late-audio-\(container).mp4",
+      ["-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=3", "-itsoffset", "0.5", "-f", "lavfi", "-i",
+       "sine=frequency=440:duration=2.5", "-map", "0:v", "-map", "1:a", "-c:v", "libx264", "-preset", "veryfast", "-g", "25",
+       "-c:a", "aac"],
+      container: container, copyAudio: true, method: "none")
+    try #require(result.status == 0, "\(result.stderr)")
+    let playlist = asset.appendingPathComponent("main/index.m3u8").path
+    let video = try #require(Double(try ffprobe(playlist, ["-select_streams", "v:0", "-show_entries", "stream=start_time"])["start_time"] ?? ""))
+    let audio = try #require(Double(try ffprobe(playlist, ["-select_streams", "a:0", "-show_entries", "stream=start_time"])["start_time"] ?? ""))
+    // The AAC encoder's priming sits before the delayed sound.
+    #expect(abs(audio - video - (0.5 - 1024.0 / 44100)) < 0.03, "\(container): video at \(video), audio at \(audio)")
+  }
 }

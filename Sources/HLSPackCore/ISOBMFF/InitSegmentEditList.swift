@@ -4,8 +4,9 @@
 /// timescale), for the whole fragmented duration (segment_duration 0), at
 /// normal rate; as Shaka Packager writes them.
 ///
-/// With each track's timestamps starting at 0, the media time is what comes
-/// before the first picture: the B-frame delay of video, the encoder's
+/// With each track's timestamps counting from its first decode time (or from
+/// the first picture, if it starts later), the media time is what the track
+/// has before the first picture: the B-frame delay of video, the encoder's
 /// priming of AAC (which FFmpeg skips by this number of samples). Players
 /// that place fragments by their decode time (hls.js: tfdt) then find a
 /// picture at the start instead of a hole. The mov muxer cannot write these

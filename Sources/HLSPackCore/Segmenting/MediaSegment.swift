@@ -34,10 +34,8 @@ public struct KeyframeRange: Sendable, Equatable {
 
 /// Receives the segments of one rendition, in order, on the thread that muxes it.
 public protocol SegmentSink: AnyObject {
-  /// The fMP4 initialization segment (ftyp + moov), before the first media
-  /// segment ends. Each track's fragment timestamps count from 0 at its first
-  /// decode time, `trackStartTicks` (90 kHz, in `trak` order).
-  func acceptInitialization(_ bytes: [UInt8], trackStartTicks: [Int64]) throws
+  /// The fMP4 initialization segment (ftyp + moov), before any media segment.
+  func acceptInitialization(_ bytes: [UInt8]) throws
   /// The next bytes of the segment being written: whole packets in MPEG-TS,
   /// the whole fragment (moof + mdat) in fMP4.
   func acceptBytes(_ bytes: [UInt8]) throws
