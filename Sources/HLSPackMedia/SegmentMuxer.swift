@@ -132,11 +132,11 @@ final class SegmentMuxer {
       // The init segment at write_header, then one moof+mdat per flush; no mfra.
       av_dict_set(&options, "movflags", "frag_custom+empty_moov+default_base_moof+skip_trailer+frag_discont", 0)
       // The mov muxer's own edit lists cannot live in an empty moov (its shift of
-      // B-frame DTS onto the first PTS would start video 2 frames late); the
-      // writer adds them once the first picture is known (InitSegmentEditList),
-      // and tfdt is each track's true decode time, from 0. Moving decode times up
-      // to the first PTS instead (trun version 1, negative offsets) was measured
-      // and left out: FFmpeg 5.1 and 8.1 then present the video 2 frames late.
+      // B-frame DTS onto the first PTS would start video 2 frames late); `emit`
+      // adds them to the init segment once every track's origin is known
+      // (`trackOrigins`). Moving decode times up to the first PTS instead (trun
+      // version 1, negative offsets) was measured and left out: FFmpeg 5.1 and
+      // 8.1 then present the video 2 frames late.
       av_dict_set(&options, "use_editlist", "0", 0)
     }
     try check(avformat_write_header(ctx, &options), "avformat_write_header(\(format))")
