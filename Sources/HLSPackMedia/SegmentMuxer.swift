@@ -80,8 +80,9 @@ final class SegmentMuxer {
     context = ctx
     ctx.pointee.pb = output.context
     ctx.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
-    // Timestamps are made non-negative here (MediaClock.timelineOffset), not by libavformat,
-    // whose shift would depend on which packet happened to come first.
+    // Timestamps are made non-negative here (MediaClock.timelineOffset; in fMP4
+    // also `trackOrigins`), not by libavformat, whose shift would depend on
+    // which packet happened to come first.
     ctx.pointee.avoid_negative_ts = 0
     if bitExact { ctx.pointee.flags |= AVFMT_FLAG_BITEXACT }
 
@@ -189,7 +190,7 @@ final class SegmentMuxer {
   private func toMuxerTime(_ packet: Packet, from timeBase: AVRational, stream: Int32) {
     let p = packet.pointer
     av_packet_rescale_ts(p, timeBase, ctx.pointee.streams[Int(stream)].unsafelyUnwrapped.pointee.time_base)
-    let offset = av_rescale_q(MediaClock.timelineOffset, AVRational(num: 1, den: 90_000), ctx.pointee.streams[Int(stream)].unsafelyUnwrapped.pointee.time_base)
+    let offset = firstPicture(in: stream)
     p.pointee.pts += offset
     p.pointee.dts += offset
     p.pointee.stream_index = stream
@@ -302,9 +303,9 @@ final class SegmentMuxer {
     ctx.pointee.streams[Int(stream)].unsafelyUnwrapped.pointee.time_base
   }
 
-  /// A timestamp of `stream` (default: the primary one) in 90 kHz ticks.
-  private func toTicks(_ time: Int64, stream: Int32? = nil) -> Int64 {
-    av_rescale_q(time, timeBase(of: stream ?? primaryIndex), AVRational(num: 1, den: Int32(MediaClock.ticksPerSecond)))
+  /// A primary-stream timestamp in 90 kHz ticks (MPEG-TS time is already 90 kHz).
+  private func toTicks(_ pts: Int64) -> Int64 {
+    av_rescale_q(pts, primaryTimeBase, AVRational(num: 1, den: Int32(MediaClock.ticksPerSecond)))
   }
 
   /// Writes the queued audio that decodes before `dts` (a video timestamp).
@@ -365,10 +366,15 @@ final class SegmentMuxer {
       let origins = trackOrigins.indices.map { trackOrigins[$0] ?? firstPicture(in: Int32($0)) }
       trackOrigins = origins
       self.initialization = nil
-      let skipped = origins.indices.map { toTicks(firstPicture(in: Int32($0)) - origins[$0], stream: Int32($0)) }
+      // In each stream's time base, which the mov muxer made its track's timescale.
+      let skipped = origins.indices.map { index in
+        let timeBase = timeBase(of: Int32(index))
+        return (value: (firstPicture(in: Int32(index)) - origins[index]) * Int64(timeBase.num), timescale: Int64(timeBase.den))
+      }
       do {
         try sink.acceptInitialization(
-          skipped.allSatisfy { $0 == 0 } ? initialization : InitSegmentEditList.inserting(mediaTimeTicks: skipped, into: initialization))
+          skipped.allSatisfy { $0.value == 0 }
+            ? initialization : InitSegmentEditList.inserting(mediaTimes: skipped, into: initialization))
       } catch let error as CBCSError {
         throw MediaError("fMP4 init segment: \(error)")
       }

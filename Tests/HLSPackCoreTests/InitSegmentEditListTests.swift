@@ -20,7 +20,7 @@ import Testing
   @Test func everyTrackGetsOneEditAfterItsHeaderInItsOwnTimescale() throws {
     let clear = Self.initSegment(timescales: [12800, 48000])
     // Video: 0.08 s, two frames of B-frame delay at 25 fps; audio: 1024 samples of AAC priming.
-    let edited = try InitSegmentEditList.inserting(mediaTimeTicks: [7200, 1920], into: clear)
+    let edited = try InitSegmentEditList.inserting(mediaTimes: [(1024, 12800), (1024, 48000)], into: clear)
     #expect(edited.count == clear.count + 2 * 36)
     let top = try ISOBox.children(of: edited, in: 0..<edited.count, context: "test")
     #expect(top.map(\.type) == ["ftyp", "moov"])
@@ -40,21 +40,26 @@ import Testing
     }
   }
 
-  @Test func mediaTimeRoundsToTheNearestTick() throws {
-    let edited = try InitSegmentEditList.inserting(mediaTimeTicks: [1], into: Self.initSegment(timescales: [48000]))
-    let elst = try #require(edited.indices.first { edited[$0..<$0 + 4].elementsEqual("elst".utf8) })
-    // 1/90000 s is 0.53 ticks of 48 kHz.
-    #expect(readBE32(edited, elst + 16) == 1)
+  @Test func aTimeInAnotherTimescaleIsConvertedToTheTracks() throws {
+    // 0.08 s in 90 kHz ticks, for a 12800 track; and half a 48 kHz sample rounds up.
+    for (time, timescale, expected) in [((7200, 90000), 12800, 1024), ((1, 96000), 48000, 1)] as [((Int64, Int64), Int, Int)] {
+      let edited = try InitSegmentEditList.inserting(mediaTimes: [time], into: Self.initSegment(timescales: [timescale]))
+      let elst = try #require(edited.indices.first { edited[$0..<$0 + 4].elementsEqual("elst".utf8) })
+      #expect(readBE32(edited, elst + 16) == expected)
+    }
   }
 
   @Test func refusesWhatItCannotEdit() throws {
-    let edited = try InitSegmentEditList.inserting(mediaTimeTicks: [7200], into: Self.initSegment(timescales: [90000]))
-    #expect(throws: CBCSError.self) { try InitSegmentEditList.inserting(mediaTimeTicks: [7200], into: edited) }
+    let edited = try InitSegmentEditList.inserting(mediaTimes: [(7200, 90000)], into: Self.initSegment(timescales: [90000]))
+    #expect(throws: CBCSError.self) { try InitSegmentEditList.inserting(mediaTimes: [(7200, 90000)], into: edited) }
     #expect(throws: CBCSError.self) {
-      try InitSegmentEditList.inserting(mediaTimeTicks: [7200], into: Self.initSegment(timescales: [0]))
+      try InitSegmentEditList.inserting(mediaTimes: [(7200, 90000)], into: Self.initSegment(timescales: [0]))
     }
     #expect(throws: CBCSError.self) {
-      try InitSegmentEditList.inserting(mediaTimeTicks: [7200], into: Self.initSegment(timescales: [90000, 48000]))
+      try InitSegmentEditList.inserting(mediaTimes: [(7200, 90000)], into: Self.initSegment(timescales: [90000, 48000]))
+    }
+    #expect(throws: CBCSError.self) {
+      try InitSegmentEditList.inserting(mediaTimes: [(1 << 40, 90000)], into: Self.initSegment(timescales: [90000]))
     }
   }
 }

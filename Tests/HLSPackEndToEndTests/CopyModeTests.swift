@@ -479,4 +479,18 @@ struct CopyModeTests {
     // The AAC encoder's priming sits before the delayed sound.
     #expect(abs(audio - video - (0.5 - 1024.0 / 44100)) < 0.03, "\(container): video at \(video), audio at \(audio)")
   }
+
+  /// The edit list is written in the track's own timescale, not through
+  /// 90 kHz: with a 1 MHz timescale the B-frame delay of 24000/1001 fps
+  /// (83417 ticks) would come back as 83422, and the first picture at -5 µs.
+  @Test func theEditListIsExactInATimescaleFinerThan90kHz() throws {
+    let (result, _, asset) = try encodeMadeSource(
+      "fine-timescale.mp4",
+      ["-f", "lavfi", "-i", "testsrc2=size=320x180:rate=24000/1001:duration=3", "-c:v", "libx264", "-preset", "veryfast",
+       "-bf", "2", "-g", "24", "-video_track_timescale", "1000000"],
+      container: "fmp4", method: "none")
+    try #require(result.status == 0, "\(result.stderr)")
+    let playlist = asset.appendingPathComponent("main/index.m3u8").path
+    #expect(try ffprobe(playlist, ["-select_streams", "v:0", "-show_entries", "stream=start_time"])["start_time"] == "0.000000")
+  }
 }
