@@ -139,6 +139,9 @@ struct CBCSTests {
     // The clear encode's init differs only by the protection.
     let clearInit = Array(try Data(contentsOf: try Self.package(Self.clear).appendingPathComponent("\(rendition)/init.mp4")))
     #expect(initSegment.count == clearInit.count + 2 * 97)
+    // The edit lists are written before the protection and survive it.
+    let elsts = { (b: [UInt8]) in b.indices.dropLast(24).filter { b[$0..<$0 + 4].elementsEqual("elst".utf8) }.map { Array(b[$0..<$0 + 24]) } }
+    #expect(elsts(initSegment).count == 2 && elsts(initSegment) == elsts(clearInit))
   }
 
   @Test(arguments: renditions)

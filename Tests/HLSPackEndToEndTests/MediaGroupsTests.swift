@@ -271,6 +271,32 @@ struct MediaGroupsTests {
     for (got, want) in zip(starts, [0.5, 1.8, 3.0]) { #expect(abs(got - want) < 0.002, "\(got) vs \(want)") }
   }
 
+  /// Alternate audio in fMP4 (muxed by itself, not beside video) starts at
+  /// tfdt 0, and its edit list skips exactly its priming: ffprobe, which
+  /// applies it, starts the audio that much before 0.
+  @Test func fmp4AlternateAudioSkipsItsPriming() throws {
+    let asset = try Self.package(encryption: #"{"method": "none"}"#, container: "fmp4")
+    let master = try PlaylistReader(contentsOf: asset.appendingPathComponent("master.m3u8"))
+    let uris = master.values(of: "#EXT-X-MEDIA").map(PlaylistReader.attributes).filter { $0["TYPE"] == "AUDIO" }.compactMap { $0["URI"] }
+    #expect(uris.count == 3)
+    for uri in uris {
+      let folder = asset.appendingPathComponent(uri).deletingLastPathComponent()
+      let moov = try #require(try Box.parse(Array(try Data(contentsOf: folder.appendingPathComponent("init.mp4")))[...]).first { $0.type == "moov" })
+      let trak = try #require(try moov.children().first { $0.type == "trak" })
+      let elst = try #require(try trak.find(["edts", "elst"]), "\(uri): no edit list").payload
+      let mdhd = try #require(try trak.find(["mdia", "mdhd"])).payload
+      let priming = Double(Box.be32(elst, elst.startIndex + 12)) / Double(Box.be32(mdhd, mdhd.startIndex + 12))
+      #expect(priming > 0.01 && priming < 0.03, "\(uri): \(priming) s")
+      let playlist = try PlaylistReader(contentsOf: folder.appendingPathComponent("index.m3u8"))
+      let first = try #require(playlist.segments.first)
+      let moof = try #require(try Box.parse(Array(try Data(contentsOf: folder.appendingPathComponent(first.uri)))[...]).first)
+      let fragment = try TrackFragment(try #require(try moof.children().first { $0.type == "traf" }))
+      #expect(fragment.baseDecodeTime == 0, "\(uri)")
+      let start = try #require(Double(try ffprobe(folder.appendingPathComponent("index.m3u8").path, ["-show_entries", "stream=start_time"])["start_time"] ?? ""))
+      #expect(abs(start + priming) < 0.0001, "\(uri): starts at \(start), priming \(priming)")
+    }
+  }
+
   /// Through the master playlist with FFmpeg 8.1 (5.1 exposes no subtitles
   /// there). FFmpeg drops the cues of the first subtitle segment of any
   /// package (Shaka Packager's too), so cues from the second segment on are
