@@ -68,15 +68,12 @@ struct AssetEncoder {
     }
     // Every writer is closed, so that no writing thread outlives a failed one.
     _ = try writers.mapAll { try $0.close() }
-    // fMP4's edit lists show the first picture at 0; MPEG-TS shows its timestamps.
-    let shift = profile.segment.container == .fmp4 ? MediaClock.timelineOffset : 0
 
     let outputs = AssetOutputs(
       profile: profile, input: input, assetName: assetName, folder: staging.folder, destination: destination)
     // A seeded run must be reproducible to the byte, so its report carries no timings.
     let timed = encryption.seed == nil ? started : nil
-    let (report, warnings) = try outputs.write(
-      writers: writers, facts: facts, subtitles: subtitles, presentationShift: shift, started: timed)
+    let (report, warnings) = try outputs.write(writers: writers, facts: facts, subtitles: subtitles, started: timed)
     for warning in warnings { logger.warning("\(assetName): \(warning)") }
     if let warning = try staging.publish() { logger.warning("\(assetName): \(warning)") }
     progress.report(

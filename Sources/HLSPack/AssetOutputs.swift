@@ -15,8 +15,7 @@ struct AssetOutputs {
   /// Writes everything; `writers` and `facts` hold the video renditions, then
   /// the alternate audio renditions in profile order.
   func write(
-    writers: [RenditionWriter], facts: [WrittenStreamFacts], subtitles: [SubtitleRendition], presentationShift: Int64,
-    started: Date?
+    writers: [RenditionWriter], facts: [WrittenStreamFacts], subtitles: [SubtitleRendition], started: Date?
   ) throws -> (report: AssetReport, warnings: [String]) {
     for writer in writers where writer.records.isEmpty {
       throw PackError.media(path: input.path, reason: "rung \(writer.name) produced no segment")
@@ -69,6 +68,8 @@ struct AssetOutputs {
     }
     let sessionKeys = sessionKeys(writers)
     let videoCount = profile.video.count
+    // fMP4's edit lists show the first picture at 0; MPEG-TS shows its timestamps.
+    let presentationShift = profile.segment.container == .fmp4 ? MediaClock.timelineOffset : 0
     let subtitleReports = try subtitles.map {
       try $0.write(
         into: folder, segments: writers[0].records, presentationShift: presentationShift, targetDuration: targetDuration,
