@@ -84,15 +84,13 @@ struct FragmentedMP4Tests {
       let folder = package.folder.appendingPathComponent(variant.uri).deletingLastPathComponent()
       let initBytes = Array(try Data(contentsOf: folder.appendingPathComponent("init.mp4")))
       let moov = try #require(try Box.parse(initBytes[...]).first { $0.type == "moov" })
-      var edits: [UInt32: (mediaTime: UInt32, timescale: UInt32)] = [:]
+      var edits: [UInt32: TrackEdit] = [:]
       for trak in try moov.children().filter({ $0.type == "trak" }) {
         let tkhd = try #require(try trak.find(["tkhd"])).payload
         let trackID = Box.be32(tkhd, tkhd.startIndex + 12)
-        let mdhd = try #require(try trak.find(["mdia", "mdhd"])).payload
-        let elst = try #require(try trak.find(["edts", "elst"]), "track \(trackID) of \(variant.uri) has no edit list").payload
-        let e = elst.startIndex
-        #expect(Box.be32(elst, e + 4) == 1 && Box.be32(elst, e + 8) == 0, "one edit over the whole track")
-        edits[trackID] = (Box.be32(elst, e + 12), Box.be32(mdhd, mdhd.startIndex + 12))
+        let edit = try #require(try TrackEdit(trak), "track \(trackID) of \(variant.uri) has no edit list")
+        #expect(edit.entryCount == 1 && edit.segmentDuration == 0, "one edit over the whole track")
+        edits[trackID] = edit
       }
       let firstSegment = try #require(try package.playlist(variant.uri).segments.first)
       let moof = try #require(try Box.parse(Array(try Data(contentsOf: folder.appendingPathComponent(firstSegment.uri)))[...]).first)
@@ -100,8 +98,7 @@ struct FragmentedMP4Tests {
       let video = try #require(fragments.first), audio = try #require(fragments.last)
       #expect(fragments.allSatisfy { $0.baseDecodeTime == 0 }, "\(variant.uri): tfdt \(fragments.map(\.baseDecodeTime))")
       #expect(Int64(try #require(edits[video.trackID]).mediaTime) == video.compositionOffsets.first, "\(variant.uri): video")
-      let priming = try #require(edits[audio.trackID])
-      let primingSeconds = Double(priming.mediaTime) / Double(priming.timescale)
+      let primingSeconds = try #require(edits[audio.trackID]).seconds
       #expect(primingSeconds > 0.01 && primingSeconds < 0.03, "\(variant.uri): audio skips \(primingSeconds) s")
       // ffprobe applies the edit lists.
       let path = package.folder.appendingPathComponent(variant.uri).path

@@ -47,6 +47,27 @@ struct Box {
   }
 }
 
+/// A trak's edit list (version 0) and the track's timescale.
+struct TrackEdit {
+  var entryCount: UInt32
+  /// The first entry's.
+  var segmentDuration: UInt32
+  var mediaTime: UInt32
+  /// `mdhd`'s.
+  var timescale: UInt32
+  var seconds: Double { Double(mediaTime) / Double(timescale) }
+
+  /// Nil when the track has no edit list.
+  init?(_ trak: Box) throws {
+    guard let elst = try trak.find(["edts", "elst"])?.payload else { return nil }
+    guard let mdhd = try trak.find(["mdia", "mdhd"])?.payload else { throw FixtureError("trak without mdhd") }
+    entryCount = Box.be32(elst, elst.startIndex + 4)
+    segmentDuration = Box.be32(elst, elst.startIndex + 8)
+    mediaTime = Box.be32(elst, elst.startIndex + 12)
+    timescale = Box.be32(mdhd, mdhd.startIndex + 12)
+  }
+}
+
 /// One track fragment: its track, base decode time and sample durations.
 struct TrackFragment {
   var trackID: UInt32
