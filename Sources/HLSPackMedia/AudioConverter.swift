@@ -10,6 +10,11 @@ final class AudioConverter {
   private let settings: AudioSettings
   private let frameSize: Int32
   private var outputLayout = AVChannelLayout()
+  /// The input the resampler was set up for: a stream whose rate, sample
+  /// format or layout changes midway (joined recordings) gets a new one.
+  private var inputLayout = AVChannelLayout()
+  private var inputFormat: Int32 = -1
+  private var inputRate: Int32 = 0
   /// Samples still to drop from the start (audio that begins before the video).
   private var samplesToSkip: Int64
   /// Samples handed out so far, for the next frame's pts.
@@ -35,11 +40,23 @@ final class AudioConverter {
     swr_free(&resampler)
     av_audio_fifo_free(fifo)
     av_channel_layout_uninit(&outputLayout)
+    av_channel_layout_uninit(&inputLayout)
   }
 
   /// Adds a decoded frame (nil flushes the resampler's delay).
   func push(_ input: UnsafeMutablePointer<AVFrame>?) throws {
-    if let input, resampler == nil { try makeResampler(for: input) }
+    if let input {
+      nameUnspecifiedLayout(of: input)
+      if resampler == nil || !isInputFormat(of: input) {
+        // The old resampler's delay belongs before the new format's samples.
+        try convert(nil)
+        try makeResampler(for: input)
+      }
+    }
+    try convert(input)
+  }
+
+  private func convert(_ input: UnsafeMutablePointer<AVFrame>?) throws {
     guard let resampler else { return }
     let out = converted.pointer
     av_frame_unref(out)
@@ -78,18 +95,33 @@ final class AudioConverter {
     return frame
   }
 
+  /// A decoder that knows only the channel count (PCM in Matroska, for
+  /// one) leaves the layout unspecified; libswresample wants the layout it was
+  /// set up with on every frame, so the frame gets the default layout for its
+  /// count, as the resampler does.
+  private func nameUnspecifiedLayout(of input: UnsafeMutablePointer<AVFrame>) {
+    let layout = input.pointee.ch_layout
+    guard layout.order == AV_CHANNEL_ORDER_UNSPEC || layout.nb_channels == 0 else { return }
+    let channels = max(1, layout.nb_channels)
+    av_channel_layout_uninit(&input.pointee.ch_layout)
+    av_channel_layout_default(&input.pointee.ch_layout, channels)
+  }
+
+  private func isInputFormat(of input: UnsafeMutablePointer<AVFrame>) -> Bool {
+    input.pointee.format == inputFormat && input.pointee.sample_rate == inputRate
+      && av_channel_layout_compare(&inputLayout, &input.pointee.ch_layout) == 0
+  }
+
   private func makeResampler(for input: UnsafeMutablePointer<AVFrame>) throws {
-    var inputLayout = AVChannelLayout()
-    defer { av_channel_layout_uninit(&inputLayout) }
-    if input.pointee.ch_layout.order == AV_CHANNEL_ORDER_UNSPEC || input.pointee.ch_layout.nb_channels == 0 {
-      av_channel_layout_default(&inputLayout, max(1, input.pointee.ch_layout.nb_channels))
-    } else {
-      try check(av_channel_layout_copy(&inputLayout, &input.pointee.ch_layout), "av_channel_layout_copy")
-    }
+    swr_free(&resampler)
+    av_channel_layout_uninit(&inputLayout)
+    try check(av_channel_layout_copy(&inputLayout, &input.pointee.ch_layout), "av_channel_layout_copy")
+    inputFormat = input.pointee.format
+    inputRate = input.pointee.sample_rate
     try check(
       swr_alloc_set_opts2(
         &resampler, &outputLayout, AV_SAMPLE_FMT_FLTP, Int32(settings.sampleRate),
-        &inputLayout, AVSampleFormat(rawValue: input.pointee.format), input.pointee.sample_rate, 0, nil),
+        &inputLayout, AVSampleFormat(rawValue: inputFormat), inputRate, 0, nil),
       "swr_alloc_set_opts2")
     try check(swr_init(resampler), "swr_init")
   }
