@@ -68,11 +68,15 @@ public final class LadderTranscoder: RenditionProducer {
       notes.append(
         "\(input.path): has \(input.videoStreamCount) video streams; stream #\(input.videoStreamIndex), FFmpeg's choice (the default one, else the one with the highest bit rate), is encoded")
     }
-    // The picture's size as shown, so that a portrait source is compared upright.
+    // The picture's size as shown, so that a portrait source is compared upright,
+    // against the size it is scaled to (inside the bars, when padded).
     if let shown = input.videoShownSize {
-      for rung in job.rungs where Double(rung.width) > shown.width + 1 || Double(rung.height) > shown.height + 1 {
+      for rung in job.rungs {
+        let scaled = rung.fit.placement(width: rung.width, height: rung.height, aspect: input.videoPictureAspect)
+        guard Double(scaled.width) > shown.width + 1 || Double(scaled.height) > shown.height + 1 else { continue }
         let size = "\(Int(shown.width.rounded()))x\(Int(shown.height.rounded()))"
-        notes.append("\(input.path): rung \(rung.name) (\(rung.width)x\(rung.height)) is larger than the source's picture (\(size) as shown): it is upscaled")
+        let picture = scaled.width == rung.width && scaled.height == rung.height ? "" : ", a \(scaled.width)x\(scaled.height) picture"
+        notes.append("\(input.path): rung \(rung.name) (\(rung.width)x\(rung.height)\(picture)) is larger than the source's picture (\(size) as shown): it is upscaled")
       }
     }
     let misalignment = boundaryMisalignment

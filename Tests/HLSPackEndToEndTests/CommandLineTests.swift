@@ -166,6 +166,21 @@ struct CommandLineTests {
     #expect(!plain.result.stderr.contains("upscaled") && !plain.result.stderr.contains("video streams"), "\(plain.result.stderr)")
   }
 
+  /// Padded, the picture is scaled to the size between the bars, and that
+  /// size is what the source is compared with.
+  @Test func aPaddedRungIsUpscaledByThePictureBetweenItsBars() throws {
+    let scratch = try Fixtures.scratchFolder()
+    let source = scratch.appendingPathComponent("small.mp4")
+    let made = try Command.run(
+      "ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25:duration=1", "-c:v", "libx264", "-preset", "ultrafast", source.path])
+    #expect(made.status == 0, "\(made.stderr)")
+    let (run, _) = try Fixtures.encodeOneRung(source, rung: "v", width: 640, height: 360, bitrate: 800_000, fields: #", "fit": "pad""#, in: scratch)
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(
+      run.stderr.contains("\(source.path): rung v (640x360, a 480x360 picture) is larger than the source's picture (320x240 as shown): it is upscaled"),
+      "\(run.stderr)")
+  }
+
   @Test func fileWithoutVideoIsRejected() throws {
     let scratch = try Fixtures.scratchFolder()
     let audioOnly = scratch.appendingPathComponent("tone.m4a")

@@ -80,6 +80,8 @@ struct RotationTests {
       source, rung: "v", width: 640, height: 360, bitrate: 1_500_000, fields: #", "fit": "pad""#, in: scratch)
     #expect(run.status == 0, "\(run.stderr)")
     #expect(!run.stderr.contains("stretched"), "\(run.stderr)")
+    // The picture between the bars is no larger than the source's (the rung is).
+    #expect(!run.stderr.contains("upscaled"), "\(run.stderr)")
     let segment = asset.appendingPathComponent("v/segment_00000.ts").path
     // The bars: luma 16 (limited-range black) in every row, away from the picture's edge.
     let frame = try Command.run("ffmpeg", ["-v", "error", "-i", segment, "-frames:v", "1", "-pix_fmt", "yuv420p", "-f", "rawvideo", "-"])
