@@ -24,6 +24,12 @@ final class RenditionRemuxer: @unchecked Sendable {
   private let audioFilter: BitstreamFilter?
   /// fMP4 keeps the source's display matrix: a quarter turn is shown with width and height swapped.
   private let showsSidesSwapped: Bool
+  /// The last video packet, held until the next one's decode time gives its
+  /// duration: the mov muxer gives a fragment's last sample the packet's own
+  /// duration and starts the next fragment after it, and copied sources can
+  /// state it wrongly (FFmpeg 5.1 reads every frame of a variable-rate MP4 as
+  /// its shortest; Matroska rounds to milliseconds).
+  private var heldVideo: (packet: Packet, opensSegment: Bool)?
   private(set) var failure: Error?
   private(set) var facts: WrittenStreamFacts?
   var segmentStarts: [Int64] { limit.starts }
@@ -173,10 +179,10 @@ final class RenditionRemuxer: @unchecked Sendable {
         if let annexB {
           let keyframe = packet.isKeyframe
           for (i, converted) in try annexB.filter(try Packet(referencing: p)).enumerated() {
-            try muxer.writeVideo(converted, opensSegment: opens && keyframe && i == 0)
+            try writeVideo(converted, opensSegment: opens && keyframe && i == 0)
           }
         } else {
-          try muxer.writeVideo(packet, opensSegment: opens)
+          try writeVideo(try Packet(referencing: p), opensSegment: opens)
         }
         wroteVideo = true
         progress(seconds)
@@ -197,6 +203,7 @@ final class RenditionRemuxer: @unchecked Sendable {
         }
       }
     }
+    if let held = heldVideo { try muxer.writeVideo(held.packet, opensSegment: held.opensSegment) }
     try muxer.finish()
     let parameters = videoParameters.pointer.pointee
     let video = CodecString.video(hevc: hevc, parameterSets: muxer.firstKeyframe, extradata: videoParameters.extradata)
@@ -209,6 +216,19 @@ final class RenditionRemuxer: @unchecked Sendable {
       codecs: [video, audioCodec].compactMap { $0 }, width: shownWidth, height: shownHeight,
       frameRate: muxer.frameRate, videoFrames: muxer.frames,
       videoRange: VideoRange(transferCharacteristics: Int(parameters.color_trc.rawValue)))
+  }
+}
+
+extension RenditionRemuxer {
+  /// Writes the held video packet, with the time up to `packet` as its
+  /// duration, and holds `packet`.
+  private func writeVideo(_ packet: Packet, opensSegment: Bool) throws {
+    if let held = heldVideo {
+      let gap = packet.pointer.pointee.dts - held.packet.pointer.pointee.dts
+      if gap > 0 { held.packet.pointer.pointee.duration = gap }
+      try muxer.writeVideo(held.packet, opensSegment: held.opensSegment)
+    }
+    heldVideo = (packet, opensSegment)
   }
 }
 

@@ -296,6 +296,32 @@ struct CopyModeTests {
     #expect(playlist.segments.map(\.duration) == [1.04, 0.96, 1])
   }
 
+  /// Matroska gives every frame of a variable-rate stream one default
+  /// duration, wrong for the 40 ms frames before the rate doubles at 2 s. The
+  /// mov muxer gives a fragment's last sample its packet's duration and starts
+  /// the next fragment after it: each fragment must start at its keyframe's
+  /// time in the source, 1 s apart (the second one started 20 ms early).
+  @Test func fragmentsStartAtTheirKeyframesTimeWhateverThePacketDurations() throws {
+    let (result, _, asset) = try encodeMadeSource(
+      "vfr.mkv",
+      ["-f", "lavfi", "-i", "testsrc2=size=320x180:rate=50:duration=4", "-vf", "select='gte(t,2)+not(mod(n,2))'", "-fps_mode", "vfr",
+       "-c:v", "libx264", "-preset", "ultrafast", "-bf", "0", "-force_key_frames", "expr:gte(t,n_forced)"],
+      container: "fmp4", method: "none")
+    try #require(result.status == 0, "\(result.stderr)")
+    let folder = asset.appendingPathComponent("main")
+    let initSegment = try Data(contentsOf: folder.appendingPathComponent("init.mp4"))
+    let trak = try #require(try Box.parse(ArraySlice(initSegment)).first { $0.type == "moov" }?.find(["trak"]))
+    let timescale = Double(try trak.mediaTimescale())
+    let playlist = try PlaylistReader(contentsOf: folder.appendingPathComponent("index.m3u8"))
+    #expect(playlist.segments.count == 4)
+    for (index, segment) in playlist.segments.enumerated() {
+      let bytes = try Data(contentsOf: folder.appendingPathComponent(segment.uri))
+      let moof = try #require(try Box.parse(ArraySlice(bytes)).first { $0.type == "moof" })
+      let fragment = try TrackFragment(try #require(try moof.find(["traf"])))
+      #expect(abs(Double(fragment.baseDecodeTime) / timescale - Double(index)) < 0.001, "segment \(index): tfdt \(fragment.baseDecodeTime) / \(timescale)")
+    }
+  }
+
   /// Copied pictures keep non-square pixels, so RESOLUTION is the size they
   /// are shown at (conformance D6): 320x180 of 4:3 pixels show as 426x180,
   /// truncated as Shaka Packager writes it, on the variant and its I-frame variant.

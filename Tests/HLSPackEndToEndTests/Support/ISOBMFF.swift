@@ -60,11 +60,18 @@ struct TrackEdit {
   /// Nil when the track has no edit list.
   init?(_ trak: Box) throws {
     guard let elst = try trak.find(["edts", "elst"])?.payload else { return nil }
-    guard let mdhd = try trak.find(["mdia", "mdhd"])?.payload else { throw FixtureError("trak without mdhd") }
     entryCount = Box.be32(elst, elst.startIndex + 4)
     segmentDuration = Box.be32(elst, elst.startIndex + 8)
     mediaTime = Box.be32(elst, elst.startIndex + 12)
-    timescale = Box.be32(mdhd, mdhd.startIndex + 12)
+    timescale = try trak.mediaTimescale()
+  }
+}
+
+extension Box {
+  /// A trak's timescale (`mdhd` version 0, as the mov muxer writes it).
+  func mediaTimescale() throws -> UInt32 {
+    guard let mdhd = try find(["mdia", "mdhd"])?.payload else { throw FixtureError("trak without mdhd") }
+    return Box.be32(mdhd, mdhd.startIndex + 12)
   }
 }
 
