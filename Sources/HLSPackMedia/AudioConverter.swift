@@ -17,9 +17,13 @@ final class AudioConverter {
   private var inputRate: Int32 = 0
   /// Samples still to drop from the start (audio that begins before the video).
   private var samplesToSkip: Int64
+  /// Whole frames of silence still to hand out before the source's audio,
+  /// when it begins after the video: the output starts with the picture, so
+  /// that an audio rendition's playlist starts when the video's does (RFC 8216
+  /// 6.2.4) instead of a segment's worth of time off.
+  private var silentFrames: Int64
   /// Samples handed out so far, for the next frame's pts.
   private var samplesOut: Int64 = 0
-  let startSample: Int64
 
   /// `startSeconds`: where the first decoded sample sits on the output timeline.
   init(settings: AudioSettings, frameSize: Int32, startSeconds: Double) throws {
@@ -27,13 +31,22 @@ final class AudioConverter {
     self.frameSize = frameSize > 0 ? frameSize : 1024
     let start = Int64((startSeconds * Double(settings.sampleRate)).rounded())
     samplesToSkip = max(0, -start)
-    startSample = max(0, start)
+    let lead = max(0, start)
+    silentFrames = lead / Int64(self.frameSize)
     av_channel_layout_default(&outputLayout, Int32(settings.channels))
     guard let fifo = av_audio_fifo_alloc(AV_SAMPLE_FMT_FLTP, Int32(settings.channels), 4096) else {
       throw FFmpegError(call: "av_audio_fifo_alloc", code: hlspack_averror(ENOMEM))
     }
     self.fifo = fifo
     converted = try Frame()
+    // The silence short of a whole frame goes before the source's first samples.
+    let rest = Int32(lead % Int64(self.frameSize))
+    if rest > 0 {
+      let silence = try silentFrame(count: rest)
+      _ = try silence.pointer.pointee.extended_data.withMemoryRebound(to: UnsafeMutableRawPointer?.self, capacity: Int(settings.channels)) {
+        try check(av_audio_fifo_write(fifo, $0, rest), "av_audio_fifo_write")
+      }
+    }
   }
 
   deinit {
@@ -77,9 +90,28 @@ final class AudioConverter {
 
   /// The next encoder frame; when `final`, the remainder as a short frame.
   func pop(final: Bool) throws -> Frame? {
+    if silentFrames > 0 {
+      silentFrames -= 1
+      return stamped(try silentFrame(count: frameSize))
+    }
     let available = av_audio_fifo_size(fifo)
     guard available >= frameSize || (final && available > 0) else { return nil }
     let count = min(frameSize, available)
+    let frame = try emptyFrame(count: count)
+    _ = try frame.pointer.pointee.extended_data.withMemoryRebound(to: UnsafeMutableRawPointer?.self, capacity: Int(settings.channels)) {
+      try check(av_audio_fifo_read(fifo, $0, count), "av_audio_fifo_read")
+    }
+    return stamped(frame)
+  }
+
+  private func stamped(_ frame: Frame) -> Frame {
+    frame.pointer.pointee.pts = samplesOut
+    samplesOut += Int64(frame.pointer.pointee.nb_samples)
+    return frame
+  }
+
+  /// A frame of `count` samples in the encoder's format, its buffers allocated.
+  private func emptyFrame(count: Int32) throws -> Frame {
     let frame = try Frame()
     let f = frame.pointer
     f.pointee.nb_samples = count
@@ -87,11 +119,13 @@ final class AudioConverter {
     f.pointee.sample_rate = Int32(settings.sampleRate)
     try check(av_channel_layout_copy(&f.pointee.ch_layout, &outputLayout), "av_channel_layout_copy")
     try check(av_frame_get_buffer(f, 0), "av_frame_get_buffer(audio)")
-    _ = try f.pointee.extended_data.withMemoryRebound(to: UnsafeMutableRawPointer?.self, capacity: Int(settings.channels)) {
-      try check(av_audio_fifo_read(fifo, $0, count), "av_audio_fifo_read")
-    }
-    f.pointee.pts = startSample + samplesOut
-    samplesOut += Int64(count)
+    return frame
+  }
+
+  private func silentFrame(count: Int32) throws -> Frame {
+    let frame = try emptyFrame(count: count)
+    let f = frame.pointer
+    try check(av_samples_set_silence(f.pointee.extended_data, 0, count, Int32(settings.channels), AV_SAMPLE_FMT_FLTP), "av_samples_set_silence")
     return frame
   }
 

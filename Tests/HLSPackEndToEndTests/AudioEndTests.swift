@@ -84,6 +84,40 @@ import Testing
     #expect(lastFrame < 1024, "the source's audio ends within a frame: \(lastFrame)")
   }
 
+  /// Audio that starts 0.5 s after the picture: its rendition starts with the
+  /// video's, silent until the tone (RFC 8216 6.2.4), instead of a first
+  /// segment half a second short that put every later one off by as much on
+  /// the playlist's timeline (found by an independent check).
+  @Test(arguments: ["ts", "fmp4"])
+  func lateAudioIsLedInBySilence(container: String) throws {
+    let scratch = try Fixtures.scratchFolder("late-audio-\(container)")
+    let source = scratch.appendingPathComponent("late.mp4")
+    let made = try Command.run("ffmpeg", [
+      "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=3", "-itsoffset", "0.5", "-f", "lavfi", "-i",
+      "sine=frequency=440:sample_rate=48000:duration=2.5", "-map", "0", "-map", "1", "-c:v", "libx264", "-preset", "ultrafast",
+      "-g", "25", "-c:a", "aac", source.path,
+    ])
+    guard made.status == 0 else { throw FixtureError(made.stderr) }
+    let output = scratch.appendingPathComponent("out")
+    let run = try Command.run(
+      try Fixtures.executable(), ["encode", "--profile", try Self.audioListProfile(container: container, in: scratch).path, "--output", output.path, source.path])
+    #expect(run.status == 0, "\(run.stderr)")
+    let asset = output.appendingPathComponent("late")
+    let audio = asset.appendingPathComponent("audio/en-aac-2ch/index.m3u8")
+    let durations = try PlaylistReader(contentsOf: audio).segments.map(\.duration)
+    // The first segment holds the encoder's priming frame too (21 ms); cuts fall between frames.
+    #expect(abs(durations[0] - 1.021) < 0.022, "\(durations)")
+    #expect(abs(durations.reduce(0, +) - 3.021) < 0.03, "\(durations)")
+    // Still in step: the tone begins 0.5 s after the first picture.
+    let audioStart = Double(try ffprobe(audio.path, ["-select_streams", "a", "-show_entries", "stream=start_time"])["start_time"] ?? "") ?? .nan
+    let videoStart = Double(try ffprobe(asset.appendingPathComponent("low/index.m3u8").path, ["-select_streams", "v", "-show_entries", "stream=start_time"])["start_time"] ?? "") ?? .nan
+    let decoded = try Command.run("ffmpeg", ["-v", "error", "-allowed_extensions", "ALL", "-i", audio.path, "-f", "s16le", "-ac", "1", "-ar", "48000", "-"])
+    let samples = stride(from: 0, to: decoded.stdout.count - 1, by: 2).map { Int16(bitPattern: UInt16(decoded.stdout[$0]) | UInt16(decoded.stdout[$0 + 1]) << 8) }
+    let firstTone = try #require(samples.firstIndex { abs(Int($0)) > 1000 })
+    let delay = audioStart + Double(firstTone) / 48000 - videoStart
+    #expect(abs(delay - 0.5) < 0.005, "the tone starts \(delay) s after the first picture")
+  }
+
   /// A 320x180 25 fps source of `video` seconds (an IDR every second) with the lavfi `audio` as AAC.
   static func source(_ name: String, video: Int, audio: String, in scratch: URL) throws -> URL {
     let file = scratch.appendingPathComponent(name)
