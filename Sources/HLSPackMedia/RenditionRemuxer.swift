@@ -111,6 +111,30 @@ final class RenditionRemuxer: @unchecked Sendable {
     showsSidesSwapped = container == .fmp4 && input.videoOrientation.swapsSides
   }
 
+  /// Where the package's time starts, in the video's time base, and the
+  /// packets read to find it: the video stream's start, or its first packet's
+  /// time when that is earlier. A source cut with an edit list (`ffmpeg -ss …
+  /// -c copy`) leads with the pictures its first shown one is decoded from,
+  /// which FFmpeg marks discarded and puts before 0; they are copied (TS
+  /// cannot hide them) and counted, as the ffmpeg CLI's HLS muxer counts them,
+  /// so that an fMP4 package's edit list skips only its own B-frame delay and
+  /// its pictures sit where its playlists say.
+  private func packageStart() throws -> (start: Int64, packets: [Packet]) {
+    let stream = input.stream(input.videoStreamIndex).pointee
+    let declared = stream.start_time == hlspack_nopts_value() ? 0 : stream.start_time
+    var packets: [Packet] = []
+    // Files interleave their streams within a second or so; past that the declared start stands.
+    while packets.count < 1000 {
+      let packet = try Packet()
+      guard try input.read(into: packet) else { break }
+      packets.append(packet)
+      if packet.pointer.pointee.stream_index == input.videoStreamIndex {
+        return (min(declared, Self.known(packet.pointer.pointee.pts) ?? declared), packets)
+      }
+    }
+    return (declared, packets)
+  }
+
   /// A timestamp, or nil for FFmpeg's "no value".
   private static func known(_ timestamp: Int64) -> Int64? {
     timestamp == hlspack_nopts_value() ? nil : timestamp
@@ -136,17 +160,23 @@ final class RenditionRemuxer: @unchecked Sendable {
 
   private func run(_ progress: (Double) -> Void) throws {
     let videoStream = input.stream(input.videoStreamIndex)
-    let start = videoStream.pointee.start_time == hlspack_nopts_value() ? 0 : videoStream.pointee.start_time
+    let (start, leading) = try packageStart()
     var timestamps = DecodeTimestamps(
       reorderDelay: Int(videoStream.pointee.codecpar.pointee.video_delay), frameDuration: frameDuration)
     var closedGOPs = ClosedGOPCheck(
       rendition: name, path: input.path, hevc: hevc,
       lengthSize: RandomAccess.lengthSize(configuration: videoParameters.extradata, hevc: hevc))
-    let packet = try Packet()
+    var readAhead = leading[...]
+    let reused = try Packet()
+    // The packets read ahead, then the rest of the input.
+    func nextPacket() throws -> Packet? {
+      if let packet = readAhead.popFirst() { return packet }
+      av_packet_unref(reused.pointer)
+      return try input.read(into: reused) ? reused : nil
+    }
     var boundary = 0
     var wroteVideo = false
-    while try input.read(into: packet) {
-      defer { av_packet_unref(packet.pointer) }
+    while let packet = try nextPacket() {
       let p = packet.pointer
       if p.pointee.stream_index == input.videoStreamIndex {
         let filled: (pts: Int64, dts: Int64)

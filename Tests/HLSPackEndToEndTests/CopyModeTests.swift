@@ -322,6 +322,43 @@ struct CopyModeTests {
     }
   }
 
+  /// `ffmpeg -ss 0.5 -c copy` keeps the GOP from the keyframe before the cut
+  /// and writes an edit list that hides its first half second, which FFmpeg
+  /// reads as discarded packets before 0. They are copied (TS cannot hide
+  /// them) and counted, so the package starts at that keyframe: in fMP4 the
+  /// keyframes sat half a second before the times its playlist gave them.
+  @Test(arguments: ["ts", "fmp4"])
+  func aSourceCutWithAnEditListStartsAtItsFirstKeyframe(container: String) throws {
+    let scratch = try Fixtures.scratchFolder("cut-\(container)")
+    let whole = scratch.appendingPathComponent("whole.mp4"), cut = scratch.appendingPathComponent("cut.mp4")
+    for arguments in [
+      ["-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=4.5", "-f", "lavfi", "-i", "sine=duration=4.5", "-c:v", "libx264",
+       "-preset", "veryfast", "-bf", "2", "-g", "25", "-c:a", "aac", whole.path],
+      ["-ss", "0.5", "-i", whole.path, "-c", "copy", cut.path],
+    ] {
+      let made = try Command.run("ffmpeg", ["-v", "error"] + arguments)
+      guard made.status == 0 else { throw FixtureError(made.stderr) }
+    }
+    let profile = scratch.appendingPathComponent("copy.json")
+    try Data(
+      #"{"version": 1, "segment": {"duration": 1, "container": "\#(container)"}, "video": [{"name": "main", "codec": "copy"}], "audio": {"codec": "copy"}, "encryption": {"method": "none"}}"#.utf8
+    ).write(to: profile)
+    let output = scratch.appendingPathComponent("out")
+    let run = try Command.run(try Fixtures.executable(), ["encode", "--profile", profile.path, "--output", output.path, cut.path])
+    try #require(run.status == 0, "\(run.stderr)")
+    let playlist = output.appendingPathComponent("cut/main/index.m3u8")
+    #expect(try PlaylistReader(contentsOf: playlist).segments.map(\.duration) == [1, 1, 1, 1, 0.52])
+    let frames = try Command.run(
+      "ffprobe", ["-v", "error", "-select_streams", "v", "-show_entries", "frame=key_frame,pts_time", "-of", "csv=p=0", playlist.path])
+    let keyframes = frames.text.split(separator: "\n").compactMap { line -> Double? in
+      let fields = line.split(separator: ",")
+      return fields.count >= 2 && fields[0] == "1" ? Double(fields[1]) : nil
+    }
+    // Every package's first picture: TS at 1 s (its clock starts there), fMP4 at 0.
+    let first = container == "ts" ? 1.0 : 0.0
+    #expect(keyframes.map { ($0 - first) * 1000 }.map { $0.rounded() } == [0, 1000, 2000, 3000, 4000], "\(keyframes)")
+  }
+
   /// Copied pictures keep non-square pixels, so RESOLUTION is the size they
   /// are shown at (conformance D6): 320x180 of 4:3 pixels show as 426x180,
   /// truncated as Shaka Packager writes it, on the variant and its I-frame variant.
