@@ -29,6 +29,7 @@ struct AssetEncoder {
     let subtitles = try profile.subtitles.map { try SubtitleRendition.load($0, input: input) }
     let staging = try AssetStaging(destination: destination, replace: replace)
     defer { staging.discard() }
+    if let warning = staging.othersFoldersWarning { logger.warning("\(assetName): \(warning)") }
 
     let keys = encryption.method == .none ? nil : KeyRing(settings: encryption, asset: assetName, folder: staging.folder)
     // Video renditions, then alternate audio renditions (under audio/), as the producer expects.

@@ -24,6 +24,25 @@ import Testing
     #expect(!exists(staging.destination))
   }
 
+  /// A killed run (SIGKILL) cannot remove its staging folder, which may hold
+  /// keys; the next run of the asset names it, and another asset's is not its
+  /// business (found by an independent check: nothing said so).
+  @Test func anotherRunsHiddenFoldersAreNamed() throws {
+    let parent = try TemporaryFolder()
+    let fm = FileManager.default
+    for name in [".movie.partial-0BADF00D", ".movie.old-12345678", ".movies.partial-87654321", "movie-extra"] {
+      try fm.createDirectory(at: parent.url.appendingPathComponent(name), withIntermediateDirectories: false)
+    }
+    let staging = try AssetStaging(destination: parent.url.appendingPathComponent("movie"), replace: false)
+    defer { staging.discard() }
+    #expect(staging.othersFolders.map(\.lastPathComponent) == [".movie.old-12345678", ".movie.partial-0BADF00D"])
+    let warning = try #require(staging.othersFoldersWarning)
+    #expect(warning.contains(parent.url.appendingPathComponent(".movie.partial-0BADF00D").path) && warning.contains("may hold keys"))
+    let alone = try AssetStaging(destination: parent.url.appendingPathComponent("other"), replace: false)
+    defer { alone.discard() }
+    #expect(alone.othersFoldersWarning == nil)
+  }
+
   @Test func createsMissingParents() throws {
     let root = try TemporaryFolder()
     let destination = root.url.appendingPathComponent("a/b/movie")

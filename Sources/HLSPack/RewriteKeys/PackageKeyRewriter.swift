@@ -106,6 +106,7 @@ public struct PackageKeyRewriter {
     let result: URL
     if let output {
       let staging = try AssetStaging(destination: output, replace: replace)
+      if let warning = staging.othersFoldersWarning { warnings.append(warning) }
       // Keys the rewrite stages are written afresh, owner-only, not copied with the source's mode.
       let staged = Set(plan.keys.keys.map(RewritePlan.keyFile))
       try PackageFiles.copyContents(of: package, into: staging.folder, except: staged)

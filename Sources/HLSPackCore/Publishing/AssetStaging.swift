@@ -10,6 +10,10 @@ public final class AssetStaging: @unchecked Sendable {
   public let folder: URL
   private let registry: StagingRegistry
   private var published = false
+  /// Hidden folders of this destination that another run made: one still
+  /// running, or one killed before it could remove them (SIGKILL, a power
+  /// cut). They may hold keys, and only a person can tell which case it is.
+  public private(set) var othersFolders: [URL] = []
 
   /// The longest destination name: the staging and retired folders are named
   /// ".<name>.partial-XXXXXXXX" and ".<name>.old-XXXXXXXX", within a file name's 255 bytes.
@@ -48,6 +52,17 @@ public final class AssetStaging: @unchecked Sendable {
         throw PackError.output(path: parent.path, reason: "cannot write in the output folder (\(error.localizedDescription))")
       }
     }
+    let name = destination.lastPathComponent
+    othersFolders = ((try? fm.contentsOfDirectory(atPath: parent.path)) ?? [])
+      .filter { ($0.hasPrefix(".\(name).partial-") || $0.hasPrefix(".\(name).old-")) && $0 != folder.lastPathComponent }
+      .sorted().map { parent.appendingPathComponent($0) }
+  }
+
+  /// What to tell of `othersFolders`, if there are any.
+  public var othersFoldersWarning: String? {
+    guard !othersFolders.isEmpty else { return nil }
+    let paths = othersFolders.map(\.path).joined(separator: ", ")
+    return "\(paths): left by another run of this asset, one still running or one that was killed; they may hold keys: remove them once no other run is writing \(destination.path)"
   }
 
   deinit {
