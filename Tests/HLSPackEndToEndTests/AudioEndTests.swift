@@ -92,12 +92,11 @@ import Testing
   func lateAudioIsLedInBySilence(container: String) throws {
     let scratch = try Fixtures.scratchFolder("late-audio-\(container)")
     let source = scratch.appendingPathComponent("late.mp4")
-    let made = try Command.run("ffmpeg", [
-      "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=3", "-itsoffset", "0.5", "-f", "lavfi", "-i",
+    try Fixtures.ffmpeg([
+      "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=3", "-itsoffset", "0.5", "-f", "lavfi", "-i",
       "sine=frequency=440:sample_rate=48000:duration=2.5", "-map", "0", "-map", "1", "-c:v", "libx264", "-preset", "ultrafast",
       "-g", "25", "-c:a", "aac", source.path,
     ])
-    guard made.status == 0 else { throw FixtureError(made.stderr) }
     let output = scratch.appendingPathComponent("out")
     let run = try Command.run(
       try Fixtures.executable(), ["encode", "--profile", try Self.audioListProfile(container: container, in: scratch).path, "--output", output.path, source.path])

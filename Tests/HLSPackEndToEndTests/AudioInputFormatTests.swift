@@ -9,7 +9,7 @@ import Testing
   @Test func pcmWithoutAChannelLayoutIsEncoded() throws {
     let scratch = try Fixtures.scratchFolder()
     let source = scratch.appendingPathComponent("pcm.mkv")
-    try Self.ffmpeg([
+    try Fixtures.ffmpeg([
       "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=2", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=2",
       "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-c:a", "pcm_s16le", source.path,
     ])
@@ -25,7 +25,7 @@ import Testing
     var parts: [Data] = []
     for (index, (rate, hertz)) in [(44100, 440), (48000, 880)].enumerated() {
       let part = scratch.appendingPathComponent("part\(index).ts")
-      try Self.ffmpeg([
+      try Fixtures.ffmpeg([
         "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=1", "-f", "lavfi", "-i", "sine=frequency=\(hertz):sample_rate=\(rate):duration=1",
         "-c:v", "libx264", "-preset", "ultrafast", "-g", "25", "-c:a", "aac", "-output_ts_offset", "\(index)", part.path,
       ])
@@ -59,13 +59,8 @@ import Testing
     #expect(run.status == 0, "\(run.stderr)")
     let master = output.appendingPathComponent(source.deletingPathExtension().lastPathComponent).appendingPathComponent("master.m3u8")
     let pcm = scratch.appendingPathComponent("decoded.pcm")
-    try ffmpeg(["-i", master.path, "-map", "0:a", "-f", "s16le", "-ac", "1", "-ar", "48000", pcm.path])
+    try Fixtures.ffmpeg(["-i", master.path, "-map", "0:a", "-f", "s16le", "-ac", "1", "-ar", "48000", pcm.path])
     let bytes = try Data(contentsOf: pcm)
     return Tones(samples: stride(from: 0, to: bytes.count - 1, by: 2).map { Int16(bitPattern: UInt16(bytes[$0]) | UInt16(bytes[$0 + 1]) << 8) })
-  }
-
-  static func ffmpeg(_ arguments: [String]) throws {
-    let made = try Command.run("ffmpeg", ["-v", "error", "-y"] + arguments)
-    guard made.status == 0 else { throw FixtureError(made.stderr) }
   }
 }

@@ -336,8 +336,7 @@ struct CopyModeTests {
        "-preset", "veryfast", "-bf", "2", "-g", "25", "-c:a", "aac", whole.path],
       ["-ss", "0.5", "-i", whole.path, "-c", "copy", cut.path],
     ] {
-      let made = try Command.run("ffmpeg", ["-v", "error"] + arguments)
-      guard made.status == 0 else { throw FixtureError(made.stderr) }
+      try Fixtures.ffmpeg(arguments)
     }
     let profile = scratch.appendingPathComponent("copy.json")
     try Data(

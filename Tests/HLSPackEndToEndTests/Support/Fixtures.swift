@@ -10,6 +10,12 @@ enum Fixtures {
   private static let lock = NSLock()
   nonisolated(unsafe) private static var cachedClip: URL?
 
+  /// Runs the ffmpeg CLI (overwriting its output), for sources and decodes; throws its errors.
+  static func ffmpeg(_ arguments: [String]) throws {
+    let made = try Command.run("ffmpeg", ["-v", "error", "-y"] + arguments)
+    guard made.status == 0 else { throw FixtureError(made.stderr) }
+  }
+
   /// A fresh folder under this test process's scratch root.
   static func scratchFolder(_ name: String = #function) throws -> URL {
     let safe = name.filter { $0.isLetter || $0.isNumber }
