@@ -26,7 +26,8 @@ final class AudioChain {
     encoder = try Encoder.audio(settings, bitExact: bitExact, globalHeader: container == .fmp4)
     decoder = try Decoder(stream: stream, describing: "audio")
     converter = try AudioConverter(
-      settings: settings, frameSize: encoder.ctx.pointee.frame_size, startSeconds: stream.startSeconds - videoStart)
+      settings: settings, frameSize: encoder.ctx.pointee.frame_size, startSeconds: stream.startSeconds - videoStart,
+      videoSeconds: input.contentDuration)
     self.deliver = deliver
     frame = try Frame()
     packet = try Packet()

@@ -25,13 +25,20 @@ final class AudioConverter {
   /// Samples handed out so far, for the next frame's pts.
   private var samplesOut: Int64 = 0
 
-  /// `startSeconds`: where the first decoded sample sits on the output timeline.
-  init(settings: AudioSettings, frameSize: Int32, startSeconds: Double) throws {
+  /// The longest lead of silence. A later start is no offset between two
+  /// recordings but a stream of another part or a broken timestamp (an hour
+  /// of silence took 19 s to encode, all of it dropped past the last picture).
+  static let longestSilence = 60.0
+
+  /// `startSeconds`: where the first decoded sample sits on the output timeline;
+  /// `videoSeconds`: the video's length when known, past which silence is dropped.
+  init(settings: AudioSettings, frameSize: Int32, startSeconds: Double, videoSeconds: Double? = nil) throws {
     self.settings = settings
     self.frameSize = frameSize > 0 ? frameSize : 1024
     let start = Int64((startSeconds * Double(settings.sampleRate)).rounded())
     samplesToSkip = max(0, -start)
-    let lead = max(0, start)
+    let limit = min(videoSeconds ?? .infinity, Self.longestSilence) * Double(settings.sampleRate)
+    let lead = min(max(0, start), Int64(limit.rounded(.up)))
     silentFrames = lead / Int64(self.frameSize)
     av_channel_layout_default(&outputLayout, Int32(settings.channels))
     guard let fifo = av_audio_fifo_alloc(AV_SAMPLE_FMT_FLTP, Int32(settings.channels), 4096) else {

@@ -166,11 +166,12 @@ final class RenditionRemuxer: @unchecked Sendable {
     var closedGOPs = ClosedGOPCheck(
       rendition: name, path: input.path, hevc: hevc,
       lengthSize: RandomAccess.lengthSize(configuration: videoParameters.extradata, hevc: hevc))
-    var readAhead = leading[...]
+    // Reversed, so that each is let go of as it is handed on.
+    var readAhead = Array(leading.reversed())
     let reused = try Packet()
     // The packets read ahead, then the rest of the input.
     func nextPacket() throws -> Packet? {
-      if let packet = readAhead.popFirst() { return packet }
+      if let packet = readAhead.popLast() { return packet }
       av_packet_unref(reused.pointer)
       return try input.read(into: reused) ? reused : nil
     }
