@@ -50,9 +50,7 @@ final class AudioConverter {
     let rest = Int32(lead % Int64(self.frameSize))
     if rest > 0 {
       let silence = try silentFrame(count: rest)
-      _ = try silence.pointer.pointee.extended_data.withMemoryRebound(to: UnsafeMutableRawPointer?.self, capacity: Int(settings.channels)) {
-        try check(av_audio_fifo_write(fifo, $0, rest), "av_audio_fifo_write")
-      }
+      try withExtendedLifetime(silence) { try enqueue(silence.pointer) }
     }
   }
 
@@ -80,14 +78,9 @@ final class AudioConverter {
     guard let resampler else { return }
     let out = converted.pointer
     av_frame_unref(out)
-    out.pointee.format = AV_SAMPLE_FMT_FLTP.rawValue
-    out.pointee.sample_rate = Int32(settings.sampleRate)
-    try check(av_channel_layout_copy(&out.pointee.ch_layout, &outputLayout), "av_channel_layout_copy")
+    try describeOutput(out)
     try check(swr_convert_frame(resampler, out, input), "swr_convert_frame")
-    guard out.pointee.nb_samples > 0 else { return }
-    _ = try out.pointee.extended_data.withMemoryRebound(to: UnsafeMutableRawPointer?.self, capacity: Int(settings.channels)) {
-      try check(av_audio_fifo_write(fifo, $0, out.pointee.nb_samples), "av_audio_fifo_write")
-    }
+    try enqueue(out)
     if samplesToSkip > 0 {
       let drop = min(samplesToSkip, Int64(av_audio_fifo_size(fifo)))
       av_audio_fifo_drain(fifo, Int32(drop))
@@ -117,15 +110,28 @@ final class AudioConverter {
     return frame
   }
 
+  /// Appends a frame in the encoder's format to the FIFO.
+  private func enqueue(_ frame: UnsafeMutablePointer<AVFrame>) throws {
+    let count = frame.pointee.nb_samples
+    guard count > 0 else { return }
+    _ = try frame.pointee.extended_data.withMemoryRebound(to: UnsafeMutableRawPointer?.self, capacity: Int(settings.channels)) {
+      try check(av_audio_fifo_write(fifo, $0, count), "av_audio_fifo_write")
+    }
+  }
+
+  /// Gives `frame` the encoder's sample format, rate and channel layout.
+  private func describeOutput(_ frame: UnsafeMutablePointer<AVFrame>) throws {
+    frame.pointee.format = AV_SAMPLE_FMT_FLTP.rawValue
+    frame.pointee.sample_rate = Int32(settings.sampleRate)
+    try check(av_channel_layout_copy(&frame.pointee.ch_layout, &outputLayout), "av_channel_layout_copy")
+  }
+
   /// A frame of `count` samples in the encoder's format, its buffers allocated.
   private func emptyFrame(count: Int32) throws -> Frame {
     let frame = try Frame()
-    let f = frame.pointer
-    f.pointee.nb_samples = count
-    f.pointee.format = AV_SAMPLE_FMT_FLTP.rawValue
-    f.pointee.sample_rate = Int32(settings.sampleRate)
-    try check(av_channel_layout_copy(&f.pointee.ch_layout, &outputLayout), "av_channel_layout_copy")
-    try check(av_frame_get_buffer(f, 0), "av_frame_get_buffer(audio)")
+    frame.pointer.pointee.nb_samples = count
+    try describeOutput(frame.pointer)
+    try check(av_frame_get_buffer(frame.pointer, 0), "av_frame_get_buffer(audio)")
     return frame
   }
 
