@@ -10,6 +10,8 @@ struct AssetEncoder {
   let input: URL
   let destination: URL
   let replace: Bool
+  /// Files the run reads (inputs, the profile, sidecars): `--force` never replaces a folder holding one.
+  var protecting: [URL] = []
   let progress: ProgressReporter
   let logger: Logger
   /// The cores this run may keep busy; fixed by tests that need a machine other than theirs.
@@ -19,19 +21,48 @@ struct AssetEncoder {
 
   func encode() throws -> AssetReport {
     let started = Date()
-    let encryption = profile.encryption
-    let transcoder = try producer(bitExact: encryption.seed != nil)
+    // Before any work: sources that are regular files, and a destination this run may take.
+    let sources = try mediaSources.map { try SourceSnapshot(path: $0.path) }
+    try AssetDestination.check(destination, replace: replace, protecting: protecting)
+    let transcoder = try producer(bitExact: profile.encryption.seed != nil)
     if profile.audio != nil || !profile.audioRenditions.isEmpty, !transcoder.hasAudio {
       logger.warning("\(input.path): has no audio stream; the renditions carry video only")
     }
     for note in transcoder.notes { logger.warning("\(note)") }
     // Sidecar subtitles are read first: a bad file fails before any media work.
     let subtitles = try profile.subtitles.map { try SubtitleRendition.load($0, input: input) }
-    let staging = try AssetStaging(destination: destination, replace: replace)
+    let staging = try AssetStaging(destination: destination, replace: replace, protecting: protecting)
     defer { staging.discard() }
     if let warning = staging.othersFoldersWarning { logger.warning("\(assetName): \(warning)") }
 
-    let keys = encryption.method == .none ? nil : KeyRing(settings: encryption, asset: assetName, folder: staging.folder)
+    let made: (report: AssetReport, seconds: Double)
+    do {
+      made = try make(in: staging.folder, from: transcoder, subtitles: subtitles, started: started)
+      // Everything has been read: a source that changed meanwhile may have been read in part.
+      for source in sources { try source.checkUnchanged() }
+      if let warning = try staging.publish() { logger.warning("\(assetName): \(warning)") }
+    } catch {
+      throw namingTheAsset(error, staging: staging)
+    }
+    progress.report(
+      ProgressEvent(
+        event: .done, asset: assetName, input: input.path, seconds: transcoder.duration ?? made.seconds,
+        duration: transcoder.duration, elapsed: Date().timeIntervalSince(started)))
+    return made.report
+  }
+
+  /// Every media file the asset is made from.
+  private var mediaSources: [URL] {
+    var seen = Set<String>()
+    return ([input] + profile.video.compactMap(\.source)).filter { seen.insert($0.path).inserted }
+  }
+
+  /// Writes the whole asset into `folder`: its report, and the seconds of source processed.
+  private func make(
+    in folder: URL, from transcoder: RenditionProducer, subtitles: [SubtitleRendition], started: Date
+  ) throws -> (report: AssetReport, seconds: Double) {
+    let encryption = profile.encryption
+    let keys = encryption.method == .none ? nil : KeyRing(settings: encryption, asset: assetName, folder: folder)
     // Video renditions, then alternate audio renditions (under audio/), as the producer expects.
     let names = profile.video.map(\.name) + profile.audioRenditions.map { "audio/\($0.id)" }
     // Video renditions only: alternate audio is light, and muxed beside the video.
@@ -46,7 +77,7 @@ struct AssetEncoder {
       for (index, name) in names.enumerated() {
         writers.append(
           try RenditionWriter(
-            name: name, asset: assetName, assetFolder: staging.folder, container: profile.segment.container,
+            name: name, asset: assetName, assetFolder: folder, container: profile.segment.container,
             encryption: encryption, keys: keys, checksums: profile.segment.checksums,
             writerLanes: index < profile.video.count ? videoLanes : 1))
       }
@@ -70,18 +101,24 @@ struct AssetEncoder {
     // Every writer is closed, so that no writing thread outlives a failed one.
     _ = try writers.mapAll { try $0.close() }
 
-    let outputs = AssetOutputs(
-      profile: profile, input: input, assetName: assetName, folder: staging.folder, destination: destination)
+    let outputs = AssetOutputs(profile: profile, input: input, assetName: assetName, folder: folder, destination: destination)
     // A seeded run must be reproducible to the byte, so its report carries no timings.
     let timed = encryption.seed == nil ? started : nil
     let (report, warnings) = try outputs.write(writers: writers, facts: facts, subtitles: subtitles, started: timed)
     for warning in warnings { logger.warning("\(assetName): \(warning)") }
-    if let warning = try staging.publish() { logger.warning("\(assetName): \(warning)") }
-    progress.report(
-      ProgressEvent(
-        event: .done, asset: assetName, input: input.path, seconds: transcoder.duration ?? processed,
-        duration: transcoder.duration, elapsed: Date().timeIntervalSince(started)))
-    return report
+    return (report, processed)
+  }
+
+  /// A file of the staging folder, which is removed on failure, means
+  /// nothing to the user (a full disk named a hidden file that was gone):
+  /// such an error names the asset's folder, the file in it, and the input.
+  private func namingTheAsset(_ error: Error, staging: AssetStaging) -> Error {
+    guard case .output(let path, let reason)? = error as? PackError else { return error }
+    let staged = Array((staging.folder.path + "/").utf8)
+    guard Array(path.utf8).starts(with: staged) else { return error }
+    let file = String(decoding: Array(path.utf8).dropFirst(staged.count), as: UTF8.self)
+    return PackError.output(
+      path: destination.path, reason: "\(file): \(reason), while encoding \(input.path); nothing was published")
   }
 
   /// Transcoding, or packaging as-is when every rung copies its source.

@@ -16,13 +16,19 @@ public struct Packager {
   public let profile: Profile
   public let output: URL
   public let replace: Bool
+  /// Files the run reads besides the inputs and what the profile names (the
+  /// profile itself): `--force` never replaces a folder holding one.
+  public let protecting: [URL]
   public let progress: ProgressReporter
   public let logger: Logger
 
-  public init(profile: Profile, output: URL, replace: Bool, progress: ProgressReporter, logger: Logger) {
+  public init(
+    profile: Profile, output: URL, replace: Bool, protecting: [URL] = [], progress: ProgressReporter, logger: Logger
+  ) {
     self.profile = profile
     self.output = output
     self.replace = replace
+    self.protecting = protecting
     self.progress = progress
     self.logger = logger
   }
@@ -47,14 +53,25 @@ public struct Packager {
     }
   }
 
+  /// Every file the run reads: inputs, rung sources, sidecar subtitles, key files and `protecting`.
+  private func filesRead(inputs: [URL]) -> [URL] {
+    let subtitles = inputs.flatMap { input in
+      profile.subtitles.map { URL(fileURLWithPath: SubtitleRendition.file(of: $0, for: input)) }
+    }
+    return protecting + inputs + profile.video.compactMap(\.source) + subtitles
+      + profile.encryption.keyFiles.map { URL(fileURLWithPath: $0) }
+  }
+
   public func run(inputs: [URL]) throws -> [Outcome] {
     let destinations = try Self.destinations(for: inputs, output: output)
     // A run that publishes nothing leaves no output folder it made itself.
     let outputExisted = FileManager.default.fileExists(atPath: output.path)
     defer { if !outputExisted { rmdir(output.path) } }
+    let readFiles = filesRead(inputs: inputs)
     return zip(inputs, destinations).map { input, destination in
       let encoder = AssetEncoder(
-        profile: profile, input: input, destination: destination, replace: replace, progress: progress, logger: logger)
+        profile: profile, input: input, destination: destination, replace: replace, protecting: readFiles,
+        progress: progress, logger: logger)
       do {
         let report = try encoder.encode()
         logger.info("\(input.path) → \(destination.path)")

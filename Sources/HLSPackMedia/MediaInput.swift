@@ -18,7 +18,9 @@ final class MediaInput {
     var ctx: UnsafeMutablePointer<AVFormatContext>?
     let opened = avformat_open_input(&ctx, path, nil, nil)
     guard opened >= 0, let ctx else {
-      throw PackError.input(path: path, reason: "not a media file FFmpeg can read (\(FFmpegError.message(for: opened)))")
+      throw PackError.input(
+        path: path,
+        reason: Self.oversizedPicture(path) ?? "not a media file FFmpeg can read (\(FFmpegError.message(for: opened)))")
     }
     context = ctx
     let info = avformat_find_stream_info(ctx, nil)
@@ -42,6 +44,21 @@ final class MediaInput {
   }
 
   deinit { avformat_close_input(&context) }
+
+  /// A YUV4MPEG2 header declaring a picture larger than FFmpeg takes
+  /// (av_image_check_size) fails to open with a meaningless error (FFmpeg 5.1
+  /// adds the frame header's 6 bytes to AVERROR(EINVAL): "Device or resource
+  /// busy"); the header's first line says what is wrong.
+  private static func oversizedPicture(_ path: String) -> String? {
+    guard let file = FileHandle(forReadingAtPath: path), let bytes = try? file.read(upToCount: 256) else { return nil }
+    try? file.close()
+    let line = String(decoding: bytes.prefix { $0 != 0x0A }, as: UTF8.self).split(separator: " ")
+    guard line.first == "YUV4MPEG2" else { return nil }
+    let size = { (tag: Character) in line.first { $0.first == tag }.flatMap { Int32($0.dropFirst()) } }
+    guard let width = size("W"), let height = size("H"), av_image_check_size(UInt32(clamping: width), UInt32(clamping: height), 0, nil) < 0
+    else { return nil }
+    return "its YUV4MPEG2 header declares a \(width)x\(height) picture, larger than FFmpeg can decode"
+  }
 
   private var ctx: UnsafeMutablePointer<AVFormatContext> {
     // Set in init and cleared only in deinit.
@@ -191,6 +208,14 @@ final class MediaInput {
     }
     if rc < 0 { throw PackError.media(path: path, reason: "reading failed: \(FFmpegError.message(for: rc))") }
     let p = packet.pointer.pointee
+    if endsTheFileCutShort(p) {
+      // Far short of the declared length, that says more; else the packet cut in two does.
+      try checkVideoIsComplete()
+      let seconds = p.pts == hlspack_nopts_value() ? 0 : Double(p.pts) * stream(p.stream_index).pointee.time_base.seconds
+      throw PackError.media(
+        path: path,
+        reason: String(format: "the file ends inside a packet of stream %d (at %.3f s); the file is truncated", p.stream_index, seconds))
+    }
     if p.pts != hlspack_nopts_value() {
       let end = p.pts + max(p.duration, 0)
       if p.stream_index == videoStreamIndex {
@@ -201,6 +226,16 @@ final class MediaInput {
       latestEnd = max(latestEnd ?? seconds, seconds)
     }
     return true
+  }
+
+  /// A packet libavformat read only in part because the file ended (it
+  /// flags it corrupt and hands it on: decoding it then failed with "Invalid
+  /// data"), in a container whose header declares the length: there the
+  /// file cannot end inside a packet unless it was cut. MPEG-TS declares
+  /// nothing, and a recording may stop anywhere.
+  private func endsTheFileCutShort(_ packet: AVPacket) -> Bool {
+    guard packet.flags & AV_PKT_FLAG_CORRUPT != 0, declaredLength != nil, let io = ctx.pointee.pb else { return false }
+    return io.pointee.eof_reached != 0
   }
 
   /// Where the video packets read so far start and end (stream time base).

@@ -92,6 +92,11 @@ struct EncodeCommand: ParsableCommand {
       printError("no input: name files on the command line or in the profile's \"inputs\"")
       throw ExitStatus.invalidProfile
     }
+    // As the profile's "output": "" is refused: it would silently mean the current folder.
+    guard output?.isEmpty != true else {
+      printError("--output must not be empty")
+      throw ExitStatus.invalidProfile
+    }
     let outputFolder = output.map { ProfileLoader.resolve($0, against: cwd) }
       ?? loaded.output ?? cwd.appendingPathComponent("out")
 
@@ -99,7 +104,8 @@ struct EncodeCommand: ParsableCommand {
     // names the file and cleans up, instead of SIGXFSZ killing the process.
     signal(SIGXFSZ, SIG_IGN)
     let packager = Packager(
-      profile: loaded, output: outputFolder, replace: force, progress: reporter(), logger: logger)
+      profile: loaded, output: outputFolder, replace: force, protecting: [ProfileLoader.resolve(profile, against: cwd)],
+      progress: reporter(), logger: logger)
     let run = Result { try packager.run(inputs: sources) }
     InterruptCleanup.finishing()
     let outcomes: [Packager.Outcome]
@@ -115,7 +121,8 @@ struct EncodeCommand: ParsableCommand {
         failed += 1
         printError(error.description)
       } else if progress != .json {
-        print("\(outcome.destination.path)/master.m3u8")
+        // Quoted when needed: a newline in a name must not split the line, nor an escape sequence reach the terminal.
+        print(ShellQuoting.quote("\(outcome.destination.path)/master.m3u8"))
       }
     }
     if failed > 0 { throw ExitStatus.assetFailed }

@@ -79,8 +79,7 @@ import Testing
 
   @Test func replaceSwapsTheOldAssetOut() throws {
     let parent = try TemporaryFolder()
-    let destination = parent.url.appendingPathComponent("movie")
-    try FileManager.default.createDirectory(at: destination, withIntermediateDirectories: false)
+    let destination = try parent.asset("movie")
     try write("old", to: destination.appendingPathComponent("old.txt"))
 
     let staging = try AssetStaging(destination: destination, replace: true)
@@ -98,9 +97,8 @@ import Testing
   /// aside first left the path empty for a moment, which this caught).
   @Test func replacingNeverLeavesThePathEmpty() throws {
     let parent = try TemporaryFolder()
-    let destination = parent.url.appendingPathComponent("movie")
+    let destination = try parent.asset("movie")
     let master = destination.appendingPathComponent("master.m3u8")
-    try FileManager.default.createDirectory(at: destination, withIntermediateDirectories: false)
     try write("0", to: master)
 
     let watch = PathWatch(path: master.path)
@@ -109,6 +107,7 @@ import Testing
     for round in 1...200 {
       let staging = try AssetStaging(destination: destination, replace: true)
       try write("\(round)", to: staging.folder.appendingPathComponent("master.m3u8"))
+      try write(#"{"tool": {"name": "hlspack", "version": "0"}}"#, to: staging.folder.appendingPathComponent("report.json"))
       #expect(try staging.publish() == nil)
     }
     let (looks, misses) = watch.stop()
@@ -148,7 +147,7 @@ import Testing
   /// asset is in place) but must not be left behind silently.
   @Test func replacingAnAssetWithUndeletableFilesWarnsWhereTheyAre() throws {
     let parent = try TemporaryFolder()
-    let destination = parent.url.appendingPathComponent("movie")
+    let destination = try parent.asset("movie")
     let stuck = destination.appendingPathComponent("stuck")
     try FileManager.default.createDirectory(at: stuck, withIntermediateDirectories: true)
     try write("old", to: stuck.appendingPathComponent("old.txt"))

@@ -55,8 +55,7 @@ import Testing
   @Test func publishRefusedOnceInterruptedKeepsTheOldAsset() throws {
     let parent = try TemporaryFolder()
     let registry = StagingRegistry()
-    let destination = parent.url.appendingPathComponent("movie")
-    try FileManager.default.createDirectory(at: destination, withIntermediateDirectories: false)
+    let destination = try parent.asset("movie")
     try Data("old".utf8).write(to: destination.appendingPathComponent("master.m3u8"))
     let staging = try AssetStaging(destination: destination, replace: true, registry: registry)
     try Data("new".utf8).write(to: staging.folder.appendingPathComponent("master.m3u8"))

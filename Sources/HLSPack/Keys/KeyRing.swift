@@ -20,6 +20,8 @@ final class KeyRing: @unchecked Sendable {
   private let lock = NSLock()
   private var keys: [String: Key] = [:]
   private var keyIVs: [String: [UInt8]] = [:]
+  /// keys/ is made owner-only with the first key (an asset may have none).
+  private var madeKeysFolder = false
 
   init(settings: EncryptionSettings, asset: String, folder: URL) {
     self.settings = settings
@@ -51,7 +53,10 @@ final class KeyRing: @unchecked Sendable {
     let content = ContentKey(id: id, bytes: bytes)
     let file = "keys/\(content.idHex).key"
     let url = folder.appendingPathComponent(file)
-    try createFolder(url.deletingLastPathComponent())
+    if !madeKeysFolder {
+      try PrivateFolder.create(url.deletingLastPathComponent())
+      madeKeysFolder = true
+    }
     try writeFile(bytes, to: url, mode: 0o600)
     return Key(content: content, file: file, period: period)
   }

@@ -11,9 +11,14 @@ struct SubtitleRendition {
 
   var folder: String { "subtitles/\(track.id)" }
 
-  /// Reads the sidecar file for `input` (`{stem}` → the input's file stem).
+  /// The sidecar file of `track` for `input` (`{stem}` → the input's file stem).
+  static func file(of track: SubtitleTrack, for input: URL) -> String {
+    track.file.replacingOccurrences(of: "{stem}", with: input.deletingPathExtension().lastPathComponent)
+  }
+
+  /// Reads the sidecar file for `input`.
   static func load(_ track: SubtitleTrack, input: URL) throws -> SubtitleRendition {
-    let path = track.file.replacingOccurrences(of: "{stem}", with: input.deletingPathExtension().lastPathComponent)
+    let path = file(of: track, for: input)
     let data: [UInt8]
     do {
       data = try SmallFile.read(path, limit: 64 << 20)

@@ -42,6 +42,7 @@ enum EncryptionReader {
         case .failure(let e): throw r.error(field, "\(url.path): \(e)")
         case .success(let info):
           keyInfo = info
+          settings.keyFiles.append(url.path)
           // FFmpeg reads the key path relative to its working folder; a profile's
           // paths are relative to their file, so relative here means the key-info file's folder.
           let keyURL = ProfileLoader.resolve(info.keyPath, against: url.deletingLastPathComponent())
@@ -189,6 +190,7 @@ enum EncryptionReader {
       throw r.error(field, "cannot read the key file \(url.path) (\(String(cString: strerror(errno))))")
     }
     if info.st_mode & 0o077 != 0 { settings.exposedKeyFiles.append(url.path) }
+    settings.keyFiles.append(url.path)
     return key
   }
 

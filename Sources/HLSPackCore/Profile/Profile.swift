@@ -215,6 +215,9 @@ public struct EncryptionSettings: Sendable, Equatable {
   public var clearLeadSegments: Int
   /// Key files read from the profile that users other than their owner can open.
   public var exposedKeyFiles: [String] = []
+  /// Every file the key came from (key_file; key_info and the key file it
+  /// names): files of the run, which `--force` never deletes.
+  public var keyFiles: [String] = []
 
   public init(
     method: EncryptionMethod, keySource: KeySource = .generated, keyID: [UInt8]? = nil, scope: KeyScope = .asset,

@@ -8,8 +8,13 @@ public final class AssetStaging: @unchecked Sendable {
   public let destination: URL
   /// The folder the asset is written into until `publish()`.
   public let folder: URL
+  private let replace: Bool
+  private let protecting: [URL]
   private let registry: StagingRegistry
   private var published = false
+  /// The staging folder is owner-only until published; the asset then gets
+  /// the mode a new folder gets under the umask.
+  private var publishedMode: mode_t = 0o755
   /// Hidden folders of this destination that another run made: one still
   /// running, or one killed before it could remove them (SIGKILL, a power
   /// cut). They may hold keys, and only a person can tell which case it is.
@@ -19,11 +24,15 @@ public final class AssetStaging: @unchecked Sendable {
   /// ".<name>.partial-XXXXXXXX" and ".<name>.old-XXXXXXXX", within a file name's 255 bytes.
   public static let longestName = 255 - ".".utf8.count - ".partial-XXXXXXXX".utf8.count
 
-  /// Fails when the destination name is too long, when the destination exists
-  /// and `replace` is false, or when the parent folder cannot be written.
-  public init(destination: URL, replace: Bool, registry: StagingRegistry = .shared) throws {
+  /// Fails when the destination name is too long, when something is at the
+  /// destination that may not be replaced (see `AssetDestination`), or when
+  /// the parent folder cannot be written. `protecting`: the files the run
+  /// reads, whose folders are never replaced.
+  public init(destination: URL, replace: Bool, protecting: [URL] = [], registry: StagingRegistry = .shared) throws {
     let fm = FileManager.default
     self.destination = destination
+    self.replace = replace
+    self.protecting = protecting
     self.registry = registry
     let parent = destination.deletingLastPathComponent()
     let nameBytes = destination.lastPathComponent.utf8.count
@@ -32,9 +41,7 @@ public final class AssetStaging: @unchecked Sendable {
         path: destination.path,
         reason: "the folder name is \(nameBytes) bytes; at most \(Self.longestName) leave room for its staging folder's name")
     }
-    if fm.fileExists(atPath: destination.path), !replace {
-      throw PackError.output(path: destination.path, reason: "already exists (use --force to replace it)")
-    }
+    try AssetDestination.check(destination, replace: replace, protecting: protecting)
     do {
       try fm.createDirectory(at: parent, withIntermediateDirectories: true)
     } catch {
@@ -45,13 +52,12 @@ public final class AssetStaging: @unchecked Sendable {
     self.folder = folder
     try registry.register(folder)
     // A failure from here on runs deinit, which unregisters the folder.
-    try registry.unlessInterrupted(at: destination.path) {
-      do {
-        try fm.createDirectory(at: folder, withIntermediateDirectories: false)
-      } catch {
-        throw PackError.output(path: parent.path, reason: "cannot write in the output folder (\(error.localizedDescription))")
-      }
+    do {
+      try PrivateFolder.create(folder, registry: registry)
+    } catch PackError.output(_, let reason) {
+      throw PackError.output(path: parent.path, reason: "cannot write in the output folder: \(reason)")
     }
+    publishedMode = try registry.unlessInterrupted(at: destination.path) { PrivateFolder.umaskFolderMode(probingIn: folder) }
     let name = destination.lastPathComponent
     othersFolders = ((try? fm.contentsOfDirectory(atPath: parent.path)) ?? [])
       .filter { ($0.hasPrefix(".\(name).partial-") || $0.hasPrefix(".\(name).old-")) && $0 != folder.lastPathComponent }
@@ -69,8 +75,10 @@ public final class AssetStaging: @unchecked Sendable {
     if !published { discard() }
   }
 
-  /// Moves the finished asset into place. An older asset is exchanged with
-  /// it in one step where the file system can (players never find the path
+  /// Moves the finished asset into place. Without `replace` it never takes
+  /// the place of anything: a run that published the same asset meanwhile
+  /// keeps it, and this one fails. An older asset is exchanged with the new
+  /// one in one step where the file system can (players never find the path
   /// empty), otherwise renamed aside just before. An interrupt arriving
   /// meanwhile waits for the move, so it never leaves only the old asset's
   /// hidden copy; it then removes that copy if this has not yet. Returns a
@@ -78,47 +86,64 @@ public final class AssetStaging: @unchecked Sendable {
   /// not delete).
   @discardableResult
   public func publish() throws -> String? {
-    let fm = FileManager.default
-    let retired = folder.deletingLastPathComponent()
-      .appendingPathComponent(".\(destination.lastPathComponent).old-\(UUID().uuidString.prefix(8))")
     let replaced = try registry.unlessInterrupted(at: destination.path) { (registered: inout Set<URL>) -> URL? in
-      let replacing = fm.fileExists(atPath: destination.path)
+      // Checked again: the destination may have appeared or changed while the asset was made.
+      try AssetDestination.check(destination, replace: replace, protecting: protecting)
+      guard chmod(folder.path, publishedMode) == 0 else {
+        throw PackError.output(path: folder.path, reason: "cannot set the asset folder's mode (\(String(cString: strerror(errno))))")
+      }
+      var info = stat()
+      let replacing = lstat(destination.path, &info) == 0
       if replacing, DirectoryExchange.swap(folder.path, destination.path) {
         published = true
-        // The staging folder's path now holds the old asset, which an interrupt may remove.
-        do {
-          try fm.moveItem(at: folder, to: retired)
-          registered.remove(folder)
-          registered.insert(retired)
-        } catch {
-          return folder
-        }
-        return retired
+        return retireSwapped(registered: &registered)
       }
-      if replacing {
-        do {
-          try fm.moveItem(at: destination, to: retired)
-        } catch {
-          throw PackError.output(path: destination.path, reason: "cannot move the old asset aside (\(error.localizedDescription))")
-        }
-      }
-      do {
-        try fm.moveItem(at: folder, to: destination)
-      } catch {
-        if replacing { try? fm.moveItem(at: retired, to: destination) }
-        throw PackError.output(path: destination.path, reason: "cannot move the finished asset into place (\(error.localizedDescription))")
+      let retired = replacing ? try renameAside() : nil
+      let failure = DirectoryExchange.moveWithoutReplacing(folder.path, to: destination.path)
+      guard failure == 0 else {
+        if let retired { rename(retired.path, destination.path) }
+        throw PackError.output(
+          path: destination.path,
+          reason: failure == EEXIST
+            ? "already exists: another run published it while this one was working (use --force to replace it)"
+            : "cannot move the finished asset into place (\(String(cString: strerror(failure))))")
       }
       published = true
       registered.remove(folder)
       // Only now: until the new asset is in place, the old one must not go.
-      if replacing { registered.insert(retired) }
-      return replacing ? retired : nil
+      if let retired { registered.insert(retired) }
+      return retired
     }
     guard let replaced else { return nil }
     removeTree(at: replaced)
     registry.unregister(replaced)
-    guard fm.fileExists(atPath: replaced.path) else { return nil }
+    guard FileManager.default.fileExists(atPath: replaced.path) else { return nil }
     return "the replaced asset could not be removed entirely; what is left of it is in \(replaced.path)"
+  }
+
+  /// After the exchange the staging path holds the old asset, which an
+  /// interrupt may remove; it takes an `.old-` name, as warnings call it.
+  /// Returns where it is.
+  private func retireSwapped(registered: inout Set<URL>) -> URL {
+    let retired = retiredPath()
+    guard rename(folder.path, retired.path) == 0 else { return folder }
+    registered.remove(folder)
+    registered.insert(retired)
+    return retired
+  }
+
+  /// Where the file system cannot exchange: the old asset goes aside first.
+  private func renameAside() throws -> URL {
+    let retired = retiredPath()
+    guard rename(destination.path, retired.path) == 0 else {
+      throw PackError.output(path: destination.path, reason: "cannot move the old asset aside (\(String(cString: strerror(errno))))")
+    }
+    return retired
+  }
+
+  private func retiredPath() -> URL {
+    folder.deletingLastPathComponent()
+      .appendingPathComponent(".\(destination.lastPathComponent).old-\(UUID().uuidString.prefix(8))")
   }
 
   public func discard() {

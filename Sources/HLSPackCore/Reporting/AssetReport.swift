@@ -1,7 +1,9 @@
 /// `report.json`: what was written for one asset. Never holds key bytes.
 public struct AssetReport: Sendable, Codable, Equatable {
   public struct Tool: Sendable, Codable, Equatable {
-    public var name = "hlspack"
+    /// What marks a folder as an asset hlspack wrote (which `--force` may replace).
+    public static let hlspack = "hlspack"
+    public var name = Tool.hlspack
     public var version: String
   }
 
