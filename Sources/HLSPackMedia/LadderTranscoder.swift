@@ -221,7 +221,10 @@ public final class LadderTranscoder: RenditionProducer {
 
     if let producerError { throw producerError }
     for worker in workers {
-      if let failure = worker.failure { throw PackError.media(path: input.path, reason: "rung \(worker.rung.name): \(failure)") }
+      guard let failure = worker.failure else { continue }
+      // A file that cannot be written is the output's failure, and names that file.
+      if case .output? = failure as? PackError { throw failure }
+      throw PackError.media(path: input.path, reason: "rung \(worker.rung.name): \(failure)")
     }
     guard lastSeconds >= 0 else {
       throw PackError.input(path: input.path, reason: "no video frame could be decoded (\(decodeErrors) damaged packets)")

@@ -2,28 +2,29 @@
 /// unchanged when nothing in them needs quoting, else quoted so that a shell
 /// reads back the same path. A newline in a name no longer splits a printed
 /// line in two, and a control character (an escape sequence) never reaches
-/// the terminal: it is written `$'\033'`.
+/// the terminal: it is written `$'\033'`. Unlike ls, format characters (a
+/// right-to-left override, which would show a name's end reversed) are escaped too.
 public enum ShellQuoting {
   public static func quote(_ text: String) -> String {
     let scalars = Array(text.unicodeScalars)
     if !scalars.isEmpty, scalars.indices.allSatisfy({ isPlain(scalars[$0], first: $0 == 0) }) { return text }
-    // Only a single quote to protect: double quotes read best, as ls writes them.
-    if scalars.allSatisfy(isPrintable), !scalars.contains(where: { "$`\\\"!".unicodeScalars.contains($0) }) {
+    // A single quote and nothing special inside double quotes: those read best.
+    if scalars.allSatisfy(isPrintable), scalars.contains("'"), !scalars.contains(where: { "$`\\\"!".unicodeScalars.contains($0) }) {
       return "\"\(text)\""
     }
-    var pieces: [String] = []
-    var quoted = ""
+    var quoted = "'"
+    var open = true
     for scalar in scalars {
       if isPrintable(scalar) {
+        if !open { quoted += "'" }
+        open = true
         quoted += scalar == "'" ? #"'\''"# : String(scalar)
-        continue
+      } else {
+        quoted += (open ? "'" : "") + "$'\(escaped(scalar))'"
+        open = false
       }
-      if !quoted.isEmpty { pieces.append("'\(quoted)'") }
-      quoted = ""
-      pieces.append("$'\(escaped(scalar))'")
     }
-    if !quoted.isEmpty || pieces.isEmpty { pieces.append("'\(quoted)'") }
-    return pieces.joined()
+    return open ? quoted + "'" : quoted
   }
 
   /// Characters a shell reads as themselves anywhere in a word; `#` and `~`
