@@ -157,9 +157,14 @@ struct PublishingSafetyTests {
   @Test func anEmptyOutputIsRefused() throws {
     let scratch = try Fixtures.scratchFolder()
     let profile = try Fixtures.profile(in: scratch)
-    let run = try hlspack(["encode", "--profile", profile.path, "--output", "", try Fixtures.clip().path])
+    let folder = scratch.appendingPathComponent("here")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
+    let run = try Command.run(
+      "bash", ["-c", #"cd "$1" && exec "$0" encode --profile "$2" --output "" "$3""#, try Fixtures.executable(), folder.path,
+               profile.path, try Fixtures.clip().path])
     #expect(run.status == 2)
     #expect(run.stderr.contains("--output must not be empty"), "\(run.stderr)")
+    #expect(contents(folder).isEmpty)
   }
 
   /// A link at the destination, even one leading nowhere, is refused with or
