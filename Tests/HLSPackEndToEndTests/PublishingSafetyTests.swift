@@ -11,6 +11,11 @@ struct PublishingSafetyTests {
     try Command.run(try Fixtures.executable(), arguments)
   }
 
+  /// hlspack run by bash after `prelude` (a umask, a limit, a folder to work in).
+  func hlspack(after prelude: String, _ arguments: [String]) throws -> CommandResult {
+    try Command.run("bash", ["-c", #"\#(prelude) && exec "$0" "$@""#, try Fixtures.executable()] + arguments)
+  }
+
   func contents(_ folder: URL) -> [String] {
     ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted()
   }
@@ -74,10 +79,7 @@ struct PublishingSafetyTests {
     let scratch = try Fixtures.scratchFolder()
     let profile = try Fixtures.profile(in: scratch)
     let output = scratch.appendingPathComponent("out")
-    let run = try Command.run(
-      "bash",
-      ["-c", #"umask 000 && exec "$0" encode --profile "$1" --output "$2" "$3""#, try Fixtures.executable(), profile.path,
-       output.path, try Fixtures.clip().path])
+    let run = try hlspack(after: "umask 000", ["encode", "--profile", profile.path, "--output", output.path, try Fixtures.clip().path])
     #expect(run.status == 0, "\(run.stderr)")
     let asset = output.appendingPathComponent("clip")
     #expect(mode(asset) == 0o777, "the published asset's folders are as the umask gives")
@@ -127,10 +129,7 @@ struct PublishingSafetyTests {
     let scratch = try Fixtures.scratchFolder()
     let profile = try Fixtures.profile(in: scratch)
     let output = scratch.appendingPathComponent("out")
-    let run = try Command.run(
-      "bash",
-      ["-c", #"ulimit -f 32 && exec "$0" encode --profile "$1" --output "$2" "$3""#, try Fixtures.executable(), profile.path,
-       output.path, try Fixtures.clip().path])
+    let run = try hlspack(after: "ulimit -f 32", ["encode", "--profile", profile.path, "--output", output.path, try Fixtures.clip().path])
     try expectAWriteFailureNamesTheAsset(run, output: output, reason: "File too large")
   }
 
@@ -159,9 +158,8 @@ struct PublishingSafetyTests {
     let profile = try Fixtures.profile(in: scratch)
     let folder = scratch.appendingPathComponent("here")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
-    let run = try Command.run(
-      "bash", ["-c", #"cd "$1" && exec "$0" encode --profile "$2" --output "" "$3""#, try Fixtures.executable(), folder.path,
-               profile.path, try Fixtures.clip().path])
+    let run = try hlspack(
+      after: "cd \(ShellQuoting.quote(folder.path))", ["encode", "--profile", profile.path, "--output", "", try Fixtures.clip().path])
     #expect(run.status == 2)
     #expect(run.stderr.contains("--output must not be empty"), "\(run.stderr)")
     #expect(contents(folder).isEmpty)
