@@ -31,6 +31,7 @@ struct AssetEncoder {
     for note in transcoder.notes { logger.warning("\(note)") }
     // Sidecar subtitles are read first: a bad file fails before any media work.
     let subtitles = try profile.subtitles.map { try SubtitleRendition.load($0, input: input) }
+    let provenance = try AssetProvenance(profile: profile, input: input)
     let staging = try AssetStaging(destination: destination, replace: replace, protecting: protecting)
     defer { staging.discard() }
     if let warning = staging.othersFoldersWarning { logger.warning("\(assetName): \(warning)") }
@@ -38,6 +39,7 @@ struct AssetEncoder {
     let made: (report: AssetReport, seconds: Double)
     do {
       made = try make(in: staging.folder, from: transcoder, subtitles: subtitles, started: started)
+      try writeFile(provenance.encoded(), to: staging.folder.appendingPathComponent(AssetProvenance.fileName))
       // Everything has been read: a source that changed meanwhile may have been read in part.
       for source in sources { try source.checkUnchanged() }
       if let warning = try staging.publish() { logger.warning("\(assetName): \(warning)") }

@@ -6,8 +6,8 @@ import HLSPackCore
 /// CPU quota (`docker run --cpus`: cgroup v2 `cpu.max`, v1
 /// `cpu.cfs_quota_us`). Foundation's count sees only the online cores, and a
 /// thread started for a core that is not there slows the others down.
-enum UsableCores {
-  static var count: Int {
+public enum UsableCores {
+  public static var count: Int {
     count(online: ProcessInfo.processInfo.activeProcessorCount) { path in
       (try? SmallFile.read(path, limit: 64 << 10)).map { String(decoding: $0, as: UTF8.self) }
     }

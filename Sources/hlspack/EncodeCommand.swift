@@ -128,14 +128,7 @@ struct EncodeCommand: ParsableCommand {
     if failed > 0 { throw ExitStatus.assetFailed }
   }
 
-  private func reporter() -> ProgressReporter {
-    switch progress {
-    case .json: JSONLinesProgress()
-    case .bar: TerminalProgress()
-    case .none: SilentProgress()
-    case .auto: isatty(STDERR_FILENO) == 1 ? TerminalProgress() : SilentProgress()
-    }
-  }
+  private func reporter() -> ProgressReporter { progress.reporter() }
 
   private func printError(_ message: String) {
     FileHandle.standardError.write(Data("hlspack: error: \(message)\n".utf8))

@@ -14,6 +14,12 @@ public enum ProfileLoader {
   static let reservedNames: Set<String> = ["keys"]
 
   public static func load(contentsOf url: URL, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Profile {
+    try load(root: document(contentsOf: url), file: url.path, baseDirectory: baseDirectory(of: url), environment: environment)
+  }
+
+  /// The profile file's JSON, before its fields are read (for a batch
+  /// manifest's per-title settings, written into it first).
+  public static func document(contentsOf url: URL) throws -> JSONValue {
     let file = url.path
     let data: Data
     do {
@@ -21,12 +27,12 @@ public enum ProfileLoader {
     } catch {
       throw ProfileError(file: file, path: "$", message: "cannot read the file \(error.reason)")
     }
-    return try load(data: data, file: file, baseDirectory: baseDirectory(of: url), environment: environment)
+    return try document(data: data, file: file)
   }
 
   /// A profile's relative paths are relative to its folder; for a profile
   /// that comes through a pipe (`/dev/fd/63`), to the current folder.
-  static func baseDirectory(of url: URL) -> URL {
+  public static func baseDirectory(of url: URL) -> URL {
     var info = stat()
     guard stat(url.path, &info) == 0, info.st_mode & S_IFMT == S_IFIFO else { return url.deletingLastPathComponent() }
     return URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
@@ -35,6 +41,10 @@ public enum ProfileLoader {
   public static func load(
     data: Data, file: String, baseDirectory: URL, environment: [String: String] = ProcessInfo.processInfo.environment
   ) throws -> Profile {
+    try load(root: document(data: data, file: file), file: file, baseDirectory: baseDirectory, environment: environment)
+  }
+
+  static func document(data: Data, file: String) throws -> JSONValue {
     let root: JSONValue
     do {
       root = try JSONValue.parse(data)
@@ -46,6 +56,12 @@ public enum ProfileLoader {
     } catch {
       throw ProfileError(file: file, path: error.path, message: "not valid JSON: \(error.message)")
     }
+    return root
+  }
+
+  public static func load(
+    root: JSONValue, file: String, baseDirectory: URL, environment: [String: String] = ProcessInfo.processInfo.environment
+  ) throws -> Profile {
     var r = try FieldReader(root, file: file, path: "$")
     // Editors use "$schema" to find Profiles/profile.schema.json.
     _ = try r.string("$schema")

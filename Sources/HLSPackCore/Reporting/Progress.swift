@@ -4,6 +4,8 @@ import Foundation
 public struct ProgressEvent: Sendable, Codable, Equatable {
   public enum Kind: String, Sendable, Codable {
     case start, progress, done, failed
+    /// A batch asset whose published record matches what would make it now.
+    case skipped
   }
 
   public var event: Kind
@@ -89,6 +91,8 @@ public struct TerminalProgress: ProgressReporter {
       line = "\(event.asset): done" + (event.speed.map { String(format: " (%.2fx realtime)", $0) } ?? "")
     case .failed:
       line = "\(event.asset): failed: \(event.message ?? "")"
+    case .skipped:
+      line = "\(event.asset): skipped: \(event.message ?? "")"
     }
     let ending = event.event == .progress ? "" : "\n"
     FileHandle.standardError.write(Data(("\r\u{1B}[2K" + line + ending).utf8))

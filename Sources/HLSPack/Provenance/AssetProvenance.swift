@@ -1,0 +1,59 @@
+import Foundation
+import HLSPackCore
+import HLSPackCrypto
+
+/// What made an asset, written beside it as provenance.json: the input and
+/// every other file it read (a rung's own source, subtitle files), a digest of
+/// the effective profile, and the hlspack version. A batch rerun compares a
+/// fresh one with it to skip assets that are up to date without decoding.
+public struct AssetProvenance: Sendable, Codable, Equatable {
+  public static let fileName = "provenance.json"
+
+  public var tool = "hlspack"
+  public var version: String
+  public var input: FileIdentity
+  /// The other files read, in profile order.
+  public var sources: [FileIdentity]
+  public var profileSHA256: String
+
+  enum CodingKeys: String, CodingKey {
+    case tool, version, input, sources
+    case profileSHA256 = "profile_sha256"
+  }
+
+  public init(profile: Profile, input: URL) throws {
+    version = HLSPackVersion.current
+    self.input = try FileIdentity.of(input)
+    let stem = input.deletingPathExtension().lastPathComponent
+    let files = profile.video.compactMap(\.source) + profile.subtitles.map {
+      URL(fileURLWithPath: $0.file.replacingOccurrences(of: "{stem}", with: stem))
+    }
+    sources = try files.map(FileIdentity.of)
+    profileSHA256 = try Self.digest(of: profile)
+  }
+
+  /// SHA-256 of the profile's full description with every setting after
+  /// overrides (key bytes included: a 128-bit key cannot be found from it),
+  /// less its inputs and output folder, which do not change what is made.
+  /// Profile holds no dictionary or set, so the description is the same in
+  /// every process.
+  static func digest(of profile: Profile) throws -> String {
+    var effective = profile
+    effective.inputs = []
+    effective.output = nil
+    return Hex.encode(try Digest.sha256(Array(String(reflecting: effective).utf8)))
+  }
+
+  /// The record of the asset published at `folder`, if it has a readable one.
+  public static func recorded(in folder: URL) -> AssetProvenance? {
+    let file = folder.appendingPathComponent(fileName).path
+    guard let bytes = try? SmallFile.read(file, limit: 1 << 20) else { return nil }
+    return try? JSONDecoder().decode(AssetProvenance.self, from: Data(bytes))
+  }
+
+  func encoded() throws -> Data {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    return try encoder.encode(self) + Data("\n".utf8)
+  }
+}
