@@ -11,7 +11,7 @@ struct CommandResult {
 enum Command {
   static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws -> CommandResult {
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable.hasPrefix("/") ? executable : try which(executable))
+    process.executableURL = URL(fileURLWithPath: executable.hasPrefix("/") ? executable : try which(executable, path: environment?["PATH"]))
     process.arguments = arguments
     if let environment { process.environment = environment }
     // stderr goes to a file so that neither stream can fill a pipe and stall the tool.
@@ -31,8 +31,8 @@ enum Command {
     return CommandResult(status: process.terminationStatus, stdout: outData, stderr: errText)
   }
 
-  static func which(_ name: String) throws -> String {
-    for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
+  static func which(_ name: String, path: String? = nil) throws -> String {
+    for dir in (path ?? ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
       let path = "\(dir)/\(name)"
       if FileManager.default.isExecutableFile(atPath: path) { return path }
     }
