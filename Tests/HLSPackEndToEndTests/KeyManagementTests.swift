@@ -188,7 +188,7 @@ struct KeyManagementTests {
     let first = try encode("fixture", into: "a")
     let second = try encode("fixture", into: "b")
     let other = try encode("other", into: "c")
-    #expect(first.count == 17, "8 segments, 5 playlists, 2 keys, keys.json, report.json")
+    #expect(first.count == 18, "8 segments, 5 playlists, 2 keys, keys.json, report.json, provenance.json")
     #expect(first == second)
     let keyNames = { (h: [String: String]) in Set(h.keys.filter { $0.hasSuffix(".key") }) }
     #expect(keyNames(first).isDisjoint(with: keyNames(other)))

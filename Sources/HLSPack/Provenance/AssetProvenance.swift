@@ -23,12 +23,14 @@ public struct AssetProvenance: Sendable, Codable, Equatable {
 
   public init(profile: Profile, input: URL) throws {
     version = HLSPackVersion.current
-    self.input = try FileIdentity.of(input)
+    // A seeded run is reproducible to the byte, so its record holds no times.
+    let timed = profile.encryption.seed == nil
+    self.input = try FileIdentity.of(input, withModificationTime: timed)
     let stem = input.deletingPathExtension().lastPathComponent
     let files = profile.video.compactMap(\.source) + profile.subtitles.map {
       URL(fileURLWithPath: $0.file.replacingOccurrences(of: "{stem}", with: stem))
     }
-    sources = try files.map(FileIdentity.of)
+    sources = try files.map { try FileIdentity.of($0, withModificationTime: timed) }
     profileSHA256 = try Self.digest(of: profile)
   }
 

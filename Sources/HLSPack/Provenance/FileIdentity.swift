@@ -10,8 +10,9 @@ import HLSPackCrypto
 public struct FileIdentity: Sendable, Codable, Equatable {
   public var path: String
   public var size: Int64
-  /// Nanoseconds since 1970 (`st_mtim`).
-  public var modified: Int64
+  /// Nanoseconds since 1970 (`st_mtim`); nil in a reproducible (seeded) run,
+  /// whose files must not depend on when a copy of the input was made.
+  public var modified: Int64?
   public var sampledSHA256: String
 
   enum CodingKeys: String, CodingKey {
@@ -26,7 +27,7 @@ public struct FileIdentity: Sendable, Codable, Equatable {
 
   /// Reads the samples of the regular file at `url` (never a pipe or a device,
   /// whose reads could block or never end).
-  public static func of(_ url: URL) throws -> FileIdentity {
+  public static func of(_ url: URL, withModificationTime: Bool = true) throws -> FileIdentity {
     let path = url.path
     func failure(_ reason: String) -> PackError { .input(path: path, reason: reason) }
     let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
@@ -52,7 +53,8 @@ public struct FileIdentity: Sendable, Codable, Equatable {
       try digest.update(bytes)
     }
     let modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
-    return FileIdentity(path: path, size: size, modified: modified, sampledSHA256: Hex.encode(try digest.finish()))
+    return FileIdentity(
+      path: path, size: size, modified: withModificationTime ? modified : nil, sampledSHA256: Hex.encode(try digest.finish()))
   }
 
   /// The (offset, length) pieces that the digest covers, in file order.
