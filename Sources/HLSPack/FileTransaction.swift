@@ -12,6 +12,10 @@ import HLSPackCore
 ///
 /// An interrupt (SIGINT, SIGTERM) removes the temporaries through the
 /// registry, and waits while the renames are under way.
+///
+/// Nothing is written through or over a symbolic link below the folder: a
+/// link there could lead anywhere, and the temporaries beside a target and
+/// its rename would follow it.
 final class FileTransaction {
   private struct Change {
     var target: URL
@@ -24,13 +28,18 @@ final class FileTransaction {
   /// Folders made for new files, removed again if the transaction fails.
   private var createdFolders: [URL] = []
   private let registry: StagingRegistry
+  /// The folder whose files change; every target lies below it.
+  private let root: URL
 
-  private init(registry: StagingRegistry) { self.registry = registry }
+  private init(root: URL, registry: StagingRegistry) {
+    self.root = root.standardizedFileURL
+    self.registry = registry
+  }
 
-  /// Lets `stage` write the new versions, then renames them into place; if
-  /// anything throws, the folder is left as it was.
-  static func run(registry: StagingRegistry = .shared, _ stage: (FileTransaction) throws -> Void) throws {
-    let transaction = FileTransaction(registry: registry)
+  /// Lets `stage` write the new versions of files below `root`, then renames
+  /// them into place; if anything throws, the folder is left as it was.
+  static func run(in root: URL, registry: StagingRegistry = .shared, _ stage: (FileTransaction) throws -> Void) throws {
+    let transaction = FileTransaction(root: root, registry: registry)
     do {
       try stage(transaction)
       try transaction.commit()
@@ -43,21 +52,23 @@ final class FileTransaction {
   /// Stages `bytes` as the new content of `target`. An existing target keeps
   /// its mode exactly; a new one gets `newFileMode`.
   func write(_ bytes: [UInt8], to target: URL, newFileMode: mode_t = 0o644) throws {
+    try checkNoLink(on: target)
     let existing = try? FileManager.default.attributesOfItem(atPath: target.path)
     let mode = (existing?[.posixPermissions] as? NSNumber).map { mode_t($0.intValue) } ?? newFileMode
     changes.append(Change(target: target, temporary: try temporary("rewrite", beside: target, holding: bytes, mode: mode)))
     guard existing != nil else { return }
     let old: [UInt8]
     do {
-      old = Array(try Data(contentsOf: target))
+      old = try SmallFile.readRegular(target.path, limit: Int.max, followingLinks: false)
     } catch {
-      throw PackError.input(path: target.path, reason: "cannot read (\(error.localizedDescription))")
+      throw PackError.input(path: target.path, reason: "cannot read \(error.reason)")
     }
     changes[changes.count - 1].original = try temporary("previous", beside: target, holding: old, mode: mode)
   }
 
   /// Makes `folder` (one level) for new files unless it exists.
   func makeFolder(_ folder: URL) throws {
+    try checkNoLink(on: folder)
     var isFolder: ObjCBool = false
     if FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue { return }
     try registry.register(folder)
@@ -67,6 +78,37 @@ final class FileTransaction {
       throw PackError.output(path: folder.path, reason: "cannot create the folder (\(String(cString: strerror(failure))))")
     }
     createdFolders.append(folder)
+  }
+
+  /// Refuses a target that is, or lies below, a symbolic link inside `root`.
+  private func checkNoLink(on target: URL) throws {
+    let rootParts = root.pathComponents
+    let parts = target.standardizedFileURL.pathComponents
+    guard parts.count > rootParts.count, parts.starts(with: rootParts) else {
+      throw PackError.output(path: target.path, reason: "is not inside \(root.path)")
+    }
+    var path = root
+    for part in parts.dropFirst(rootParts.count) {
+      path.appendPathComponent(part)
+      var info = stat()
+      // What does not exist yet is made by this transaction, and nothing below it exists either.
+      guard lstat(path.path, &info) == 0 else { return }
+      if info.st_mode & S_IFMT == S_IFLNK {
+        throw PackError.output(
+          path: path.path, reason: "is a symbolic link; nothing is written through or over one (it may lead outside \(root.path))")
+      }
+    }
+  }
+
+  /// The name of a temporary beside `target`: hidden, after the target, with a random token.
+  private static func temporaryName(_ label: String, beside target: URL) -> String {
+    ".\(target.lastPathComponent).\(label)-\(UUID().uuidString.prefix(8))"
+  }
+
+  /// Whether a file name is one `temporaryName` gives: a new version or a
+  /// copy of an old one that a transaction left (a run killed with SIGKILL).
+  static func isTemporary(_ name: String) -> Bool {
+    name.wholeMatch(of: /\..+\.(rewrite|previous)-[0-9A-F]{8}/) != nil
   }
 
   private func commit() throws {
@@ -128,8 +170,7 @@ final class FileTransaction {
   }
 
   private func temporary(_ label: String, beside target: URL, holding bytes: [UInt8], mode: mode_t) throws -> URL {
-    let url = target.deletingLastPathComponent()
-      .appendingPathComponent(".\(target.lastPathComponent).\(label)-\(UUID().uuidString.prefix(8))")
+    let url = target.deletingLastPathComponent().appendingPathComponent(Self.temporaryName(label, beside: target))
     try registry.register(url)
     do {
       try writeFile(bytes, to: url, mode: 0o600, exclusive: true)

@@ -34,7 +34,7 @@ import Testing
 
   @Test func everyFileChangesTogetherAndKeepsItsMode() throws {
     let root = try folder()
-    try FileTransaction.run { files in
+    try FileTransaction.run(in: root) { files in
       try files.write(Array("new a\n".utf8), to: root.appendingPathComponent("a.txt"))
       try files.makeFolder(root.appendingPathComponent("keys"))
       try files.write(Array("key\n".utf8), to: root.appendingPathComponent("keys/k.key"), newFileMode: 0o600)
@@ -53,7 +53,7 @@ import Testing
     let root = try folder()
     let before = try snapshot(root)
     #expect(throws: PackError.self) {
-      try FileTransaction.run { files in
+      try FileTransaction.run(in: root) { files in
         try files.write(Array("new a\n".utf8), to: root.appendingPathComponent("a.txt"))
         try files.makeFolder(root.appendingPathComponent("keys"))
         try files.write(Array("key\n".utf8), to: root.appendingPathComponent("keys/k.key"), newFileMode: 0o600)
@@ -69,7 +69,7 @@ import Testing
     let root = try folder()
     let before = try snapshot(root)
     let error = #expect(throws: PackError.self) {
-      try FileTransaction.run { files in
+      try FileTransaction.run(in: root) { files in
         try files.write(Array("new a\n".utf8), to: root.appendingPathComponent("a.txt"))
         try files.write(Array("new c\n".utf8), to: root.appendingPathComponent("c.txt"))
         try files.write(Array("new b\n".utf8), to: root.appendingPathComponent("sub/b.txt"))

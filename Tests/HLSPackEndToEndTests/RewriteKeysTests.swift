@@ -7,11 +7,12 @@ import Testing
 /// back to `{key_file}` decodes with ffmpeg (conformance G11).
 @Suite("hlspack rewrite-keys")
 struct RewriteKeysTests {
+  /// Killed after 5 minutes (status 137), so that a run that blocks fails its test instead of stalling the suite.
   func rewrite(_ package: URL, _ template: String, output: URL? = nil, force: Bool = false) throws -> CommandResult {
     var arguments = ["rewrite-keys", package.path, "--uri", template]
     if let output { arguments += ["--output", output.path] }
     if force { arguments.append("--force") }
-    return try Command.run(try Fixtures.executable(), arguments)
+    return try Command.run("timeout", ["-s", "KILL", "300", try Fixtures.executable()] + arguments)
   }
 
   func manifest(_ package: URL) throws -> KeysManifest {

@@ -55,7 +55,7 @@ struct KeyLocator {
       }
       let file = PackagePaths.normalize(entry.keyFile.split(separator: "/").map(String.init))
         .map { packageFolder.appendingPathComponent($0) }
-      let bytes = file.flatMap { if case .key(let bytes) = Self.readKey(at: $0) { bytes } else { nil } }
+      let bytes = file.flatMap { if case .key(let bytes) = Self.readKey(at: $0, within: packageFolder) { bytes } else { nil } }
       return LocatedKey(
         identity: .keyID(Hex.encode(id)), keyID: Hex.encode(id), bytes: bytes,
         manifestKeyFile: entry.keyFile)
@@ -88,11 +88,13 @@ struct KeyLocator {
       return unknown("\(kind) with no entry in keys.json")
     }
 
-    switch Self.readKey(at: file) {
+    switch Self.readKey(at: file, within: packageFolder) {
     case .missing:
       return unknown("no key file at \(file.path) and no entry in keys.json")
-    case .wrongSize(let size):
-      return unknown("\(file.path) has \(size) bytes, not the 16 of an AES-128 key, and keys.json has no entry for it")
+    case .outside(let real):
+      return unknown("it leads to \(real), outside the package, which was not read")
+    case .notKeyFile(let reason):
+      return unknown("\(file.path) is not a key file \(reason), and keys.json has no entry for it")
     case .key(let bytes):
       let keyID: String
       if let written = tag.value(of: "KEYID") {
@@ -120,28 +122,31 @@ struct KeyLocator {
     let narrowed = matches.filter { $0.renditions.contains(rendition) }
     guard Set(narrowed.map { $0.keyID.lowercased() }).count == 1, let entry = narrowed.first else {
       throw PackError.input(
-        path: playlistPath, reason: "keys.json has several keys for URI \"\(uri)\" and none only for rendition \"\(rendition)\"")
+        path: playlistPath, reason: "keys.json has several keys for URI \"\(RewritePlan.shown(uri))\" and none only for rendition \"\(rendition)\"")
     }
     return entry
   }
 
   enum KeyFile {
     case missing
-    case wrongSize(Int)
+    /// The real path, outside the package.
+    case outside(String)
+    /// Why not, in parentheses: "(20 bytes, larger than 16 bytes)", "(not a regular file: a named pipe)".
+    case notKeyFile(String)
     case key([UInt8])
   }
 
-  /// Reads a key file: a readable regular file (symbolic links followed) of
-  /// exactly 16 bytes. The size is checked before reading, so pointing a URI
-  /// at a large file costs nothing.
-  static func readKey(at url: URL) -> KeyFile {
-    let path = url.resolvingSymlinksInPath().path
-    guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
-      attributes[.type] as? FileAttributeType == .typeRegular,
-      let size = (attributes[.size] as? NSNumber)?.intValue
-    else { return .missing }
-    guard size == 16 else { return .wrongSize(size) }
-    guard let data = try? Data(contentsOf: URL(fileURLWithPath: path)), data.count == 16 else { return .missing }
-    return .key(Array(data))
+  /// Reads a key file: a regular file of exactly 16 bytes inside `package`
+  /// (`PackageFiles.readInside`), so that no URI (`../..`, `%2e%2e/`,
+  /// `file:///…`, a link in the package) makes the run read a file elsewhere
+  /// on the machine. A large file or a named pipe costs nothing.
+  static func readKey(at url: URL, within package: URL) -> KeyFile {
+    switch PackageFiles.readInside(url, package: package, limit: 16) {
+    case .missing: .missing
+    case .outside(let real): .outside(real)
+    case .unreadable(let reason): .notKeyFile(reason)
+    case .bytes(let bytes) where bytes.count == 16: .key(bytes)
+    case .bytes(let bytes): .notKeyFile("(\(bytes.count) bytes, not the 16 of an AES-128 key)")
+    }
   }
 }

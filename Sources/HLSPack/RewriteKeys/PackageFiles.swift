@@ -1,93 +1,110 @@
 import Foundation
 import HLSPackCore
 
-/// The file operations of `rewrite-keys`: finding playlists, copying a
+/// The file operations of `rewrite-keys`: reading playlists, copying a
 /// package, and staging key files.
 enum PackageFiles {
-  /// Package paths of every regular `.m3u8` file below `folder`, sorted.
-  /// Symbolic links are skipped: renaming over one would replace the link,
-  /// not the playlist it points at.
-  static func playlists(in folder: URL) throws -> [String] {
-    guard let walker = FileManager.default.enumerator(atPath: folder.path) else {
-      throw PackError.input(path: folder.path, reason: "cannot list the package folder")
-    }
-    var found: [String] = []
-    while let relative = walker.nextObject() as? String {
-      guard relative.lowercased().hasSuffix(".m3u8"),
-        let attributes = try? FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent(relative).path),
-        attributes[.type] as? FileAttributeType == .typeRegular
-      else { continue }
-      found.append(relative)
-    }
-    return found.sorted()
-  }
+  /// The largest playlist read: a playlist is held whole, with its new
+  /// version, until every file is written. 16 MiB is some 100 000 segments
+  /// with a key tag each, ten times a day of 2 s segments.
+  static let playlistLimit = 16 << 20
 
-  static func read(_ url: URL) throws -> [UInt8] {
+  static func readPlaylist(_ url: URL) throws -> [UInt8] {
     do {
-      return Array(try Data(contentsOf: url))
+      return try SmallFile.readRegular(url.path, limit: playlistLimit, followingLinks: false)
     } catch {
-      throw PackError.input(path: url.path, reason: "cannot read (\(error.localizedDescription))")
+      throw PackError.input(path: url.path, reason: "cannot read the playlist \(error.reason)")
     }
   }
 
-  /// Copies everything below `source` but the package paths in `except`
-  /// into the existing folder `destination`, one file or folder at a time
-  /// through the registry, so that an interrupt removing the copy is never outrun by it.
-  static func copyContents(of source: URL, into destination: URL, except: Set<String>) throws {
-    let fm = FileManager.default
-    guard let walker = fm.enumerator(atPath: source.path) else {
-      throw PackError.input(path: source.path, reason: "cannot list the package folder")
-    }
-    while let relative = walker.nextObject() as? String {
-      if except.contains(relative) { continue }
-      let from = source.appendingPathComponent(relative)
-      let to = destination.appendingPathComponent(relative)
-      let attributes: [FileAttributeKey: Any]
-      do {
-        attributes = try fm.attributesOfItem(atPath: from.path)
-      } catch {
-        throw PackError.input(path: from.path, reason: "cannot read (\(error.localizedDescription))")
-      }
-      let mode = (attributes[.posixPermissions] as? Int).map { mode_t($0 & 0o777) } ?? 0o644
-      if attributes[.type] as? FileAttributeType == .typeRegular {
-        // Created with the source's mode, so a private file (keys.json with key bytes) is never readable by others.
-        try copyFile(from, to: to, mode: mode)
-        continue
-      }
-      try StagingRegistry.shared.unlessInterrupted(at: to.path) {
-        do {
-          if attributes[.type] as? FileAttributeType == .typeDirectory {
-            try fm.createDirectory(at: to, withIntermediateDirectories: false, attributes: [.posixPermissions: Int(mode)])
-          } else {
-            // A symbolic link is copied as a link (the walk does not follow it).
-            try fm.copyItem(at: from, to: to)
-          }
-        } catch {
-          throw PackError.output(path: to.path, reason: "cannot copy (\(error.localizedDescription))")
-        }
-      }
-    }
+  enum InsideFile {
+    case missing
+    /// The real path, outside the package.
+    case outside(String)
+    /// Why not, in parentheses: "(not a regular file: a named pipe)", "(20 bytes, larger than 16 bytes)".
+    case unreadable(String)
+    case bytes([UInt8])
   }
 
-  /// Copies a regular file in pieces (segments can be large) through `FileWriter`.
-  private static func copyFile(_ from: URL, to: URL, mode: mode_t) throws {
-    let input: FileHandle
+  /// Reads a regular file that, with every symbolic link resolved, lies
+  /// inside `package`: a file a package names (a key, keys.json) may be
+  /// reached through links in the package, but never one elsewhere on the
+  /// machine. What the file is, is told before where it is, and both are
+  /// checked before anything is opened.
+  static func readInside(_ url: URL, package: URL, limit: Int) -> InsideFile {
+    guard let real = realPath(url.path) else { return .missing }
+    var info = stat()
+    if lstat(real, &info) == 0, info.st_mode & S_IFMT != S_IFREG {
+      return .unreadable("(not a regular file: \(SmallFile.kind(info.st_mode)))")
+    }
+    guard let root = realPath(package.path), real.hasPrefix(root + "/") else { return .outside(real) }
     do {
-      input = try FileHandle(forReadingFrom: from)
+      return .bytes(try SmallFile.readRegular(real, limit: limit, followingLinks: false))
     } catch {
-      throw PackError.input(path: from.path, reason: "cannot read (\(error.localizedDescription))")
+      return .unreadable(error.reason)
     }
-    defer { try? input.close() }
-    let output = try FileWriter(creating: to, mode: mode, exclusive: true)
+  }
+
+  /// `path` with every symbolic link, `.` and `..` resolved (realpath(3)); nil when it does not exist.
+  private static func realPath(_ path: String) -> String? {
+    guard let resolved = realpath(path, nil) else { return nil }
+    defer { free(resolved) }
+    return String(cString: resolved)
+  }
+
+  /// Copies the folders and regular files of `inventory` but the package
+  /// paths in `except` from `source` into the existing folder `destination`.
+  /// Links, pipes, devices and leftover temporaries are not copied (the
+  /// caller refuses or names them). Each file or folder is created through
+  /// the registry, so that an interrupt removing the copy is never outrun by
+  /// it; only the creation holds the registry's lock, never a read or write.
+  static func copy(_ inventory: PackageInventory, from source: URL, into destination: URL, except: Set<String>) throws {
+    for folder in inventory.folders {
+      let mode = try sourceMode(source.appendingPathComponent(folder))
+      let to = destination.appendingPathComponent(folder)
+      let failure = try StagingRegistry.shared.unlessInterrupted(at: to.path) { mkdir(to.path, mode) == 0 ? nil : errno }
+      if let failure {
+        throw PackError.output(path: to.path, reason: "cannot create the folder (\(String(cString: strerror(failure))))")
+      }
+      // mkdir's mode is less the umask; the copy keeps the source's.
+      chmod(to.path, mode)
+    }
+    for file in inventory.files where !except.contains(file) {
+      try copyFile(source.appendingPathComponent(file), to: destination.appendingPathComponent(file))
+    }
+  }
+
+  private static func sourceMode(_ url: URL) throws -> mode_t {
+    var info = stat()
+    guard lstat(url.path, &info) == 0 else {
+      throw PackError.input(path: url.path, reason: "cannot read (\(String(cString: strerror(errno))))")
+    }
+    return info.st_mode & 0o777
+  }
+
+  /// Copies a regular file in pieces (segments can be large) through
+  /// `FileWriter`, created with the source's mode, so a private file
+  /// (keys.json with key bytes) is never readable by others. The source is
+  /// opened without following a link and without blocking, and must still
+  /// be a regular file: it may have changed since it was listed.
+  private static func copyFile(_ from: URL, to: URL) throws {
+    let input = open(from.path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC)
+    guard input >= 0 else {
+      throw PackError.input(path: from.path, reason: "cannot read (\(String(cString: strerror(errno))))")
+    }
+    defer { close(input) }
+    var info = stat()
+    guard fstat(input, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+      throw PackError.input(path: from.path, reason: "changed while the package was copied: no longer a regular file")
+    }
+    let output = try FileWriter(creating: to, mode: info.st_mode & 0o777, exclusive: true)
+    var piece = [UInt8](repeating: 0, count: 1 << 20)
     while true {
-      let piece: Data
-      do {
-        piece = try input.read(upToCount: 1 << 20) ?? Data()
-      } catch {
-        throw PackError.input(path: from.path, reason: "cannot read (\(error.localizedDescription))")
-      }
-      if piece.isEmpty { break }
-      try piece.withUnsafeBytes { try output.write($0) }
+      let n = piece.withUnsafeMutableBytes { Glibc.read(input, $0.baseAddress, $0.count) }
+      if n < 0, errno == EINTR { continue }
+      guard n >= 0 else { throw PackError.input(path: from.path, reason: "cannot read (\(String(cString: strerror(errno))))") }
+      if n == 0 { break }
+      try piece.withUnsafeBytes { try output.write(UnsafeRawBufferPointer(rebasing: $0[..<n])) }
     }
     try output.close()
   }
@@ -96,12 +113,15 @@ enum PackageFiles {
   /// already there must hold the same bytes: a key id names exactly one key.
   static func stageKey(_ bytes: [UInt8], id: String, in folder: URL, _ files: FileTransaction) throws {
     let url = folder.appendingPathComponent(RewritePlan.keyFile(id))
-    switch KeyLocator.readKey(at: url) {
+    switch KeyLocator.readKey(at: url, within: folder) {
     case .key(let existing) where existing == bytes:
       return
-    case .key, .wrongSize:
+    case .key:
       throw PackError.output(path: url.path, reason: "already holds a different key with this key id")
-    case .missing:
+    case .notKeyFile(let reason):
+      throw PackError.output(path: url.path, reason: "is in the way of the key file with this key id \(reason)")
+    case .missing, .outside:
+      // A path leading outside goes no further: the transaction refuses to write through the link.
       break
     }
     try files.makeFolder(url.deletingLastPathComponent())

@@ -85,23 +85,29 @@ public struct PackageKeyRewriter {
     }
     guard isFolder.boolValue else { throw PackError.input(path: package.path, reason: "not a folder") }
 
-    let paths = try PackageFiles.playlists(in: package)
+    let inventory = try PackageInventory(of: package)
+    if output != nil, !inventory.links.isEmpty {
+      let list = inventory.links.map { package.appendingPathComponent($0).path }.joined(separator: ", ")
+      throw PackError.input(
+        path: list,
+        reason: "symbolic links: --output never copies one, as the copy could lead anywhere; "
+          + "replace them with what they point at, or rewrite in place")
+    }
+    let paths = inventory.playlists
     guard !paths.isEmpty else { throw PackError.input(path: package.path, reason: "no .m3u8 playlist below this folder") }
     let playlists = try paths.map {
-      PackagePlaylist(relativePath: $0, bytes: try PackageFiles.read(package.appendingPathComponent($0)))
+      PackagePlaylist(relativePath: $0, bytes: try PackageFiles.readPlaylist(package.appendingPathComponent($0)))
     }
-    let manifest = try loadManifest()
+    let manifest = try loadManifest(in: package)
     var locator = KeyLocator(packageFolder: package, manifest: manifest)
     let plan = try RewritePlan(
       package: package, asset: asset, playlists: playlists, template: template, locator: &locator)
 
-    var warnings: [String] = []
+    var warnings = inventory.warnings(package: package, copying: output != nil)
     if plan.keyTagCount == 0 {
       warnings.append("\(package.path): no EXT-X-KEY or EXT-X-SESSION-KEY with a URI in any playlist; nothing to rewrite")
     }
-    for uri in plan.unknownKeyURIs.sorted() {
-      warnings.append("key URI \"\(uri)\": key not found; rewritten without copying a key or adding it to \(Self.manifestName)")
-    }
+    warnings += plan.warnings
 
     let result: URL
     if let output {
@@ -109,7 +115,7 @@ public struct PackageKeyRewriter {
       if let warning = staging.othersFoldersWarning { warnings.append(warning) }
       // Keys the rewrite stages are written afresh, owner-only, not copied with the source's mode.
       let staged = Set(plan.keys.keys.map(RewritePlan.keyFile))
-      try PackageFiles.copyContents(of: package, into: staging.folder, except: staged)
+      try PackageFiles.copy(inventory, from: package, into: staging.folder, except: staged)
       try apply(plan, in: staging.folder, previous: manifest)
       if let warning = try staging.publish() { warnings.append(warning) }
       result = output
@@ -122,11 +128,20 @@ public struct PackageKeyRewriter {
       keyFiles: plan.keys.count, unknownKeyURIs: plan.unknownKeyURIs.sorted(), warnings: warnings)
   }
 
-  private func loadManifest() throws -> KeysManifest? {
+  /// keys.json lists every segment of every key: some 110 bytes a segment, 50 MiB for a playlist at `PackageFiles.playlistLimit`.
+  static let manifestLimit = 256 << 20
+
+  private func loadManifest(in package: URL) throws -> KeysManifest? {
     let url = package.appendingPathComponent(Self.manifestName)
-    guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+    let bytes: [UInt8]
+    switch PackageFiles.readInside(url, package: package, limit: Self.manifestLimit) {
+    case .missing: return nil
+    case .outside(let real): throw PackError.input(path: url.path, reason: "leads to \(real), outside the package; not read")
+    case .unreadable(let reason): throw PackError.input(path: url.path, reason: "cannot read \(reason)")
+    case .bytes(let read): bytes = read
+    }
     do {
-      return try JSONDecoder().decode(KeysManifest.self, from: Data(contentsOf: url))
+      return try JSONDecoder().decode(KeysManifest.self, from: Data(bytes))
     } catch {
       throw PackError.input(path: url.path, reason: "not a readable keys manifest (\(error))")
     }
@@ -137,7 +152,7 @@ public struct PackageKeyRewriter {
   /// resolves as soon as a playlist shows it, and keys.json last, so that it
   /// describes the playlists as written.
   private func apply(_ plan: RewritePlan, in folder: URL, previous: KeysManifest?) throws {
-    try FileTransaction.run { files in
+    try FileTransaction.run(in: folder) { files in
       for (id, bytes) in plan.keys.sorted(by: { $0.key < $1.key }) {
         try PackageFiles.stageKey(bytes, id: id, in: folder, files)
       }

@@ -10,17 +10,16 @@ struct PackagePlaylist {
   let tags: [KeyURIRewriter.KeyTagLine]
   /// Parallel to `tags`.
   let scopes: [[KeyTagScope.Segment]]
+  /// I-frame playlists list byte ranges of segments their media playlist lists already.
+  let isIFramesOnly: Bool
 
   init(relativePath: String, bytes: [UInt8]) {
     self.relativePath = relativePath
     self.bytes = bytes
     tags = KeyURIRewriter.keyTags(in: bytes)
     scopes = KeyTagScope.segments(in: bytes)
-  }
-
-  /// I-frame playlists list byte ranges of segments their media playlist lists already.
-  var isIFramesOnly: Bool {
-    String(decoding: bytes, as: UTF8.self).contains("#EXT-X-I-FRAMES-ONLY")
+    // Once, not per key tag: a playlist that changes key every few segments has thousands.
+    isIFramesOnly = String(decoding: bytes, as: UTF8.self).contains("#EXT-X-I-FRAMES-ONLY")
   }
 
   /// Folder components of the playlist inside the package ([] at the root).

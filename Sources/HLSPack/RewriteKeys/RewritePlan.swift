@@ -12,9 +12,17 @@ struct RewritePlan {
   var manifestEntries: [KeysManifest.Key] = []
   var keyTagCount = 0
   var unknownKeyURIs: Set<String> = []
+  /// Key tags left as they are and keys not found, each naming the playlist and line.
+  var warnings: [String] = []
 
   static let keysFolder = "keys"
   static func keyFile(_ keyID: String) -> String { "\(keysFolder)/\(keyID).key" }
+
+  /// A key URI as messages show it: a `data:` URI holds the key itself, and
+  /// key bytes are never printed.
+  static func shown(_ uri: String) -> String {
+    URIReference.scheme(of: uri)?.lowercased() == "data" ? "data:…" : uri
+  }
 
   /// One tag's decision.
   private struct Mapping {
@@ -33,19 +41,27 @@ struct RewritePlan {
   ) throws {
     let needsKey = template.usesKeyID || template.text.contains("{key_file}")
     var mappings: [Mapping] = []
+    var warnings: [String] = []
     // Per playlist: key identity → {period}, in order of first appearance.
     var periods = Array(repeating: [LocatedKey.Identity: Int](), count: playlists.count)
 
     func map(_ kind: KeyURIRewriter.KeyTagLine.Kind, _ choose: (LocatedKey, PackagePlaylist) -> String?) throws {
       for (p, playlist) in playlists.enumerated() {
         for (t, tag) in playlist.tags.enumerated() where tag.kind == kind {
-          guard let oldURI = tag.uri else { continue }
           let path = package.appendingPathComponent(playlist.relativePath).path
+          guard let oldURI = tag.uri else {
+            if let unquoted = tag.attributes.first(where: { $0.name == "URI" }) {
+              // The value is a quoted-string (RFC 8216bis §4.4.4.4, §4.4.6.5): a player may read it otherwise.
+              warnings.append(
+                "\(path): line \(tag.lineNumber): URI=\(Self.shown(unquoted.value)) is not a quoted string; left as it is")
+            }
+            continue
+          }
           let key = try locator.locate(tag, uri: oldURI, in: playlist)
           if needsKey, key.keyID == nil {
             throw PackError.input(
               path: path,
-              reason: "line \(tag.lineNumber): URI \"\(oldURI)\": the key is unknown (\(key.unknownReason ?? "not found")), "
+              reason: "line \(tag.lineNumber): URI \"\(Self.shown(oldURI))\": the key is unknown (\(key.unknownReason ?? "not found")), "
                 + "but the template needs {key_id} or {key_file}")
           }
           let period = periods[p][key.identity] ?? periods[p].count
@@ -58,8 +74,8 @@ struct RewritePlan {
             if template.text.contains("{key_file}"), key.bytes == nil {
               throw PackError.input(
                 path: path,
-                reason: "line \(tag.lineNumber): URI \"\(oldURI)\": keys.json names key file \"\(keyFile ?? "")\", "
-                  + "which is not a readable 16-byte file, so {key_file} cannot point at it")
+                reason: "line \(tag.lineNumber): URI \"\(Self.shown(oldURI))\": keys.json names key file \"\(keyFile ?? "")\", "
+                  + "which is not a readable 16-byte file inside the package, so {key_file} cannot point at it")
             }
             newURI = template.render(
               .init(
@@ -69,7 +85,7 @@ struct RewritePlan {
           guard QuotedString.forbiddenCharacter(in: newURI) == nil else {
             throw PackError.input(
               path: path,
-              reason: "line \(tag.lineNumber): the new URI for \"\(oldURI)\" would contain a quote or control character "
+              reason: "line \(tag.lineNumber): the new URI for \"\(Self.shown(oldURI))\" would contain a quote or control character "
                 + "(from a folder name?) and cannot be written into a playlist")
           }
           mappings.append(Mapping(playlist: p, tagIndex: t, tag: tag, oldURI: oldURI, newURI: newURI, key: key, period: period))
@@ -95,6 +111,7 @@ struct RewritePlan {
     try Self.checkNoSharedURI(mappings, playlists: playlists, package: package, template: template)
     keyTagCount = mappings.count
     unknownKeyURIs = Set(mappings.filter { $0.key.keyID == nil }.map(\.oldURI))
+    self.warnings = warnings + Self.unknownKeyWarnings(mappings, playlists: playlists, package: package)
     keys = try Self.keyFiles(mappings, playlists: playlists, package: package)
 
     for (p, playlist) in playlists.enumerated() {
@@ -124,10 +141,22 @@ struct RewritePlan {
       if let first = owner[target], first.key.identity != m.key.identity {
         throw PackError.input(
           path: package.appendingPathComponent(playlist.relativePath).path,
-          reason: "line \(m.tag.lineNumber): keys \"\(first.oldURI)\" (\(playlists[first.playlist].relativePath)) and "
-            + "\"\(m.oldURI)\" would both get URI \"\(m.newURI)\"\(hint)")
+          reason: "line \(m.tag.lineNumber): keys \"\(shown(first.oldURI))\" (\(playlists[first.playlist].relativePath)) and "
+            + "\"\(shown(m.oldURI))\" would both get URI \"\(m.newURI)\"\(hint)")
       }
       owner[target] = owner[target] ?? m
+    }
+  }
+
+  /// One warning per key URI whose key was not found (allowed when the
+  /// template needs none), at its first tag, with the reason.
+  private static func unknownKeyWarnings(_ mappings: [Mapping], playlists: [PackagePlaylist], package: URL) -> [String] {
+    var warned: Set<String> = []
+    return mappings.compactMap { m in
+      guard m.key.keyID == nil, warned.insert(m.oldURI).inserted else { return nil }
+      let path = package.appendingPathComponent(playlists[m.playlist].relativePath).path
+      return "\(path): line \(m.tag.lineNumber): key URI \"\(shown(m.oldURI))\": \(m.key.unknownReason ?? "not found"); "
+        + "rewritten without copying a key or adding it to keys.json"
     }
   }
 
@@ -139,7 +168,7 @@ struct RewritePlan {
       if let other = keys[id], other != bytes {
         throw PackError.input(
           path: package.appendingPathComponent(playlists[m.playlist].relativePath).path,
-          reason: "line \(m.tag.lineNumber): URI \"\(m.oldURI)\" names a different key with the same key id \(id) as another tag")
+          reason: "line \(m.tag.lineNumber): URI \"\(shown(m.oldURI))\" names a different key with the same key id \(id) as another tag")
       }
       keys[id] = bytes
     }
