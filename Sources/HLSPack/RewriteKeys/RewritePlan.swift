@@ -191,39 +191,38 @@ struct RewritePlan {
   private static func manifestEntries(
     _ mappings: [Mapping], playlists: [PackagePlaylist], previousIVs: [String: String]
   ) -> [KeysManifest.Key] {
-    var order: [String] = []
-    var entries: [String: KeysManifest.Key] = [:]
+    // Changed in place in the array: an entry taken out of a dictionary and
+    // put back copied its segment list for every tag (quadratic with key rotation).
+    var entries: [KeysManifest.Key] = []
+    var index: [String: Int] = [:]
     for m in mappings {
       guard let id = m.key.keyID else { continue }
       let playlist = playlists[m.playlist]
       let slot = "\(id)\n\(m.newURI)"
-      var entry = entries[slot] ?? {
-        order.append(slot)
-        return KeysManifest.Key(
-          uri: m.newURI, previousURI: m.oldURI, keyID: id,
-          keyFile: m.key.bytes == nil ? m.key.manifestKeyFile ?? keyFile(id) : keyFile(id),
-          renditions: [], periods: [], segments: [])
+      let at = index[slot] ?? {
+        entries.append(
+          KeysManifest.Key(
+            uri: m.newURI, previousURI: m.oldURI, keyID: id,
+            keyFile: m.key.bytes == nil ? m.key.manifestKeyFile ?? keyFile(id) : keyFile(id),
+            renditions: [], periods: [], segments: []))
+        index[slot] = entries.count - 1
+        return entries.count - 1
       }()
       // The master playlist is not a rendition; its session keys cover no segment.
-      if m.tag.kind == .key {
-        if !entry.renditions.contains(playlist.rendition) { entry.renditions.append(playlist.rendition) }
-        if !entry.periods.contains(m.period) { entry.periods.append(m.period) }
-        let covered = playlist.isIFramesOnly ? [] : playlist.scopes[m.tagIndex]
-        entry.segments += covered.map { segment in
-          let inPackage = URIReference.scheme(of: segment.uri) == nil && !segment.uri.hasPrefix("/")
-          let uri = inPackage ? playlist.packagePath(ofRelative: segment.uri) ?? segment.uri : segment.uri
-          return KeysManifest.Segment(uri: uri, iv: segment.iv ?? previousIVs[uri])
-        }
-      }
-      entries[slot] = entry
-    }
-    return order.compactMap { slot in
-      entries[slot].map { entry in
-        var sorted = entry
-        sorted.renditions.sort()
-        sorted.periods.sort()
-        return sorted
+      guard m.tag.kind == .key else { continue }
+      if !entries[at].renditions.contains(playlist.rendition) { entries[at].renditions.append(playlist.rendition) }
+      if !entries[at].periods.contains(m.period) { entries[at].periods.append(m.period) }
+      let covered = playlist.isIFramesOnly ? [] : playlist.scopes[m.tagIndex]
+      entries[at].segments += covered.map { segment in
+        let inPackage = URIReference.scheme(of: segment.uri) == nil && !segment.uri.hasPrefix("/")
+        let uri = inPackage ? playlist.packagePath(ofRelative: segment.uri) ?? segment.uri : segment.uri
+        return KeysManifest.Segment(uri: uri, iv: segment.iv ?? previousIVs[uri])
       }
     }
+    for at in entries.indices {
+      entries[at].renditions.sort()
+      entries[at].periods.sort()
+    }
+    return entries
   }
 }

@@ -21,6 +21,7 @@ public enum KeyTagScope {
     // KEYFORMAT → index into `result` of the tag in force.
     var inForce: [String: Int] = [:]
     var sawEXTINF = false
+    let extinf = Array("#EXTINF:".utf8)
     for line in KeyURIRewriter.lines(of: playlist) {
       let content = playlist[line.content]
       if let tag = KeyURIRewriter.parseTag(content, lineNumber: line.number) {
@@ -32,7 +33,7 @@ public enum KeyTagScope {
         } else {
           inForce[tag.keyFormat] = result.count - 1
         }
-      } else if content.starts(with: Array("#EXTINF:".utf8)) {
+      } else if content.starts(with: extinf) {
         sawEXTINF = true
       } else if sawEXTINF, let first = content.first, first != UInt8(ascii: "#") {
         let uri = String(decoding: content, as: UTF8.self).trimmingTrailingWhitespace

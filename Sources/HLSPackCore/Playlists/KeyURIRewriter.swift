@@ -117,10 +117,13 @@ public enum KeyURIRewriter {
     return bytes.startIndex..<end
   }
 
+  private static let tagPrefixes = [KeyTagLine.Kind.key, .sessionKey].map { ($0, Array("#\($0.rawValue):".utf8)) }
+
   /// Tag names are case-sensitive (RFC 8216bis §4.1), so `#ext-x-key:` is not one.
   static func parseTag(_ line: ArraySlice<UInt8>, lineNumber: Int) -> KeyTagLine? {
-    for kind in [KeyTagLine.Kind.key, .sessionKey] {
-      let prefix = Array("#\(kind.rawValue):".utf8)
+    // Most lines are segment URIs and other tags; every pass over a playlist asks this of each line.
+    guard line.first == UInt8(ascii: "#") else { return nil }
+    for (kind, prefix) in tagPrefixes {
       if line.starts(with: prefix) {
         let list = line.dropFirst(prefix.count)
         return KeyTagLine(kind: kind, lineNumber: lineNumber, attributes: parseAttributes(list))
