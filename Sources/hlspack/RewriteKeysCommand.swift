@@ -10,7 +10,7 @@ struct RewriteKeysCommand: ParsableCommand {
     discussion: """
       Changes only the URI="…" of every EXT-X-KEY and EXT-X-SESSION-KEY in every \
       .m3u8 below PACKAGE_DIR; every other byte and every segment stays as it is. \
-      Keys found through PACKAGE_DIR/keys.json or a local 16-byte key file are copied \
+      Keys found through PACKAGE_DIR/keys.json or a 16-byte key file inside PACKAGE_DIR are copied \
       to keys/<key id>.key, and keys.json maps every new URI to its key.
 
       Placeholders: {asset} (package folder name), {rendition} (playlist folder, or \

@@ -160,6 +160,31 @@ struct RewriteKeysHardeningTests {
     #expect(inPlace.status == 0 && inPlace.stderr.contains("feed.ts (a named pipe)"), "\(inPlace.stderr)")
   }
 
+  /// SIGTERM during an --output copy: with a named pipe in the package the
+  /// copy blocked holding the lock the signal's cleanup needs, so the run
+  /// could not be stopped, and SIGKILL then left the staging folder.
+  @Test func sigtermStopsAnOutputCopyAndLeavesNoStagingFolder() throws {
+    let (package, _) = try package()
+    #expect(mkfifo(package.appendingPathComponent("feed.ts").path, 0o644) == 0)
+    let big = package.appendingPathComponent("big.ts")
+    #expect(FileManager.default.createFile(atPath: big.path, contents: nil) && truncate(big.path, 32 << 20) == 0)
+    let output = package.deletingLastPathComponent().appendingPathComponent("copy")
+    let launcher = InterruptTests()
+    let process = try launcher.start(["rewrite-keys", package.path, "--uri", "{key_file}", "--output", output.path])
+    let parent = output.deletingLastPathComponent()
+    while process.isRunning, launcher.hidden(in: parent).isEmpty { usleep(1000) }
+    if process.isRunning { kill(process.processIdentifier, SIGTERM) }
+    let deadline = Date().addingTimeInterval(60)
+    while process.isRunning, Date() < deadline { usleep(10_000) }
+    if process.isRunning {
+      Issue.record("SIGTERM did not stop the run in 60 s")
+      kill(process.processIdentifier, SIGKILL)
+    }
+    process.waitUntilExit()
+    #expect([0, 130].contains(process.terminationStatus) && process.terminationReason == .exit)
+    #expect(launcher.hidden(in: parent).isEmpty, "left behind: \(launcher.hidden(in: parent))")
+  }
+
   /// keys.json as a named pipe or a link to /dev/zero was "permission denied";
   /// one far too large was read whole.
   @Test(arguments: ["pipe", "zero", "large"])
