@@ -41,22 +41,14 @@ struct RewritePlan {
   ) throws {
     let needsKey = template.usesKeyID || template.text.contains("{key_file}")
     var mappings: [Mapping] = []
-    var warnings: [String] = []
     // Per playlist: key identity → {period}, in order of first appearance.
     var periods = Array(repeating: [LocatedKey.Identity: Int](), count: playlists.count)
 
     func map(_ kind: KeyURIRewriter.KeyTagLine.Kind, _ choose: (LocatedKey, PackagePlaylist) -> String?) throws {
       for (p, playlist) in playlists.enumerated() {
         for (t, tag) in playlist.tags.enumerated() where tag.kind == kind {
+          guard let oldURI = tag.uri else { continue }
           let path = package.appendingPathComponent(playlist.relativePath).path
-          guard let oldURI = tag.uri else {
-            if let unquoted = tag.attributes.first(where: { $0.name == "URI" }) {
-              // The value is a quoted-string (RFC 8216bis §4.4.4.4, §4.4.6.5): a player may read it otherwise.
-              warnings.append(
-                "\(path): line \(tag.lineNumber): URI=\(Self.shown(unquoted.value)) is not a quoted string; left as it is")
-            }
-            continue
-          }
           let key = try locator.locate(tag, uri: oldURI, in: playlist)
           if needsKey, key.keyID == nil {
             throw PackError.input(
@@ -111,7 +103,8 @@ struct RewritePlan {
     try Self.checkNoSharedURI(mappings, playlists: playlists, package: package, template: template)
     keyTagCount = mappings.count
     unknownKeyURIs = Set(mappings.filter { $0.key.keyID == nil }.map(\.oldURI))
-    self.warnings = warnings + Self.unknownKeyWarnings(mappings, playlists: playlists, package: package)
+    warnings = Self.unquotedURIWarnings(playlists, package: package)
+      + Self.unknownKeyWarnings(mappings, playlists: playlists, package: package)
     keys = try Self.keyFiles(mappings, playlists: playlists, package: package)
 
     for (p, playlist) in playlists.enumerated() {
@@ -145,6 +138,18 @@ struct RewritePlan {
             + "\"\(shown(m.oldURI))\" would both get URI \"\(m.newURI)\"\(hint)")
       }
       owner[target] = owner[target] ?? m
+    }
+  }
+
+  /// A key tag whose URI is not a quoted-string (RFC 8216bis §4.4.4.4,
+  /// §4.4.6.5) is left as it is: a player may read it otherwise.
+  private static func unquotedURIWarnings(_ playlists: [PackagePlaylist], package: URL) -> [String] {
+    playlists.flatMap { playlist in
+      playlist.tags.compactMap { tag in
+        guard tag.uri == nil, let unquoted = tag.attributes.first(where: { $0.name == "URI" }) else { return nil }
+        let path = package.appendingPathComponent(playlist.relativePath).path
+        return "\(path): line \(tag.lineNumber): URI=\(shown(unquoted.value)) is not a quoted string; left as it is"
+      }
     }
   }
 
