@@ -24,7 +24,7 @@ struct LocatedKey {
 
 /// Finds the key behind an existing key URI, in the order the spec gives:
 /// (1) an entry of the package's keys.json with that `uri`; (2) a relative or
-/// file:// URI naming a readable 16-byte file (identity key format only);
+/// file:// URI naming a readable 16-byte file inside the package (identity key format only);
 /// (3) otherwise unknown. Results are cached per playlist folder and URI.
 struct KeyLocator {
   let packageFolder: URL
