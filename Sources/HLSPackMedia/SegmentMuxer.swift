@@ -128,6 +128,14 @@ final class SegmentMuxer {
       // which MediaClock.timelineOffset keeps positive.
       ctx.pointee.max_delay = Int32(Self.muxDelayMicroseconds)
       av_dict_set(&options, "mpegts_copyts", "1", 0)
+      // Video PES packets state their length whenever it fits the 16-bit
+      // field (the muxer writes 0, unbounded, only above 65535 bytes), as
+      // ISO/IEC 13818-1 §2.4.3.7 allows and Shaka Packager writes them. With
+      // libavformat's default (0 for every video PES) a demuxer can only
+      // close a PES when the next one starts: VLC 3.0 never showed the last
+      // picture of a stream, and FFmpeg's SAMPLE-AES decryption lost one
+      // more access unit at the end of the file.
+      av_dict_set(&options, "omit_video_pes_length", "0", 0)
     }
     if container == .fmp4 {
       // The init segment at write_header, then one moof+mdat per flush; no mfra.

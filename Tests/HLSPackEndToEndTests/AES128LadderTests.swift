@@ -111,6 +111,26 @@ struct AES128LadderTests {
     }
   }
 
+  /// Every PES states its length when it fits the 16-bit field (ISO/IEC
+  /// 13818-1 §2.4.3.7): with 0 (unbounded) VLC 3.0 never showed the last
+  /// picture of a stream, and FFmpeg's SAMPLE-AES decryption lost one more
+  /// access unit at the end of the file.
+  @Test func everyPESThatFitsStatesItsLength() throws {
+    let package = try EncodedPackage.aes128()
+    for variant in package.master.variants {
+      let playlist = try package.playlist(variant.uri)
+      for (index, segment) in playlist.segments.enumerated() {
+        let ts = try TransportStream(try package.clearSegment(variant: variant.uri, segment, index: index))
+        for stream in ts.elementaryStreams {
+          for pes in ts.pesLengths(pid: stream.pid) {
+            let expected = pes.actual <= 0xFFFF ? pes.actual : 0
+            #expect(pes.declared == expected, "PID \(stream.pid) in \(variant.uri) \(segment.uri): \(pes)")
+          }
+        }
+      }
+    }
+  }
+
   @Test func bandwidthAttributesAreWithinTenPercentOfTheMeasuredRates() throws {
     let package = try EncodedPackage.aes128()
     for variant in package.master.variants {

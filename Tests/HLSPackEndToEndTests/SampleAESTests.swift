@@ -34,9 +34,10 @@ struct SampleAESTests {
       let video = try hashes(playlist, "v", decoder: decoder)
       let reference = try hashes(clear.appendingPathComponent("v/index.m3u8"), "v", decoder: decoder)
       #expect(video.count == Fixtures.clipFrames)
-      // FFmpeg (5.1 and 8.1) decrypts the last access units at end of file with a
-      // stale state; those are proven by the reference decryptor below instead.
-      #expect(Array(video.dropLast(2)) == Array(reference.dropLast(2)), "\(decoder)")
+      // FFmpeg (5.1 and 8.1) decrypts the last access unit at end of file with a
+      // stale state; it is proven by the reference decryptor below instead. One
+      // only: every video PES states its length (with 0, the last two were lost).
+      #expect(Array(video.dropLast(1)) == Array(reference.dropLast(1)), "\(decoder)")
       #expect(try hashes(playlist, "a", decoder: decoder) == (try hashes(clear.appendingPathComponent("v/index.m3u8"), "a", decoder: decoder)))
     }
 

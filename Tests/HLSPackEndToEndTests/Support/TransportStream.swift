@@ -97,6 +97,17 @@ struct TransportStream {
     }
   }
 
+  /// For each PES of a PID, its PES_packet_length field and the bytes that
+  /// follow that field up to the next PES of the PID (or the end of the data).
+  func pesLengths(pid: Int) -> [(declared: Int, actual: Int)] {
+    var units: [[UInt8]] = []
+    for packet in packets where packet.pid == pid && packet.hasPayload {
+      if packet.payloadStart { units.append([]) }
+      if !units.isEmpty { units[units.count - 1].append(contentsOf: packet.payload) }
+    }
+    return units.filter { $0.count > 6 }.map { (Int($0[4]) << 8 | Int($0[5]), $0.count - 6) }
+  }
+
   /// For each PES of a PID, how long before its decode time (DTS, else PTS)
   /// its last byte arrives, in seconds: the clock at a packet is interpolated
   /// between the PCRs around it (extrapolated from the nearest two at the ends).
