@@ -45,18 +45,20 @@ import Testing
     let cues = try SubtitleParser.parse("1\n00:00:01,000 --> 00:00:02,000\na --> b\n\n2\n00:00:02,500 --> 00:00:03,000\n-->\n", srt: true)
     let document = try #require(WebVTTSegmenter(originTicks: 90_000).segments(cues, boundaries: [0, 4_000]).first)
     let arrows = document.split(separator: "\n").filter { $0.contains("-->") }
-    #expect(arrows == ["00:00:02.000 --> 00:00:03.000", "00:00:03.500 --> 00:00:04.000"])
+    #expect(arrows == ["00:00:01.000 --> 00:00:02.000", "00:00:02.500 --> 00:00:03.000"])
   }
 
-  /// The whole document: header, then every cue as a block ending in a blank line.
+  /// The whole document: header, then every cue as a block ending in a blank
+  /// line. Cues keep their presentation times and the map ties LOCAL 0 to the
+  /// first picture's timestamp (on the media clock, 1 s late in VLC and yt-dlp).
   @Test func segmentDocumentText() throws {
     let cues = try SubtitleParser.parse("WEBVTT\n\n00:01.000 --> 00:02.000 align:start\nHello\n\n00:02.500 --> 00:05.000\nBye", srt: false)
     let documents = WebVTTSegmenter(originTicks: 90_000).segments(cues, boundaries: [0, 2_000, 4_000, 6_000])
     #expect(
       documents == [
-        "WEBVTT\nX-TIMESTAMP-MAP=MPEGTS:90000,LOCAL:00:00:01.000\n\n00:00:02.000 --> 00:00:03.000 align:start\nHello\n\n",
-        "WEBVTT\nX-TIMESTAMP-MAP=MPEGTS:90000,LOCAL:00:00:01.000\n\n00:00:03.500 --> 00:00:06.000\nBye\n\n",
-        "WEBVTT\nX-TIMESTAMP-MAP=MPEGTS:90000,LOCAL:00:00:01.000\n\n00:00:03.500 --> 00:00:06.000\nBye\n\n",
+        "WEBVTT\nX-TIMESTAMP-MAP=MPEGTS:90000,LOCAL:00:00:00.000\n\n00:00:01.000 --> 00:00:02.000 align:start\nHello\n\n",
+        "WEBVTT\nX-TIMESTAMP-MAP=MPEGTS:90000,LOCAL:00:00:00.000\n\n00:00:02.500 --> 00:00:05.000\nBye\n\n",
+        "WEBVTT\nX-TIMESTAMP-MAP=MPEGTS:90000,LOCAL:00:00:00.000\n\n00:00:02.500 --> 00:00:05.000\nBye\n\n",
       ])
   }
 }

@@ -237,11 +237,11 @@ struct MediaGroupsTests {
     for (id, expected) in [("en", [0.5, 1.8, 3.0]), ("fr", [0.7, 3.1])] {
       let playlist = asset.appendingPathComponent("subtitles/\(id)/index.m3u8")
       let first = try String(contentsOf: asset.appendingPathComponent("subtitles/\(id)/segment_00000.vtt"), encoding: .utf8)
-      #expect(first.contains("X-TIMESTAMP-MAP=MPEGTS:90000,LOCAL:00:00:01.000"))
+      // The first picture's timestamp: the media clock starts 1 s in (the muxers' timeline offset).
+      #expect(first.contains("X-TIMESTAMP-MAP=MPEGTS:90000,LOCAL:00:00:00.000"))
       let probe = try Command.run("ffprobe", ["-v", "error", "-show_entries", "packet=pts_time", "-of", "csv=p=0", playlist.path])
-      let starts = Set(probe.text.split(separator: "\n").compactMap { Double($0) })
-      // The media clock starts 1 s in (the muxers' timeline offset); within one frame (40 ms).
-      let shifted = starts.map { $0 - 1 }.sorted()
+      // Cues at presentation times, within one frame (40 ms).
+      let shifted = Set(probe.text.split(separator: "\n").compactMap { Double($0) }).sorted()
       #expect(shifted.count == expected.count, "\(id): \(shifted)")
       for (got, want) in zip(shifted, expected) { #expect(abs(got - want) < 0.04, "\(id): \(got) vs \(want)") }
       // The "Spanning" cue crosses a segment boundary and is in both segments (RFC 8216 §3.5).
@@ -298,8 +298,10 @@ struct MediaGroupsTests {
   /// Through the master playlist with FFmpeg 8.1 (5.1 exposes no subtitles
   /// there). FFmpeg drops the cues of the first subtitle segment of any
   /// package (Shaka Packager's too), so cues from the second segment on are
-  /// compared with the sidecar: FFmpeg's times start at the input's start
-  /// (the earliest stream, audio priming included), within one frame.
+  /// compared with the sidecar. FFmpeg ignores X-TIMESTAMP-MAP and reads cue
+  /// times on the MPEG-TS clock, whose first picture is at 1 s: it shows cues
+  /// at their presentation times less 1 s (its times start at the input's
+  /// start, the earliest stream, audio priming included), within one frame.
   @Test(.enabled(if: ProcessInfo.processInfo.environment["HLSPACK_PEER_FFMPEG"] != nil))
   func cuesThroughTheMasterPlaylistWithFFmpeg8() throws {
     let ffmpeg = try #require(ProcessInfo.processInfo.environment["HLSPACK_PEER_FFMPEG"])
@@ -317,7 +319,7 @@ struct MediaGroupsTests {
         return parts.reversed().enumerated().reduce(0) { $0 + $1.element * pow(60, Double($1.offset)) }
       }
       for cue in sidecar {
-        #expect(starts.contains { abs($0 - (cue + 1 - start)) < 0.04 }, "cue at \(cue) s: FFmpeg shows \(starts)")
+        #expect(starts.contains { abs($0 - (cue - start)) < 0.04 }, "cue at \(cue) s: FFmpeg shows \(starts)")
       }
     }
   }

@@ -1,9 +1,12 @@
 /// Cuts cues into WebVTT segments on the video segments' boundaries. Every
 /// segment holds every cue shown during it (RFC 8216 §3.5), so a cue that
-/// spans a boundary is in both. Cue times are written on the media clock
-/// (source time + the media's start) and X-TIMESTAMP-MAP maps that same
-/// instant, so clients that apply the map (Apple) and clients that ignore it
-/// (FFmpeg) place cues alike.
+/// spans a boundary is in both. Cue times are the presentation times (the
+/// source's, from 0 at the first picture) and X-TIMESTAMP-MAP ties LOCAL 0 to
+/// that picture's timestamp, as Shaka Packager writes it. Clients that apply
+/// the map (RFC 8216bis §3.5) place cues alike either way; of the clients
+/// measured that ignore it, VLC 3.0 and yt-dlp time cues from the first
+/// picture (cues on the media clock came 1 s late there) and FFmpeg 8.1 from
+/// the MPEG-TS clock (cues at presentation times come 1 s early there).
 public struct WebVTTSegmenter: Sendable {
   /// The media timestamp (90 kHz) of source time 0.
   public var originTicks: Int64
@@ -17,13 +20,12 @@ public struct WebVTTSegmenter: Sendable {
   /// the last cue too, ends with a blank line: WebVTT lets the file end after
   /// the cue text, but GStreamer's subparse then drops the cue.
   public func segments(_ cues: [SubtitleCue], boundaries: [Int64]) -> [String] {
-    let shift = originTicks / 90
-    return zip(boundaries, boundaries.dropFirst()).map { start, end in
-      var text = "WEBVTT\nX-TIMESTAMP-MAP=MPEGTS:\(originTicks),LOCAL:\(SubtitleParser.format(shift))\n\n"
+    zip(boundaries, boundaries.dropFirst()).map { start, end in
+      var text = "WEBVTT\nX-TIMESTAMP-MAP=MPEGTS:\(originTicks),LOCAL:\(SubtitleParser.format(0))\n\n"
       for cue in cues where cue.start < end && cue.end > start {
         let identifier = cue.identifier.isEmpty ? "" : "\(cue.identifier)\n"
         let settings = cue.settings.isEmpty ? "" : " " + cue.settings
-        text += "\(identifier)\(SubtitleParser.format(cue.start + shift)) --> \(SubtitleParser.format(cue.end + shift))\(settings)\n\(cue.text)\n\n"
+        text += "\(identifier)\(SubtitleParser.format(cue.start)) --> \(SubtitleParser.format(cue.end))\(settings)\n\(cue.text)\n\n"
       }
       return text
     }
