@@ -75,7 +75,15 @@ struct AssetOutputs {
         into: folder, segments: writers[0].records, presentationShift: presentationShift, targetDuration: targetDuration,
         checksums: profile.segment.checksums)
     }
-    let subtitlePlaylists = zip(subtitles, subtitleReports).map { ($0.track, $1.playlist) }
+    let subtitlePlaylists = zip(subtitles, subtitleReports).map { subtitle, report in
+      // A subtitle segment lasts as long as the video segment it was cut at.
+      let samples = zip(report.segments, writers[0].records).map {
+        BandwidthMeter.Sample(bytes: $0.bytes, durationTicks: $1.durationTicks)
+      }
+      return MasterPlan.MeasuredSubtitles(
+        track: subtitle.track, playlist: report.playlist,
+        peak: BandwidthMeter.peak(samples, targetDuration: targetDuration), average: BandwidthMeter.average(samples))
+    }
     let plan = MasterPlan(
       profile: profile, video: Array(measured.prefix(videoCount)), audio: Array(measured.dropFirst(videoCount)),
       subtitles: subtitlePlaylists, iFrameVariants: iFrameVariants, sessionKeys: sessionKeys.map(\.tag))
