@@ -78,18 +78,10 @@ struct AssetOutputs {
         into: folder, segments: writers[0].records, presentationShift: presentationShift, targetDuration: targetDuration,
         checksums: profile.segment.checksums)
     }
-    let subtitlePlaylists = zip(subtitles, subtitleReports).map { subtitle, report in
-      // A subtitle segment lasts as long as the video segment it was cut at.
-      let samples = zip(report.segments, writers[0].records).map {
-        BandwidthMeter.Sample(bytes: $0.bytes, durationTicks: $1.durationTicks)
-      }
-      return MasterPlan.MeasuredSubtitles(
-        track: subtitle.track, playlist: report.playlist,
-        peak: BandwidthMeter.peak(samples, targetDuration: targetDuration), average: BandwidthMeter.average(samples))
-    }
     let plan = MasterPlan(
       profile: profile, video: Array(measured.prefix(videoCount)), audio: Array(measured.dropFirst(videoCount)),
-      subtitles: subtitlePlaylists, iFrameVariants: iFrameVariants, sessionKeys: sessionKeys.map(\.tag))
+      subtitles: zip(subtitles, subtitleReports).map { measure($0.track, $1, video: writers[0], targetDuration: targetDuration) },
+      iFrameVariants: iFrameVariants, sessionKeys: sessionKeys.map(\.tag))
     let master = plan.playlist()
     try write(master.render(), to: "master.m3u8")
 
@@ -115,6 +107,18 @@ struct AssetOutputs {
     }
     warnings += shortAudioWarnings(writers, facts: facts)
     return (report, warnings)
+  }
+
+  /// A subtitle rendition's rates: each segment lasts as long as the video segment it was cut at.
+  private func measure(
+    _ track: SubtitleTrack, _ report: AssetReport.Subtitles, video: RenditionWriter, targetDuration: Int64
+  ) -> MasterPlan.MeasuredSubtitles {
+    let samples = zip(report.segments, video.records).map {
+      BandwidthMeter.Sample(bytes: $0.bytes, durationTicks: $1.durationTicks)
+    }
+    return MasterPlan.MeasuredSubtitles(
+      track: track, playlist: report.playlist, peak: BandwidthMeter.peak(samples, targetDuration: targetDuration),
+      average: BandwidthMeter.average(samples))
   }
 
   /// Every playlist of a presentation should cover the same time (conformance

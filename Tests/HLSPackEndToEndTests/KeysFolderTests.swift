@@ -20,9 +20,7 @@ struct KeysFolderTests {
   /// Runs `hlspack encode` through bash with umask 000, so that only the
   /// modes hlspack sets itself keep others out.
   static func encode(_ arguments: [String], in scratch: URL) throws -> CommandResult {
-    let quoted = ([try Fixtures.executable(), "encode", "--progress", "none"] + arguments)
-      .map { "'" + $0.replacingOccurrences(of: "'", with: #"'\''"#) + "'" }.joined(separator: " ")
-    return try Command.run("bash", ["-c", "umask 000 && cd '\(scratch.path)' && exec \(quoted)"])
+    try Fixtures.hlspack(after: #"umask 000 && cd "$1" && shift"#, [scratch.path, "encode", "--progress", "none"] + arguments)
   }
 
   static let appKeys = #"{"method": "aes-128", "key_uri": "myapp-key://{asset}/{key_id}", "write_key_info": true}"#
