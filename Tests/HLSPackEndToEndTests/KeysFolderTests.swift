@@ -133,6 +133,20 @@ struct KeysFolderTests {
     #expect(clean.status == 0 && !clean.stderr.contains("warning"), "\(clean.stderr)")
   }
 
+  /// `hlspack batch` honours the profile's keys_dir as `encode` does.
+  @Test func batchKeepsTheKeysInTheProfilesKeysFolder() throws {
+    let scratch = try Fixtures.scratchFolder()
+    try FileManager.default.copyItem(at: try Fixtures.clip(), to: scratch.appendingPathComponent("title.mp4"))
+    try Data(#"{"input": "title.mp4"}"#.utf8).write(to: scratch.appendingPathComponent("catalog.jsonl"))
+    let profile = try Self.profile(in: scratch, encryption: #"{"method": "aes-128", "key_uri": "skd://{key_id}", "keys_dir": "keys"}"#)
+    let run = try Command.run(
+      try Fixtures.executable(), ["batch", "--manifest", scratch.appendingPathComponent("catalog.jsonl").path, "--profile", profile.path,
+                      "--output", scratch.appendingPathComponent("out").path])
+    try #require(run.status == 0, "\(run.stderr)")
+    #expect(FileManager.default.fileExists(atPath: scratch.appendingPathComponent("keys/title/keys.json").path))
+    #expect(!files(under: scratch.appendingPathComponent("out/title")).contains { $0.hasPrefix("keys") })
+  }
+
   /// The seed's labels name the asset, not its source: a run that replaces an
   /// asset made from another file of the same name gets the same keys, and says so.
   @Test func replacingAnAssetOfAnotherSourceUnderTheSameSeedWarns() throws {
