@@ -9,6 +9,8 @@ struct AssetEncoder {
   let profile: Profile
   let input: URL
   let destination: URL
+  /// Where the asset's keys are published when they are kept out of it.
+  var keysDestination: URL? = nil
   let replace: Bool
   /// Files the run reads (inputs, the profile, sidecars): `--force` never replaces a folder holding one.
   var protecting: [URL] = []
@@ -34,15 +36,21 @@ struct AssetEncoder {
     let provenance = try AssetProvenance(profile: profile, input: input)
     let staging = try AssetStaging(destination: destination, replace: replace, protecting: protecting)
     defer { staging.discard() }
-    if let warning = staging.othersFoldersWarning { logger.warning("\(assetName): \(warning)") }
+    let keysStaging = try keysDestination.map { try KeysFolder.stage($0, replace: replace, protecting: protecting) }
+    defer { keysStaging?.discard() }
+    for warning in [staging.othersFoldersWarning, keysStaging?.othersFoldersWarning].compactMap(\.self) {
+      logger.warning("\(assetName): \(warning)")
+    }
+    let keysFolder = keysStaging?.folder ?? staging.folder
 
     let made: (report: AssetReport, seconds: Double)
     do {
-      made = try make(in: staging.folder, from: transcoder, subtitles: subtitles, started: started)
+      made = try make(in: staging.folder, keysIn: keysFolder, from: transcoder, subtitles: subtitles, started: started)
       try writeFile(provenance.encoded(), to: staging.folder.appendingPathComponent(AssetProvenance.fileName))
       // Everything has been read: a source that changed meanwhile may have been read in part.
       for source in sources { try source.checkUnchanged() }
-      if let warning = try staging.publish() { logger.warning("\(assetName): \(warning)") }
+      // The keys first, in the same step: an asset is never in place before its keys.
+      for warning in try staging.publish(after: keysStaging.map { [$0] } ?? []) { logger.warning("\(assetName): \(warning)") }
     } catch {
       throw namingTheAsset(error, staging: staging)
     }
@@ -59,12 +67,13 @@ struct AssetEncoder {
     return ([input] + profile.video.compactMap(\.source)).filter { seen.insert($0.path).inserted }
   }
 
-  /// Writes the whole asset into `folder`: its report, and the seconds of source processed.
+  /// Writes the whole asset into `folder` and its keys into `keysFolder`:
+  /// its report, and the seconds of source processed.
   private func make(
-    in folder: URL, from transcoder: RenditionProducer, subtitles: [SubtitleRendition], started: Date
+    in folder: URL, keysIn keysFolder: URL, from transcoder: RenditionProducer, subtitles: [SubtitleRendition], started: Date
   ) throws -> (report: AssetReport, seconds: Double) {
     let encryption = profile.encryption
-    let keys = encryption.method == .none ? nil : KeyRing(settings: encryption, asset: assetName, folder: folder)
+    let keys = encryption.method == .none ? nil : KeyRing(settings: encryption, asset: assetName, folder: keysFolder)
     // Video renditions, then alternate audio renditions (under audio/), as the producer expects.
     let names = profile.video.map(\.name) + profile.audioRenditions.map { "audio/\($0.id)" }
     // Video renditions only: alternate audio is light, and muxed beside the video.
@@ -103,11 +112,16 @@ struct AssetEncoder {
     // Every writer is closed, so that no writing thread outlives a failed one.
     _ = try writers.mapAll { try $0.close() }
 
-    let outputs = AssetOutputs(profile: profile, input: input, assetName: assetName, folder: folder, destination: destination)
+    let outputs = AssetOutputs(
+      profile: profile, input: input, assetName: assetName, folder: folder, keysFolder: keysFolder,
+      keysDestination: keysDestination ?? destination)
     // A seeded run must be reproducible to the byte, so its report carries no timings.
     let timed = encryption.seed == nil ? started : nil
     let (report, warnings) = try outputs.write(writers: writers, facts: facts, subtitles: subtitles, started: timed)
     for warning in warnings { logger.warning("\(assetName): \(warning)") }
+    if encryption.seed != nil, let warning = SeedDerivation.sharedKeysWarning(replacing: destination, with: report) {
+      logger.warning("\(assetName): \(warning)")
+    }
     return (report, processed)
   }
 

@@ -9,8 +9,11 @@ struct AssetOutputs {
   let input: URL
   let assetName: String
   let folder: URL
-  /// Where the asset will be published (key-info files name key paths there).
-  let destination: URL
+  /// Where key files, keys.json and key-info files are written: `folder`, or
+  /// the staging folder of the asset's keys folder when they are kept out of the asset.
+  let keysFolder: URL
+  /// Where `keysFolder` will be published (key-info files name key paths there).
+  let keysDestination: URL
 
   /// Writes everything; `writers` and `facts` hold the video renditions, then
   /// the alternate audio renditions in profile order.
@@ -75,16 +78,16 @@ struct AssetOutputs {
         into: folder, segments: writers[0].records, presentationShift: presentationShift, targetDuration: targetDuration,
         checksums: profile.segment.checksums)
     }
-    let subtitlePlaylists = zip(subtitles, subtitleReports).map { ($0.track, $1.playlist) }
     let plan = MasterPlan(
       profile: profile, video: Array(measured.prefix(videoCount)), audio: Array(measured.dropFirst(videoCount)),
-      subtitles: subtitlePlaylists, iFrameVariants: iFrameVariants, sessionKeys: sessionKeys.map(\.tag))
+      subtitles: zip(subtitles, subtitleReports).map { measure($0.track, $1, video: writers[0], targetDuration: targetDuration) },
+      iFrameVariants: iFrameVariants, sessionKeys: sessionKeys.map(\.tag))
     let master = plan.playlist()
     try write(master.render(), to: "master.m3u8")
 
     let manifest = keysManifest(writers, sessionKeys: sessionKeys)
     if !manifest.keys.isEmpty {
-      try writeJSON(manifest, to: "keys.json", privateFile: profile.encryption.exportKeys)
+      try writeJSON(manifest, to: keysFolder.appendingPathComponent("keys.json"), privateFile: profile.encryption.exportKeys)
       if profile.encryption.writeKeyInfo { try writeKeyInfo(writers) }
     }
 
@@ -95,7 +98,7 @@ struct AssetOutputs {
       keys: manifest.keys.map { AssetReport.Key(keyID: $0.keyID, uri: $0.uri, file: $0.keyFile) },
       renditions: renditions, subtitles: subtitleReports.isEmpty ? nil : subtitleReports,
       timings: started.map { timings(started: $0, writers: writers) })
-    try writeJSON(report, to: "report.json", privateFile: false)
+    try writeJSON(report, to: folder.appendingPathComponent("report.json"), privateFile: false)
     var warnings = plan.warnings(master)
     if profile.encryption.method != .none, manifest.keys.isEmpty {
       let segments = writers.map(\.records.count).max() ?? 0
@@ -104,6 +107,18 @@ struct AssetOutputs {
     }
     warnings += shortAudioWarnings(writers, facts: facts)
     return (report, warnings)
+  }
+
+  /// A subtitle rendition's rates: each segment lasts as long as the video segment it was cut at.
+  private func measure(
+    _ track: SubtitleTrack, _ report: AssetReport.Subtitles, video: RenditionWriter, targetDuration: Int64
+  ) -> MasterPlan.MeasuredSubtitles {
+    let samples = zip(report.segments, video.records).map {
+      BandwidthMeter.Sample(bytes: $0.bytes, durationTicks: $1.durationTicks)
+    }
+    return MasterPlan.MeasuredSubtitles(
+      track: track, playlist: report.playlist, peak: BandwidthMeter.peak(samples, targetDuration: targetDuration),
+      average: BandwidthMeter.average(samples))
   }
 
   /// Every playlist of a presentation should cover the same time (conformance
@@ -210,7 +225,7 @@ struct AssetOutputs {
   }
 
   private func keyHex(_ keyFile: String) -> String? {
-    FileManager.default.contents(atPath: folder.appendingPathComponent(keyFile).path).map { Hex.encode(Array($0)) }
+    FileManager.default.contents(atPath: keysFolder.appendingPathComponent(keyFile).path).map { Hex.encode(Array($0)) }
   }
 
   /// `keys/<rendition>.<period>.keyinfo`: URI, the published key file's path, and the IV when it is fixed.
@@ -222,8 +237,9 @@ struct AssetOutputs {
         guard let uri = record.key.uri, let keyFile = record.keyFile, seen.insert(record.period).inserted else { continue }
         var fixedIV: [UInt8]?
         if case .fixed(let iv) = profile.encryption.iv { fixedIV = iv }
-        let info = FFmpegKeyInfo(uri: uri, keyPath: destination.appendingPathComponent(keyFile).path, iv: fixedIV)
-        try write(info.text, to: "keys/\(writer.name.replacingOccurrences(of: "/", with: "-")).\(record.period).keyinfo")
+        let info = FFmpegKeyInfo(uri: uri, keyPath: keysDestination.appendingPathComponent(keyFile).path, iv: fixedIV)
+        let name = "keys/\(writer.name.replacingOccurrences(of: "/", with: "-")).\(record.period).keyinfo"
+        try writeFile(Array(info.text.utf8), to: keysFolder.appendingPathComponent(name))
       }
     }
   }
@@ -236,11 +252,11 @@ struct AssetOutputs {
       speed: wall > 0 ? (sourceSeconds / wall * 100).rounded() / 100 : 0)
   }
 
-  private func writeJSON<T: Encodable>(_ value: T, to path: String, privateFile: Bool) throws {
+  private func writeJSON<T: Encodable>(_ value: T, to url: URL, privateFile: Bool) throws {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
     let data = try encoder.encode(value) + Data("\n".utf8)
-    try writeFile(data, to: folder.appendingPathComponent(path), mode: privateFile ? 0o600 : 0o644)
+    try writeFile(data, to: url, mode: privateFile ? 0o600 : 0o644)
   }
 
   private func write(_ text: String, to path: String) throws {

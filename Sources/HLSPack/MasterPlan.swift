@@ -12,11 +12,19 @@ struct MasterPlan {
     var average: Int
   }
 
+  /// One written subtitle rendition and its segments' rates.
+  struct MeasuredSubtitles {
+    var track: SubtitleTrack
+    var playlist: String
+    var peak: Int
+    var average: Int
+  }
+
   let profile: Profile
   let video: [Measured]
   /// Parallel to `profile.audioRenditions`.
   let audio: [Measured]
-  let subtitles: [(track: SubtitleTrack, playlist: String)]
+  let subtitles: [MeasuredSubtitles]
   let iFrameVariants: [MultivariantPlaylist.IFrameVariant]
   let sessionKeys: [KeyTag]
 
@@ -30,11 +38,12 @@ struct MasterPlan {
           isDefault: rendition.isDefault, autoselect: rendition.autoselect, channels: rendition.settings.channels,
           uri: measured.playlist))
     }
-    for (track, playlist) in subtitles {
+    for subtitle in subtitles {
+      let track = subtitle.track
       media.append(
         .init(
           kind: .subtitles, groupID: SubtitleTrack.groupID, name: track.name, language: track.language,
-          isDefault: track.isDefault, autoselect: track.autoselect, forced: track.forced, uri: playlist))
+          isDefault: track.isDefault, autoselect: track.autoselect, forced: track.forced, uri: subtitle.playlist))
     }
 
     var variants: [MultivariantPlaylist.Variant] = []
@@ -83,9 +92,15 @@ struct MasterPlan {
     return groups
   }
 
+  /// BANDWIDTH counts every rendition of the largest combination a client
+  /// may play (RFC 8216bis §4.4.6.2): the video, the audio group's largest
+  /// member and, with a SUBTITLES group, its largest subtitle rendition.
   private func variant(_ v: Measured, plus group: AudioGroup?, subtitles: String?) -> MultivariantPlaylist.Variant {
-    .init(
-      uri: v.playlist, bandwidth: v.peak + (group?.peak ?? 0), averageBandwidth: v.average + (group?.average ?? 0),
+    let subtitlePeak = subtitles == nil ? 0 : self.subtitles.map(\.peak).max() ?? 0
+    let subtitleAverage = subtitles == nil ? 0 : self.subtitles.map(\.average).max() ?? 0
+    return .init(
+      uri: v.playlist, bandwidth: v.peak + (group?.peak ?? 0) + subtitlePeak,
+      averageBandwidth: v.average + (group?.average ?? 0) + subtitleAverage,
       codecs: v.facts.codecs + (group?.codecs ?? []), width: v.facts.width, height: v.facts.height,
       frameRate: v.facts.frameRate, hdcpLevel: profile.encryption.hdcp.level(width: v.facts.width, height: v.facts.height),
       videoRange: v.facts.videoRange, audioGroup: group?.id, subtitleGroup: subtitles)

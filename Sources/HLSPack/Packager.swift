@@ -62,15 +62,37 @@ public struct Packager {
       + profile.encryption.keyFiles.map { URL(fileURLWithPath: $0) }
   }
 
+  /// Each asset's keys folder, `<keys folder>/<asset>`, when the keys are
+  /// kept out of the assets. None may be an asset of the run, lie inside one
+  /// or contain one: its keys would be published with the asset, or replace it.
+  public static func keysDestinations(for destinations: [URL], keysFolder: URL?) throws -> [URL?] {
+    guard let keysFolder else { return destinations.map { _ in nil } }
+    let assets = destinations.map(\.standardizedFileURL)
+    return try destinations.map { destination in
+      let keys = keysFolder.appendingPathComponent(destination.lastPathComponent).standardizedFileURL
+      for asset in assets
+      where keys.pathComponents.starts(with: asset.pathComponents) || asset.pathComponents.starts(with: keys.pathComponents) {
+        throw PackError.output(
+          path: keys.path, reason: "an asset's keys folder must lie outside the assets, but this one is or holds the asset \(asset.path)")
+      }
+      return keys
+    }
+  }
+
   public func run(inputs: [URL]) throws -> [Outcome] {
     let destinations = try Self.destinations(for: inputs, output: output)
+    let encrypts = profile.encryption.method != .none
+    let keysDestinations = try Self.keysDestinations(
+      for: destinations, keysFolder: encrypts ? profile.encryption.keysFolder : nil)
     // A run that publishes nothing leaves no output folder it made itself.
     let outputExisted = FileManager.default.fileExists(atPath: output.path)
     defer { if !outputExisted { rmdir(output.path) } }
     let readFiles = filesRead(inputs: inputs)
-    return zip(inputs, destinations).map { input, destination in
+    return zip(inputs, zip(destinations, keysDestinations)).map { input, destinations in
+      let (destination, keysDestination) = destinations
       let encoder = AssetEncoder(
-        profile: profile, input: input, destination: destination, replace: replace, protecting: readFiles,
+        profile: profile, input: input, destination: destination, keysDestination: keysDestination, replace: replace,
+        protecting: readFiles,
         progress: progress, logger: logger)
       do {
         let report = try encoder.encode()

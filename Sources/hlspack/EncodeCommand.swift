@@ -11,8 +11,9 @@ struct EncodeCommand: ParsableCommand {
     abstract: "Encode each input into an HLS asset as the profile describes.",
     discussion: """
       Each input becomes OUTPUT/<input file stem>/ with master.m3u8, one folder per \
-      rung (index.m3u8 and its segments), keys/ and report.json. The asset is built \
-      in a hidden staging folder and moved into place only when complete.
+      rung (index.m3u8 and its segments), keys/ and report.json (keys/ and keys.json \
+      in DIR/<input file stem>/ with --keys-dir). The asset is built in a hidden \
+      staging folder and moved into place only when complete.
 
       Exit status: 0 all assets published; 1 at least one input failed (the others \
       were published); 2 the profile or arguments are invalid (nothing was done); \
@@ -42,9 +43,16 @@ struct EncodeCommand: ParsableCommand {
   @Option(
     name: .long,
     help: ArgumentHelp(
-      "Derive keys, key ids and IVs from this text and encode bit-exactly: the same input, profile and seed give identical files. Overrides encryption.seed.",
+      "Derive keys, key ids and IVs from this text and encode bit-exactly: the same input, profile and seed give identical files. Overrides encryption.seed. The derivation is labelled with the asset name (the input's file stem) only, so two sources with the same file name get the same keys and IVs under one seed: use a seed per source.",
       valueName: "text"))
   var seed: String?
+
+  @Option(
+    name: .long,
+    help: ArgumentHelp(
+      "Keep the keys out of the assets: key files, keys.json and key-info files go to DIR/<asset>/ (owner-only), published with the asset. Relative to the current folder; overrides encryption.keys_dir.",
+      valueName: "dir"))
+  var keysDir: String?
 
   @Flag(name: .long, help: "Write the key bytes into keys.json (then mode 0600), for app teams that bundle keys.")
   var exportKeys = false
@@ -85,8 +93,19 @@ struct EncodeCommand: ParsableCommand {
     }
     if exportKeys { loaded.encryption.exportKeys = true }
     if checksums { loaded.segment.checksums = true }
-    for warning in loaded.warnings { logger.warning("\(warning)") }
     let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+    if let keysDir {
+      guard !keysDir.isEmpty else {
+        printError("--keys-dir must not be empty")
+        throw ExitStatus.invalidProfile
+      }
+      loaded.encryption.keysFolder = ProfileLoader.resolve(keysDir, against: cwd)
+      if loaded.encryption.method != .none, let conflict = loaded.encryption.keysFolderConflict {
+        printError("--keys-dir \(conflict)")
+        throw ExitStatus.invalidProfile
+      }
+    }
+    for warning in loaded.warnings { logger.warning("\(warning)") }
     let sources = inputs.isEmpty ? loaded.inputs : inputs.map { ProfileLoader.resolve($0, against: cwd) }
     guard !sources.isEmpty else {
       printError("no input: name files on the command line or in the profile's \"inputs\"")

@@ -83,13 +83,8 @@ struct MediaGroupsTests {
       #expect(variant.attributes["AUDIO"] == "audio-aac" && variant.attributes["SUBTITLES"] == "subtitles")
       #expect(variant.attributes["CODECS"]?.contains("mp4a.40.2") == true)
       let peak = { (uri: String) throws -> Double in
-        let playlist = try PlaylistReader(contentsOf: asset.appendingPathComponent(uri))
-        let base = asset.appendingPathComponent(uri).deletingLastPathComponent()
-        let sizes = try playlist.segments.map {
-          try #require(try FileManager.default.attributesOfItem(atPath: base.appendingPathComponent($0.uri).path)[.size] as? Int)
-        }
-        let target = Double(playlist.values(of: "#EXT-X-TARGETDURATION").first ?? "") ?? 1
-        return AES128LadderTests.peakAndAverage(sizes: sizes, durations: playlist.segments.map(\.duration), target: target).peak
+        let segments = try Self.segments(of: uri, in: asset)
+        return AES128LadderTests.peakAndAverage(sizes: segments.sizes, durations: segments.durations, target: segments.target).peak
       }
       let audioPeak = try audio.compactMap { $0["URI"] }.map(peak).max() ?? 0
       let expected = try peak(variant.uri) + audioPeak
@@ -99,6 +94,46 @@ struct MediaGroupsTests {
     let audioOnly = master.variants.filter { $0.attributes["RESOLUTION"] == nil }
     #expect(audioOnly.count == 1)
     #expect(audioOnly.first?.attributes["CODECS"] == "mp4a.40.2" && audioOnly.first?.attributes["AUDIO"] == "audio-aac")
+  }
+
+  /// The sizes on disk and durations of a media playlist's segments, and its target duration.
+  static func segments(of uri: String, in asset: URL) throws -> (sizes: [Int], durations: [Double], target: Double) {
+    let playlist = try PlaylistReader(contentsOf: asset.appendingPathComponent(uri))
+    let base = asset.appendingPathComponent(uri).deletingLastPathComponent()
+    let sizes = try playlist.segments.map {
+      try #require(try FileManager.default.attributesOfItem(atPath: base.appendingPathComponent($0.uri).path)[.size] as? Int)
+    }
+    let target = Double(playlist.values(of: "#EXT-X-TARGETDURATION").first ?? "") ?? 1
+    return (sizes, playlist.segments.map(\.duration), target)
+  }
+
+  /// RFC 8216bis §4.4.6.2: BANDWIDTH covers every rendition of the largest
+  /// combination a client may play, subtitles included. Measured here as a
+  /// client downloads it: each video segment with the subtitle segment of the
+  /// same time, peak over the RFC 8216bis §4.1 windows, plus the largest audio
+  /// rendition. Before, BANDWIDTH left the subtitles out and fell short.
+  @Test func variantBandwidthCountsTheLargestSubtitleRendition() throws {
+    let asset = try Self.package(encryption: #"{"method": "aes-128"}"#)
+    let master = try PlaylistReader(contentsOf: asset.appendingPathComponent("master.m3u8"))
+    let media = master.values(of: "#EXT-X-MEDIA").map(PlaylistReader.attributes)
+    let rate = { (segments: (sizes: [Int], durations: [Double], target: Double)) in
+      AES128LadderTests.peakAndAverage(sizes: segments.sizes, durations: segments.durations, target: segments.target)
+    }
+    let audio = try media.filter { $0["TYPE"] == "AUDIO" }.compactMap { $0["URI"] }.map { try rate(Self.segments(of: $0, in: asset)) }
+    let subtitles = try media.filter { $0["TYPE"] == "SUBTITLES" }.compactMap { $0["URI"] }.map { try Self.segments(of: $0, in: asset) }
+    try #require(subtitles.count == 2 && !audio.isEmpty)
+    for variant in master.variants where variant.attributes["SUBTITLES"] != nil {
+      let video = try Self.segments(of: variant.uri, in: asset)
+      let withSubtitles = subtitles.map { subtitle in
+        rate((zip(video.sizes, subtitle.sizes).map { $0 + $1 }, video.durations, video.target))
+      }
+      let peak = (withSubtitles.map(\.peak).max() ?? 0) + (audio.map(\.peak).max() ?? 0)
+      let average = (withSubtitles.map(\.average).max() ?? 0) + (audio.map(\.average).max() ?? 0)
+      let declared = try #require(Double(variant.attributes["BANDWIDTH"] ?? ""))
+      let declaredAverage = try #require(Double(variant.attributes["AVERAGE-BANDWIDTH"] ?? ""))
+      #expect(declared >= peak.rounded(.down), "BANDWIDTH \(declared), measured \(peak)")
+      #expect(declaredAverage >= average.rounded(.down), "AVERAGE-BANDWIDTH \(declaredAverage), measured \(average)")
+    }
   }
 
   @Test(arguments: [#"{"method": "aes-128"}"#, #"{"method": "sample-aes"}"#])

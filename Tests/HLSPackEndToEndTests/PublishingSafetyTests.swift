@@ -13,7 +13,7 @@ struct PublishingSafetyTests {
 
   /// hlspack run by bash after `prelude` (a umask, a limit, a folder to work in).
   func hlspack(after prelude: String, _ arguments: [String]) throws -> CommandResult {
-    try Command.run("bash", ["-c", #"\#(prelude) && exec "$0" "$@""#, try Fixtures.executable()] + arguments)
+    try Fixtures.hlspack(after: prelude, arguments)
   }
 
   func contents(_ folder: URL) -> [String] {

@@ -51,9 +51,12 @@ public struct BatchRunner: Sendable {
         progress.report(ProgressEvent(event: .skipped, asset: asset, input: plan.entry.input.path, message: "up to date"))
       case .make(let replace, let reason):
         outcome.reason = reason
+        let encryption = plan.profile.encryption
+        let keysDestination = try Packager.keysDestinations(
+          for: [plan.destination], keysFolder: encryption.method == .none ? nil : encryption.keysFolder)[0]
         var encoder = AssetEncoder(
-          profile: plan.profile, input: plan.entry.input, destination: plan.destination, replace: replace,
-          progress: progress, logger: logger)
+          profile: plan.profile, input: plan.entry.input, destination: plan.destination, keysDestination: keysDestination,
+          replace: replace, progress: progress, logger: logger)
         let share = max(1, cores / max(1, min(jobs, plans.count)))
         encoder.usableCores = { share }
         _ = try encoder.encode()

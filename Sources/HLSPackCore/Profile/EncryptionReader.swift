@@ -97,6 +97,10 @@ enum EncryptionReader {
     if settings.seed?.isEmpty == true { throw r.error("seed", "must not be empty") }
     settings.exportKeys = try r.bool("export_keys") ?? false
     settings.writeKeyInfo = try r.bool("write_key_info") ?? false
+    if let folder = try r.string("keys_dir") {
+      guard !folder.isEmpty else { throw r.error("keys_dir", "must not be empty") }
+      settings.keysFolder = ProfileLoader.resolve(folder, against: baseDirectory)
+    }
     // Variants that share keys should announce them in the master (conformance D10),
     // unless the keys rotate: then every future key would be handed out up front.
     settings.sessionKey = try r.bool("session_key") ?? (method != .none && settings.rotateEvery == nil)
@@ -140,7 +144,7 @@ enum EncryptionReader {
     // Not "seed": it also makes encoding bit-exact, which a clear package wants too (as with --seed).
     let explicit = [
       "key_uri", "key_id", "scope", "rotate_every", "iv", "keyformat", "keyformat_versions", "export_keys",
-      "write_key_info", "fairplay", "session_key", "clear_lead_segments", "hdcp_level",
+      "write_key_info", "keys_dir", "fairplay", "session_key", "clear_lead_segments", "hdcp_level",
     ] + keySourceFields
     if s.method == .none {
       if let field = explicit.first(where: { r.wasGiven($0) }) {
@@ -155,6 +159,7 @@ enum EncryptionReader {
     if s.keyID != nil, s.rotateEvery != nil || s.scope == .rendition {
       throw r.error("key_id", "names one key, but rotation or per-rendition scope makes several")
     }
+    if let conflict = s.keysFolderConflict { throw r.error("keys_dir", conflict) }
     let template = s.keyURI
     let distinguishesKeys = template.usesKeyID || template.text.contains("{key_file}")
     if s.rotateEvery != nil, !(distinguishesKeys || template.usesPeriod) {

@@ -205,6 +205,9 @@ public struct EncryptionSettings: Sendable, Equatable {
   public var exportKeys: Bool
   /// Write an FFmpeg key-info file per rendition and key period.
   public var writeKeyInfo: Bool
+  /// Where key files, keys.json and key-info files go instead of the asset,
+  /// in a folder per asset (`<keysFolder>/<asset>/`); nil: inside the asset.
+  public var keysFolder: URL?
   /// FairPlay signalling: KEYFORMAT com.apple.streamingkeydelivery, version 1, no IV attribute.
   public var fairPlay: Bool
   /// EXT-X-SESSION-KEY in the master playlist for every distinct key tag.
@@ -243,6 +246,14 @@ public struct EncryptionSettings: Sendable, Equatable {
   }
 
   public static let none = EncryptionSettings(method: .none)
+
+  /// Why the key URI cannot work with `keysFolder`, if it cannot: `{key_file}`
+  /// is a path from the playlist to a key file inside the asset.
+  public var keysFolderConflict: String? {
+    guard keysFolder != nil, keyURI.text.contains("{key_file}") else { return nil }
+    return "keeps the keys out of the asset, but key_uri \"\(keyURI.text)\" names key files inside it with {key_file}; "
+      + "use a URI your key server or app resolves, such as skd://{key_id} or https://keys.example.com/{key_id}"
+  }
 }
 
 /// A frame rate as an exact fraction, so frame times and IDR positions never drift.

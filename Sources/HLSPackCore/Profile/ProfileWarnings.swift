@@ -48,6 +48,13 @@ extension Profile {
     for path in encryption.exposedKeyFiles {
       list.append("the key file \(path) can be opened by other users; chmod 600 it")
     }
+    // A relative path may name the key files; a URI with a scheme or an
+    // absolute path names a key server or an app, so the files only leak.
+    if encryption.keysFolder == nil, encryption.keyURI.scheme != nil || encryption.keyURI.text.hasPrefix("/") {
+      list.append(
+        "the keys are written inside the asset (keys/, keys.json) although its key URIs (\(encryption.keyURI.text)) are not "
+          + "relative paths, so syncing the asset to a CDN publishes them; set encryption.keys_dir or --keys-dir to keep them out")
+    }
     if case .fixed = encryption.iv {
       list.append("a fixed IV repeats on every segment; use it only to match another tool's output")
     }

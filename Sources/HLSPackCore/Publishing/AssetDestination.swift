@@ -2,7 +2,7 @@ import Foundation
 
 /// What may stand where an asset is published. Nothing, unless replacing;
 /// then only a folder hlspack wrote (its report.json names hlspack as the
-/// tool) or an empty one, and never one holding a file the run reads:
+/// tool, or it is an asset's keys folder: keys.json and keys/ alone) or an empty one, and never one holding a file the run reads:
 /// `--force` must not delete a folder that merely shares the input's name.
 public enum AssetDestination {
   /// Fails, naming `destination`, unless an asset may be published there.
@@ -28,7 +28,7 @@ public enum AssetDestination {
         path: path,
         reason: "holds \(held.path), which this run reads; --force never replaces a folder holding an input, the profile or a file it names")
     }
-    guard isEmpty(destination) || isHLSPackAsset(destination) else {
+    guard isEmpty(destination) || isHLSPackAsset(destination) || isKeysFolder(destination) else {
       throw PackError.output(
         path: path,
         reason: "already exists and is not an asset hlspack wrote (no report.json naming hlspack); "
@@ -52,6 +52,13 @@ public enum AssetDestination {
       let marker = try? JSONDecoder().decode(Marker.self, from: Data(bytes))
     else { return false }
     return marker.tool.name == AssetReport.Tool.hlspack
+  }
+
+  /// An asset's keys folder as `encryption.keys_dir` has them: keys.json
+  /// (which names no tool) and keys/, nothing else.
+  private static func isKeysFolder(_ folder: URL) -> Bool {
+    let names = Set((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
+    return names.contains("keys.json") && names.isSubset(of: ["keys.json", "keys"])
   }
 
   /// Whether `file` lies below `folder`, links resolved, compared byte for

@@ -27,8 +27,11 @@ public final class AssetStaging: @unchecked Sendable {
   /// Fails when the destination name is too long, when something is at the
   /// destination that may not be replaced (see `AssetDestination`), or when
   /// the parent folder cannot be written. `protecting`: the files the run
-  /// reads, whose folders are never replaced.
-  public init(destination: URL, replace: Bool, protecting: [URL] = [], registry: StagingRegistry = .shared) throws {
+  /// reads, whose folders are never replaced. `ownerOnly`: the published
+  /// folder stays 0700 (an asset's keys folder).
+  public init(
+    destination: URL, replace: Bool, protecting: [URL] = [], ownerOnly: Bool = false, registry: StagingRegistry = .shared
+  ) throws {
     let fm = FileManager.default
     self.destination = destination
     self.replace = replace
@@ -57,7 +60,9 @@ public final class AssetStaging: @unchecked Sendable {
     } catch PackError.output(_, let reason) {
       throw PackError.output(path: parent.path, reason: "cannot write in the output folder: \(reason)")
     }
-    publishedMode = try registry.unlessInterrupted(at: destination.path) { PrivateFolder.umaskFolderMode(probingIn: folder) }
+    publishedMode =
+      ownerOnly
+      ? PrivateFolder.mode : try registry.unlessInterrupted(at: destination.path) { PrivateFolder.umaskFolderMode(probingIn: folder) }
     let name = destination.lastPathComponent
     othersFolders = ((try? fm.contentsOfDirectory(atPath: parent.path)) ?? [])
       .filter { ($0.hasPrefix(".\(name).partial-") || $0.hasPrefix(".\(name).old-")) && $0 != folder.lastPathComponent }
@@ -86,35 +91,55 @@ public final class AssetStaging: @unchecked Sendable {
   /// not delete).
   @discardableResult
   public func publish() throws -> String? {
-    let replaced = try registry.unlessInterrupted(at: destination.path) { (registered: inout Set<URL>) -> URL? in
-      // Checked again: the destination may have appeared or changed while the asset was made.
-      try AssetDestination.check(destination, replace: replace, protecting: protecting)
-      guard chmod(folder.path, publishedMode) == 0 else {
-        throw PackError.output(path: folder.path, reason: "cannot set the asset folder's mode (\(String(cString: strerror(errno))))")
-      }
-      var info = stat()
-      let replacing = lstat(destination.path, &info) == 0
-      if replacing, DirectoryExchange.swap(folder.path, destination.path) {
-        published = true
-        return retireSwapped(registered: &registered)
-      }
-      let retired = replacing ? try renameAside() : nil
-      let failure = DirectoryExchange.moveWithoutReplacing(folder.path, to: destination.path)
-      guard failure == 0 else {
-        if let retired { rename(retired.path, destination.path) }
-        throw PackError.output(
-          path: destination.path,
-          reason: failure == EEXIST
-            ? "already exists: another run published it while this one was working (use --force to replace it)"
-            : "cannot move the finished asset into place (\(String(cString: strerror(failure))))")
-      }
-      published = true
-      registered.remove(folder)
-      // Only now: until the new asset is in place, the old one must not go.
-      if let retired { registered.insert(retired) }
-      return retired
+    try publish(after: []).first
+  }
+
+  /// Publishes each of `companions` (staged with the same registry: an
+  /// asset's keys folder, kept outside the asset), then this asset, in one
+  /// step that an interrupt cannot split, so a run never leaves an asset
+  /// without its companions or the other way round. Returns the warnings.
+  public func publish(after companions: [AssetStaging]) throws -> [String] {
+    let replaced = try registry.unlessInterrupted(at: destination.path) { (registered: inout Set<URL>) in
+      try (companions + [self]).map { try $0.moveIntoPlace(&registered) }
     }
-    guard let replaced else { return nil }
+    return zip(companions + [self], replaced).compactMap { staging, replaced in
+      replaced.flatMap { staging.removeReplaced($0) }
+    }
+  }
+
+  /// The renames of `publish`, under the registry's lock; returns the
+  /// hidden folder that now holds the replaced asset, if any.
+  private func moveIntoPlace(_ registered: inout Set<URL>) throws -> URL? {
+    // Checked again: the destination may have appeared or changed while the asset was made.
+    try AssetDestination.check(destination, replace: replace, protecting: protecting)
+    guard chmod(folder.path, publishedMode) == 0 else {
+      throw PackError.output(path: folder.path, reason: "cannot set the asset folder's mode (\(String(cString: strerror(errno))))")
+    }
+    var info = stat()
+    let replacing = lstat(destination.path, &info) == 0
+    if replacing, DirectoryExchange.swap(folder.path, destination.path) {
+      published = true
+      return retireSwapped(registered: &registered)
+    }
+    let retired = replacing ? try renameAside() : nil
+    let failure = DirectoryExchange.moveWithoutReplacing(folder.path, to: destination.path)
+    guard failure == 0 else {
+      if let retired { rename(retired.path, destination.path) }
+      throw PackError.output(
+        path: destination.path,
+        reason: failure == EEXIST
+          ? "already exists: another run published it while this one was working (use --force to replace it)"
+          : "cannot move the finished asset into place (\(String(cString: strerror(failure))))")
+    }
+    published = true
+    registered.remove(folder)
+    // Only now: until the new asset is in place, the old one must not go.
+    if let retired { registered.insert(retired) }
+    return retired
+  }
+
+  /// Removes the replaced asset's hidden copy; a warning when some of it stays.
+  private func removeReplaced(_ replaced: URL) -> String? {
     removeTree(at: replaced)
     registry.unregister(replaced)
     guard FileManager.default.fileExists(atPath: replaced.path) else { return nil }

@@ -10,7 +10,8 @@ public struct AssetReport: Sendable, Codable, Equatable {
   public struct Key: Sendable, Codable, Equatable {
     public var keyID: String
     public var uri: String
-    /// Path of the key file inside the asset.
+    /// Path of the key file inside the asset, or inside the asset's keys
+    /// folder when the keys are kept out of it (`encryption.keys_dir`).
     public var file: String
 
     enum CodingKeys: String, CodingKey {

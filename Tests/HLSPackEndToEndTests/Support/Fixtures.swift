@@ -126,6 +126,11 @@ enum Fixtures {
     return (run, output.appendingPathComponent(source.deletingPathExtension().lastPathComponent))
   }
 
+  /// hlspack run by bash after `prelude` (a umask, a limit, a folder to work in).
+  static func hlspack(after prelude: String, _ arguments: [String]) throws -> CommandResult {
+    try Command.run("bash", ["-c", #"\#(prelude) && exec "$0" "$@""#, try executable()] + arguments)
+  }
+
   static func executable() throws -> String {
     var folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
     for _ in 0..<4 {
