@@ -49,12 +49,7 @@ public enum ProfileLoader {
     do {
       root = try JSONValue.parse(data)
     } catch {
-      throw ProfileError(file: file, path: "$", message: "not valid JSON (\(error.localizedDescription))")
-    }
-    do {
-      try StrictJSON.check(Array(data))
-    } catch {
-      throw ProfileError(file: file, path: error.path, message: "not valid JSON: \(error.message)")
+      throw ProfileError(file: file, path: error.path, message: "not valid JSON: \(error)")
     }
     return root
   }
@@ -90,9 +85,10 @@ public enum ProfileLoader {
       throw r.error("video", "is required: a list of one or more rungs")
     }
     var rungs: [VideoRung] = []
+    var rungNames: Set<String> = []
     for (i, item) in videoList.enumerated() {
       let rung = try readRung(try FieldReader(item, file: file, path: "$.video[\(i)]"), baseDirectory: baseDirectory)
-      if rungs.contains(where: { $0.name == rung.name }) {
+      guard rungNames.insert(rung.name).inserted else {
         throw ProfileError(file: file, path: "$.video[\(i)].name", message: "duplicate rung name \"\(rung.name)\"")
       }
       rungs.append(rung)
