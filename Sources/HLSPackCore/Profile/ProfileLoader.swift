@@ -263,7 +263,7 @@ public enum ProfileLoader {
     let text: String
     switch v {
     case .string(let s): text = s
-    case .number(let n): text = String(format: "%.1f", n)
+    case .number(let n): text = (0..<100).contains(n) ? String(format: "%.1f", n) : formatNumber(n)
     default: throw r.error("level", "expected a level such as \"4.1\", found \(v.typeName)")
     }
     guard allowed.contains(text) else {
@@ -294,9 +294,16 @@ public enum ProfileLoader {
         throw r.error(key, "\(shown) is not a frame rate from 1 to 120 with at most three decimals; give other rates as a fraction such as \"30000/1001\"")
       }
     case .string(let s):
-      let parts = s.split(separator: "/").map { Int($0) }
+      let parts = s.split(separator: "/", omittingEmptySubsequences: false).map { Int($0) }
       guard parts.count == 2, let num = parts[0], let den = parts[1], num > 0, den > 0 else { throw bad }
-      rate = FrameRate(numerator: num, denominator: den)
+      // Encoders take the rate as a fraction of 32-bit terms, and frame
+      // positions multiply it by segment and frame counts: small terms keep
+      // all of that exact and far from overflowing.
+      guard num <= FrameRate.largestTerm, den <= FrameRate.largestTerm else {
+        throw r.error(key, "\"\(s)\": a frame rate's numerator and denominator must be from 1 to \(FrameRate.largestTerm)")
+      }
+      let common = Self.greatestCommonDivisor(num, den)
+      rate = FrameRate(numerator: num / common, denominator: den / common)
     default:
       throw bad
     }
