@@ -35,8 +35,8 @@ final class AudioConverter {
   init(settings: AudioSettings, frameSize: Int32, startSeconds: Double, videoSeconds: Double? = nil) throws {
     self.settings = settings
     self.frameSize = frameSize > 0 ? frameSize : 1024
-    let start = Int64((startSeconds * Double(settings.sampleRate)).rounded())
-    samplesToSkip = max(0, -start)
+    let start = Int64(saturating: (startSeconds * Double(settings.sampleRate)).rounded())
+    samplesToSkip = max(0, start == .min ? .max : -start)
     let limit = min(videoSeconds ?? .infinity, Self.longestSilence) * Double(settings.sampleRate)
     let lead = min(max(0, start), Int64(limit.rounded(.up)))
     silentFrames = lead / Int64(self.frameSize)

@@ -59,7 +59,7 @@ final class AudioRenditionMuxer {
     var opens = false
     if seconds >= Double(boundary) * segmentDuration - 0.0005 {
       opens = true
-      boundary = Int((seconds + 0.0005) / segmentDuration) + 1
+      boundary = min(Int(saturating: (seconds + 0.0005) / segmentDuration), .max - 1) + 1
     }
     try muxer.writeAudioOnly(packet, opensSegment: opens)
   }

@@ -103,7 +103,7 @@ public final class LadderTranscoder: RenditionProducer {
     let schedules = job.rungs.compactMap { rung in
       rate(of: rung).map { KeyframeSchedule(segmentDuration: job.segmentDuration, rate: $0) }
     }
-    let segments = Int64(((input.contentDuration ?? 60) / job.segmentDuration).rounded(.up))
+    let segments = Int64(saturating: ((input.contentDuration ?? 60) / job.segmentDuration).rounded(.up))
     return KeyframeSchedule.misalignment(schedules, segments: min(max(segments, 1), 10_000))
   }
 

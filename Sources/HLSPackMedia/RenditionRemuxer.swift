@@ -192,7 +192,7 @@ final class RenditionRemuxer: @unchecked Sendable {
         var opens = false
         if packet.isKeyframe, seconds >= Double(boundary) * segmentDuration - 0.001 {
           opens = wroteVideo
-          boundary = Int((seconds + 0.001) / segmentDuration) + 1
+          boundary = min(Int(saturating: (seconds + 0.001) / segmentDuration), .max - 1) + 1
           try closedGOPs.open(segmentAt: seconds, packet.bytes)
         } else {
           try closedGOPs.follow(at: seconds, packet.bytes)

@@ -338,7 +338,7 @@ private typealias P = ProfileJSON
     Rejection(P.profile(["inputs": "[null]"]), "$.inputs[0]", "expected a non-empty path string"),
     // Not JSON at all.
     Rejection(#"{"version": 1,"#, "$", "not valid JSON"),
-    // What Foundation's reader lets through: trailing commas, and a key twice (which value counts is undefined).
+    // Strict JSON: no trailing commas, no key twice (which value counts is undefined). More in ProfileJSONSyntaxTests.
     Rejection("{\"version\": 1,\n \"segment\": {\"duration\": 6,},\n \"video\": []}", "$.segment", #"line 2, column 27: a comma before "}""#),
     Rejection(P.profile(["video": "[\(P.firstRung),]"]), "$.video", #"a comma before "]""#),
     Rejection(P.profile(["segment": #"{"duration": 4, "duration": -1}"#]), "$.segment.duration", #"line 1, column 43: duplicate key "duration""#),
@@ -353,15 +353,6 @@ private typealias P = ProfileJSON
     #expect(error?.file == "test.json")
     #expect(error?.path == c.path, "\(String(describing: error))")
     #expect(error?.message.contains(c.message) == true, "\(String(describing: error))")
-  }
-
-  /// Repeated names in different objects, keys that look like values, and
-  /// commas and brackets inside strings are all JSON.
-  @Test func strictCheckPassesValidJSON() throws {
-    let text = #"{"a": {"a": 1}, "b": ["a", "a", {"a": [1, 2]}], "": 1, "c": "x,]\",}", "é": 1, "d\"": 2}"#
-    try StrictJSON.check(Array(text.utf8))
-    let error = #expect(throws: StrictJSON.Violation.self) { try StrictJSON.check(Array(#"{"é": 1, "é": 2}"#.utf8)) }
-    #expect(error?.message.hasPrefix("line 1, column 10: ") == true, "\(String(describing: error))")
   }
 
   @Test func unreadableFileNamesTheFile() throws {

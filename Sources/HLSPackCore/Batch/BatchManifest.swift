@@ -92,7 +92,7 @@ public enum BatchManifest {
       do {
         value = try JSONValue.parse(Data(content.utf8))
       } catch {
-        throw ManifestError(file: file, line: line, field: nil, message: "not a JSON object (\(error.localizedDescription))")
+        throw ManifestError(file: file, line: line, field: nil, message: "not a JSON object (column \(error.column): \(error.message))")
       }
       guard case .object(let members) = value else {
         throw ManifestError(file: file, line: line, field: nil, message: "expected a JSON object, found \(value.typeName)")

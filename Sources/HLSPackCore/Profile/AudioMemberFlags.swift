@@ -14,10 +14,9 @@ enum AudioMemberFlags {
 
   static func resolve(_ renditions: inout [AudioRendition], given: [Given], file: String) throws {
     let all = renditions
+    let counterparts = Dictionary(grouping: all.indices) { [all[$0].name, all[$0].language] }
     /// Indices of the rendition's member in every group, itself included, in profile order.
-    func member(_ i: Int) -> [Int] {
-      all.indices.filter { all[$0].name == all[i].name && all[$0].language == all[i].language }
-    }
+    func member(_ i: Int) -> [Int] { counterparts[[all[i].name, all[i].language]] ?? [i] }
     func label(_ i: Int) -> String { "\"\(all[i].name)\" (\(all[i].language)) in group \(all[i].groupID)" }
     func agreed(_ field: String, _ value: (Given) -> Bool?) throws -> [Bool?] {
       try all.indices.map { i in

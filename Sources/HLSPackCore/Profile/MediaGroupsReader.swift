@@ -6,6 +6,8 @@ enum MediaGroupsReader {
   static func audioRenditions(_ list: [JSONValue], file: String) throws -> [AudioRendition] {
     var renditions: [AudioRendition] = []
     var given: [AudioMemberFlags.Given] = []
+    var ids: Set<String> = []
+    var groupNames: Set<[String]> = []
     for (i, item) in list.enumerated() {
       var r = try FieldReader(item, file: file, path: "$.audio[\(i)]")
       let name = try r.required("name") { try $0.quotedString($1) }
@@ -28,8 +30,8 @@ enum MediaGroupsReader {
       try r.finish()
       let rendition = AudioRendition(
         id: id, name: name, language: language, settings: settings, track: track, isDefault: false, autoselect: true)
-      if renditions.contains(where: { $0.id == id }) { throw r.error("id", "duplicate audio rendition id \"\(id)\"") }
-      if renditions.contains(where: { $0.groupID == rendition.groupID && $0.name == name }) {
+      guard ids.insert(id).inserted else { throw r.error("id", "duplicate audio rendition id \"\(id)\"") }
+      guard groupNames.insert([rendition.groupID, name]).inserted else {
         throw r.error("name", "duplicate NAME \"\(name)\" in group \(rendition.groupID)")
       }
       renditions.append(rendition)
@@ -41,6 +43,8 @@ enum MediaGroupsReader {
 
   static func subtitles(_ list: [JSONValue], file: String, baseDirectory: URL) throws -> [SubtitleTrack] {
     var tracks: [SubtitleTrack] = []
+    var ids: Set<String> = []
+    var names: Set<String> = []
     for (i, item) in list.enumerated() {
       var r = try FieldReader(item, file: file, path: "$.subtitles[\(i)]")
       let name = try r.required("name") { try $0.quotedString($1) }
@@ -55,8 +59,8 @@ enum MediaGroupsReader {
       let forced = try r.bool("forced") ?? false
       if isDefault, !autoselect { throw r.error("autoselect", "must be true when default is true") }
       try r.finish()
-      if tracks.contains(where: { $0.id == id }) { throw r.error("id", "duplicate subtitle id \"\(id)\" (set \"id\")") }
-      if tracks.contains(where: { $0.name == name }) { throw r.error("name", "duplicate subtitle NAME \"\(name)\"") }
+      guard ids.insert(id).inserted else { throw r.error("id", "duplicate subtitle id \"\(id)\" (set \"id\")") }
+      guard names.insert(name).inserted else { throw r.error("name", "duplicate subtitle NAME \"\(name)\"") }
       if isDefault, tracks.contains(where: \.isDefault) { throw r.error("default", "another subtitle track is already the default") }
       tracks.append(SubtitleTrack(
         id: id, name: name, language: language, file: ProfileLoader.resolve(path, against: baseDirectory).path, isDefault: isDefault, autoselect: autoselect, forced: forced))

@@ -261,6 +261,9 @@ public struct FrameRate: Sendable, Equatable, CustomStringConvertible {
   public var numerator: Int
   public var denominator: Int
 
+  /// The largest numerator or denominator a profile may give.
+  public static let largestTerm = 1_000_000
+
   public init(numerator: Int, denominator: Int) {
     self.numerator = numerator
     self.denominator = denominator

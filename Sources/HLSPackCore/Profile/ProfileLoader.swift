@@ -49,12 +49,7 @@ public enum ProfileLoader {
     do {
       root = try JSONValue.parse(data)
     } catch {
-      throw ProfileError(file: file, path: "$", message: "not valid JSON (\(error.localizedDescription))")
-    }
-    do {
-      try StrictJSON.check(Array(data))
-    } catch {
-      throw ProfileError(file: file, path: error.path, message: "not valid JSON: \(error.message)")
+      throw ProfileError(file: file, path: error.path, message: "not valid JSON: \(error)")
     }
     return root
   }
@@ -90,9 +85,10 @@ public enum ProfileLoader {
       throw r.error("video", "is required: a list of one or more rungs")
     }
     var rungs: [VideoRung] = []
+    var rungNames: Set<String> = []
     for (i, item) in videoList.enumerated() {
       let rung = try readRung(try FieldReader(item, file: file, path: "$.video[\(i)]"), baseDirectory: baseDirectory)
-      if rungs.contains(where: { $0.name == rung.name }) {
+      guard rungNames.insert(rung.name).inserted else {
         throw ProfileError(file: file, path: "$.video[\(i)].name", message: "duplicate rung name \"\(rung.name)\"")
       }
       rungs.append(rung)
@@ -267,7 +263,7 @@ public enum ProfileLoader {
     let text: String
     switch v {
     case .string(let s): text = s
-    case .number(let n): text = String(format: "%.1f", n)
+    case .number(let n): text = (0..<100).contains(n) ? String(format: "%.1f", n) : formatNumber(n)
     default: throw r.error("level", "expected a level such as \"4.1\", found \(v.typeName)")
     }
     guard allowed.contains(text) else {
@@ -298,9 +294,16 @@ public enum ProfileLoader {
         throw r.error(key, "\(shown) is not a frame rate from 1 to 120 with at most three decimals; give other rates as a fraction such as \"30000/1001\"")
       }
     case .string(let s):
-      let parts = s.split(separator: "/").map { Int($0) }
+      let parts = s.split(separator: "/", omittingEmptySubsequences: false).map { Int($0) }
       guard parts.count == 2, let num = parts[0], let den = parts[1], num > 0, den > 0 else { throw bad }
-      rate = FrameRate(numerator: num, denominator: den)
+      // Encoders take the rate as a fraction of 32-bit terms, and frame
+      // positions multiply it by segment and frame counts: small terms keep
+      // all of that exact and far from overflowing.
+      guard num <= FrameRate.largestTerm, den <= FrameRate.largestTerm else {
+        throw r.error(key, "\"\(s)\": a frame rate's numerator and denominator must be from 1 to \(FrameRate.largestTerm)")
+      }
+      let common = Self.greatestCommonDivisor(num, den)
+      rate = FrameRate(numerator: num / common, denominator: den / common)
     default:
       throw bad
     }

@@ -27,10 +27,11 @@ extension Profile {
   private static func firstRepeats<Member>(_ members: [Member], key: (Member) -> [String]?) -> [(first: Int, later: Int)] {
     var firstWithKey: [[String]: Int] = [:]
     var pairs: [(first: Int, later: Int)] = []
+    var paired: Set<Int> = []
     for (i, member) in members.enumerated() {
       guard let key = key(member) else { continue }
       if let first = firstWithKey[key] {
-        if !pairs.contains(where: { $0.first == first }) { pairs.append((first, i)) }
+        if paired.insert(first).inserted { pairs.append((first, i)) }
       } else {
         firstWithKey[key] = i
       }

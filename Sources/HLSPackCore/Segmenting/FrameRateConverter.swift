@@ -14,7 +14,7 @@ public struct FrameRateConverter: Sendable {
   /// Returns how many times the previously held frame is emitted, at slots
   /// `nextIndex - count ..< nextIndex`; the new frame is held afterwards.
   public mutating func push(seconds: Double) -> Int64 {
-    let index = max(0, Int64((seconds * rate.value).rounded()))
+    let index = max(0, Int64(saturating: (seconds * rate.value).rounded()))
     defer { heldIndex = index }
     guard heldIndex != nil else { return 0 }
     let count = max(0, index - nextIndex)
@@ -29,7 +29,7 @@ public struct FrameRateConverter: Sendable {
   /// makes 100 frames at 25, not 101: every rung must end where the source does).
   public mutating func finish(endSeconds: Double? = nil) -> Int64 {
     guard let held = heldIndex, held >= nextIndex else { return 0 }
-    let end = endSeconds.map { Int64(($0 * rate.value).rounded()) } ?? held + 1
+    let end = endSeconds.map { Int64(saturating: ($0 * rate.value).rounded()) } ?? held + 1
     let count = max(0, end - nextIndex)
     nextIndex += count
     heldIndex = nil

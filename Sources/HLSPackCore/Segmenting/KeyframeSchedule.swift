@@ -6,23 +6,29 @@ public struct KeyframeSchedule: Sendable, Equatable {
   let segmentMilliseconds: Int64
   let rate: FrameRate
 
+  /// `rate`'s terms are positive and fit 32 bits (a profile's at most
+  /// `FrameRate.largestTerm`, a source's come from FFmpeg's `AVRational`).
   public init(segmentDuration: Double, rate: FrameRate) {
-    segmentMilliseconds = Int64((segmentDuration * 1000).rounded())
+    segmentMilliseconds = max(1, Int64(saturating: (segmentDuration * 1000).rounded()))
     self.rate = rate
   }
 
+  // The products below are taken in 128 bits: a frame or boundary index
+  // times a 32-bit rate term times milliseconds overflows 64 bits within
+  // hours of video at rates such as 2147483647/71582788.
+
   /// The frame index of boundary `k`: ceil(k * D * fps).
   public func frameIndex(ofBoundary k: Int64) -> Int64 {
-    let numerator = k * segmentMilliseconds * Int64(rate.numerator)
-    let denominator = Int64(rate.denominator) * 1000
-    return (numerator + denominator - 1) / denominator
+    let numerator = Int128(k) * Int128(segmentMilliseconds) * Int128(rate.numerator)
+    let denominator = Int128(rate.denominator) * 1000
+    return Int64(clamping: (numerator + denominator - 1) / denominator)
   }
 
   /// True when frame `n` is the first frame of a segment.
   public func isBoundary(frameIndex n: Int64) -> Bool {
     // The only candidate k is the last boundary whose time is <= frame n's time.
-    let k = (n * Int64(rate.denominator) * 1000) / (segmentMilliseconds * Int64(rate.numerator))
-    return frameIndex(ofBoundary: k) == n
+    let k = Int128(n) * Int128(rate.denominator) * 1000 / (Int128(segmentMilliseconds) * Int128(rate.numerator))
+    return frameIndex(ofBoundary: Int64(clamping: k)) == n
   }
 
   /// Seconds at which boundary `k` falls (its first frame's time).

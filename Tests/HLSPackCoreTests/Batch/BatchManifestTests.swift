@@ -67,7 +67,7 @@ import Testing
     ("m.csv", "input\na.mp4\nb/a.mov\n", 3, "input", "asset \"a\" is already made by line 2"),
     ("m.csv", "input,asset\na.mp4\n", 2, nil, "has 1 fields; the header row has 2"),
     ("m.csv", "input\n\"a.mp4\n", 2, nil, "never closed"),
-    ("m.jsonl", "{\"input\": \"a.mp4\"}\n{\"input\": \"b.mp4\"\n", 2, nil, "not a JSON object"),
+    ("m.jsonl", "{\"input\": \"a.mp4\"}\n{\"input\": \"b.mp4\"\n", 2, nil, "not a JSON object (column 18: expected ',' or '}' after an object member, found the end of the file)"),
     ("m.jsonl", "[\"a.mp4\"]\n", 1, nil, "expected a JSON object, found an array"),
     ("m.jsonl", "{\"input\": \"a.mp4\", \"colour\": \"red\"}\n", 1, "colour", "unknown field"),
     ("m.jsonl", "{\"asset\": \"a\"}\n", 1, "input", "is required"),
