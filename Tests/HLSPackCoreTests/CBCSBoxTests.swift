@@ -227,6 +227,17 @@ import Testing
     #expect(throws: CBCSError.self) { try CBCSInitProtector(keyID: Self.keyID, constantIV: Array(Self.iv.prefix(8))) }
   }
 
+  /// Size 0 means "to the end of the file" (ISO/IEC 14496-12 §4.2): an avcC
+  /// of size 0 inside avc1 swallowed the sinf inserted after it, and the
+  /// protected init had an encv without sinf (found by fuzz-init-segment).
+  @Test func sizeZeroOnlyForATopLevelBox() throws {
+    var entry = Self.avc1(config: HandMadeH264.avcC(sps: HandMadeH264.sps(), pps: HandMadeH264.pps()))
+    entry.replaceSubrange(86..<90, with: be32(0))  // avcC's size, after 8 + 78 bytes of avc1
+    #expect(throws: CBCSError.self) { try CBCSInitProtector(keyID: Self.keyID, constantIV: Self.iv).protect(Self.initSegment(videoEntry: entry)) }
+    let mdat = be32(0) + Array("mdat".utf8) + [1, 2, 3]
+    #expect(try ISOBox.children(of: mdat, in: 0..<mdat.count, context: "test").map(\.end) == [11])
+  }
+
   // MARK: - Fragments (M3–M6)
 
   /// moof(mfhd, traf video, traf audio) + mdat with `video` and `audio` samples.

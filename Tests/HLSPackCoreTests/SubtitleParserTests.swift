@@ -61,4 +61,21 @@ import Testing
         "WEBVTT\nX-TIMESTAMP-MAP=MPEGTS:90000,LOCAL:00:00:00.000\n\n00:00:02.500 --> 00:00:05.000\nBye\n\n",
       ])
   }
+
+  /// Timings are digits only, at most 9 per field: an hour count of 17 digits
+  /// overflowed Int64 and trapped, and a sign made a negative cue time.
+  @Test(arguments: [
+    "99999999999999999:00:00,000 --> 99999999999999999:00:01,000",
+    "00:00:-5,000 --> 00:00:01,000",
+    "00:+1:00,000 --> 00:02:00,000",
+    "00:00:01,+00 --> 00:00:02,000",
+  ])
+  func timingsOutOfRangeAreRefused(timing: String) {
+    #expect(throws: SubtitleParseError.self) { try SubtitleParser.parse("1\n\(timing)\nText\n", srt: true) }
+  }
+
+  @Test func longestHourFieldIsRead() throws {
+    let cues = try SubtitleParser.parse("WEBVTT\n\n999999999:59:59.999 --> 999999999:59:59.999\nLate\n", srt: false)
+    #expect(cues.map(\.start) == [999_999_999 * 3_600_000 + 3_599_999])
+  }
 }

@@ -33,7 +33,12 @@ public struct ISOBox: Equatable, Sendable {
         size = Int(large)
         header = 16
       } else if size == 0 {
-        size = range.upperBound - offset  // runs to the end of its container
+        // The last box of the file, up to its end (ISO/IEC 14496-12 §4.2). Inside a
+        // container it would also swallow whatever is inserted after it there.
+        guard range == bytes.indices else {
+          throw CBCSError.malformedBox("\(context): box '\(type)' at offset \(offset) has size 0, which only a top-level box may have")
+        }
+        size = range.upperBound - offset
       }
       guard size >= header, size <= range.upperBound - offset else {
         throw CBCSError.malformedBox("\(context): box '\(type)' at offset \(offset) has size \(size), \(range.upperBound - offset) bytes remain")

@@ -69,22 +69,33 @@ public enum SubtitleParser {
     return cues
   }
 
-  /// "hh:mm:ss.mmm", "mm:ss.mmm" or SRT's "hh:mm:ss,mmm".
+  /// "hh:mm:ss.mmm", "mm:ss.mmm" or SRT's "hh:mm:ss,mmm". Every field is
+  /// digits only (W3C WebVTT timestamps; Int64("-5") and Int64("+5") would
+  /// pass) and at most 9 of them, so that no time overflows: 10^9 hours is
+  /// 3.6 * 10^15 ms, far inside Int64 also once written on the 90 kHz clock.
   static func milliseconds(_ text: String) -> Int64? {
-    let parts = text.replacingOccurrences(of: ",", with: ".").split(separator: ":")
+    let parts = text.replacingOccurrences(of: ",", with: ".").split(separator: ":", omittingEmptySubsequences: false)
     guard (2...3).contains(parts.count), let last = parts.last else { return nil }
-    let secondsParts = last.split(separator: ".")
-    guard secondsParts.count == 2, let seconds = Int64(secondsParts[0]), secondsParts[1].count == 3, let millis = Int64(secondsParts[1]),
-      seconds < 60
+    let secondsParts = last.split(separator: ".", omittingEmptySubsequences: false)
+    guard secondsParts.count == 2, secondsParts[1].count == 3, let millis = field(secondsParts[1]),
+      let seconds = field(secondsParts[0]), seconds < 60
     else { return nil }
     var total = seconds * 1000 + millis
     var multiplier: Int64 = 60_000
     for part in parts.dropLast().reversed() {
-      guard let value = Int64(part) else { return nil }
+      guard let value = field(part) else { return nil }
       total += value * multiplier
       multiplier *= 60
     }
     return total
+  }
+
+  /// A timestamp field of 1 to 9 ASCII digits.
+  private static func field(_ text: Substring) -> Int64? {
+    guard (1...9).contains(text.utf8.count), text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else {
+      return nil
+    }
+    return Int64(text)
   }
 
   static func format(_ ms: Int64) -> String {
