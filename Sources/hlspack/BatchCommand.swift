@@ -50,6 +50,13 @@ struct BatchCommand: ParsableCommand {
     help: ArgumentHelp("The number of shards, the index coming from JOB_COMPLETION_INDEX or AWS_BATCH_JOB_ARRAY_INDEX.", valueName: "n"))
   var shards: Int?
 
+  @Option(
+    name: .long,
+    help: ArgumentHelp(
+      "Keep the keys out of the assets: key files, keys.json and key-info files go to DIR/<asset>/. Overrides encryption.keys_dir.",
+      valueName: "dir"))
+  var keysDir: String?
+
   @Flag(name: .long, help: "Make every asset anew, up to date or not.")
   var force = false
 
@@ -83,9 +90,10 @@ struct BatchCommand: ParsableCommand {
       let defaultOutput = try defaultProfile.flatMap { try ProfileLoader.load(contentsOf: $0, environment: environment).output }
       outputFolder = output.map { ProfileLoader.resolve($0, against: cwd) } ?? defaultOutput ?? cwd.appendingPathComponent("out")
       let entries = try BatchManifest.load(contentsOf: manifestURL)
+      if keysDir == "" { throw ValidationFailure("--keys-dir must not be empty") }
       plans = try BatchPlan.make(
         entries: entries, manifest: manifestURL.path, defaultProfile: defaultProfile, output: outputFolder,
-        environment: environment)
+        keysFolder: keysDir.map { ProfileLoader.resolve($0, against: cwd) }, environment: environment)
     } catch {
       printError("\(error)")
       throw ExitStatus.invalidProfile

@@ -78,13 +78,17 @@ struct DeployTests {
     try Data("input,asset\none.mp4,\ntwo.mp4,second\n".utf8).write(to: manifest)
     let profile = folder.appendingPathComponent("copy.json")
     try Data(
-      #"{"version": 1, "segment": {"duration": 2, "checksums": true}, "video": [{"name": "src", "codec": "copy"}], "audio": {"codec": "copy"}, "encryption": {"method": "aes-128"}}"#
+      #"{"version": 1, "segment": {"duration": 2, "checksums": true}, "video": [{"name": "src", "codec": "copy"}], "audio": {"codec": "copy"}, "encryption": {"method": "aes-128", "key_uri": "https://keys.example.com/{key_id}"}}"#
         .utf8
     ).write(to: profile)
     let output = folder.appendingPathComponent("out")
+    let keys = folder.appendingPathComponent("keys")
     let batch = try Command.run(
-      try Fixtures.executable(), ["batch", "--manifest", manifest.path, "--profile", profile.path, "--output", output.path])
+      try Fixtures.executable(),
+      ["batch", "--manifest", manifest.path, "--profile", profile.path, "--output", output.path, "--keys-dir", keys.path])
     #expect(batch.status == 0, "\(batch.stderr)")
+    let keyFiles = (FileManager.default.enumerator(atPath: keys.path)?.allObjects as? [String] ?? []).filter { $0.hasSuffix(".key") }
+    #expect(keyFiles.count == 2, "one key per asset, in the keys folder: \(keyFiles)")
 
     let server = try S3Server(in: folder)
     var environment = server.environment
@@ -110,5 +114,8 @@ struct DeployTests {
     let diff = try Command.run("diff", ["-r", "-x", "batch-report-*", output.path, back.path])
     #expect(diff.status == 0, "\(diff.text)")
     #expect(!FileManager.default.fileExists(atPath: back.appendingPathComponent("batch-report-0.json").path))
+    let inBucket = FileManager.default.enumerator(atPath: back.path)?.allObjects as? [String] ?? []
+    #expect(!inBucket.contains { $0.hasSuffix(".key") || $0.hasSuffix("keys.json") }, "keys reached the bucket: \(inBucket)")
+    #expect(inBucket.contains("second/src/segment_00000.ts"))
   }
 }

@@ -12,7 +12,8 @@ public struct BatchPlan: Sendable {
   /// line's settings written into it, so every check and message of a profile
   /// applies; a failure names the manifest line and the field.
   public static func make(
-    entries: [ManifestEntry], manifest: String, defaultProfile: URL?, output: URL, environment: [String: String]
+    entries: [ManifestEntry], manifest: String, defaultProfile: URL?, output: URL, keysFolder: URL? = nil,
+    environment: [String: String]
   ) throws(ManifestError) -> [BatchPlan] {
     var documents: [URL: JSONValue] = [:]
     var plans: [BatchPlan] = []
@@ -31,10 +32,18 @@ public struct BatchPlan: Sendable {
           document = try ProfileLoader.document(contentsOf: profileURL)
           documents[profileURL] = document
         }
-        let profile = try ProfileLoader.load(
+        var profile = try ProfileLoader.load(
           root: try entry.overrides.applied(to: document), file: profileURL.path,
           baseDirectory: ProfileLoader.baseDirectory(of: profileURL), environment: environment)
+        if let keysFolder {
+          profile.encryption.keysFolder = keysFolder
+          if profile.encryption.method != .none, let conflict = profile.encryption.keysFolderConflict {
+            throw fail("key_uri", "--keys-dir \(conflict)")
+          }
+        }
         plans.append(BatchPlan(entry: entry, profile: profile, destination: output.appendingPathComponent(entry.asset)))
+      } catch let error as ManifestError {
+        throw error
       } catch let failure as OverrideFailure {
         throw fail(failure.field, failure.message)
       } catch let error as ProfileError {
