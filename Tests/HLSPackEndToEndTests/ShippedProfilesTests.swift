@@ -32,6 +32,18 @@ struct ShippedProfilesTests {
     return ((profile as? [String: Any])?["encryption"] as? [String: Any])?["keys_dir"] as? String
   }
 
+  /// rewrite-keys finds keys in the package: a keys folder kept out of the
+  /// asset is merged into a copy of it, as the README shows.
+  static func copy(_ asset: URL, withKeysFrom keys: URL, to copy: URL) throws -> URL {
+    try FileManager.default.copyItem(at: asset, to: copy)
+    if keys != asset {
+      for item in try FileManager.default.contentsOfDirectory(atPath: keys.path) {
+        try FileManager.default.copyItem(at: keys.appendingPathComponent(item), to: copy.appendingPathComponent(item))
+      }
+    }
+    return copy
+  }
+
   @Test func theExamplesAreAllThere() {
     #expect(Self.profiles == [
       "alternate-renditions.json", "copy-app-keys.json", "fairplay.json", "fmp4-hevc.json", "ladder.json",
@@ -61,14 +73,7 @@ struct ShippedProfilesTests {
     if master.contains("skd://") {
       try expectCBCSRenditionsDecode(asset, keys: keys, master: master)
     } else if try mediaPlaylistsText(asset).contains("myapp-key://") {
-      // rewrite-keys finds keys in the package: the keys folder is merged into a copy, as the README shows.
-      let withKeys = scratch.appendingPathComponent("with-keys")
-      try FileManager.default.copyItem(at: asset, to: withKeys)
-      if keys != asset {
-        for item in try FileManager.default.contentsOfDirectory(atPath: keys.path) {
-          try FileManager.default.copyItem(at: keys.appendingPathComponent(item), to: withKeys.appendingPathComponent(item))
-        }
-      }
+      let withKeys = try Self.copy(asset, withKeysFrom: keys, to: scratch.appendingPathComponent("with-keys"))
       let rewritten = scratch.appendingPathComponent("rewritten")
       let rewrite = try Command.run(
         try Fixtures.executable(), ["rewrite-keys", withKeys.path, "--uri", "{key_file}", "--output", rewritten.path])
