@@ -70,6 +70,28 @@ final class Frame: @unchecked Sendable {
   }
 }
 
+/// An output AVFormatContext that writes through an AVIOContext it does not
+/// own (a `MemoryOutput`'s). Owned from its allocation on, so that a muxer whose
+/// initializer throws before it is whole frees it too: Swift runs no deinit for
+/// an object whose stored properties were not all set, only the releases of
+/// those that were.
+final class OutputFormatContext {
+  let pointer: UnsafeMutablePointer<AVFormatContext>
+
+  init(format: String) throws {
+    var context: UnsafeMutablePointer<AVFormatContext>?
+    try check(avformat_alloc_output_context2(&context, nil, format, nil), "avformat_alloc_output_context2(\(format))")
+    guard let context else { throw FFmpegError(call: "avformat_alloc_output_context2", code: hlspack_averror(ENOMEM)) }
+    pointer = context
+  }
+
+  deinit {
+    // The AVIOContext belongs to its MemoryOutput; never let libavformat close it.
+    pointer.pointee.pb = nil
+    avformat_free_context(pointer)
+  }
+}
+
 /// A copy of a stream's codec parameters that outlives the codec context it came from.
 final class CodecParameters: @unchecked Sendable {
   let pointer: UnsafeMutablePointer<AVCodecParameters>

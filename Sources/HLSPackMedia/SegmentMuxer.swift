@@ -17,7 +17,7 @@ final class SegmentMuxer {
   /// fragments come whole: the mov muxer holds a fragment until it is flushed.
   static let partSize = 512 * 1024
 
-  private var context: UnsafeMutablePointer<AVFormatContext>?
+  private let formatContext: OutputFormatContext
   private let output: MemoryOutput
   private let videoIndex: Int32?
   private let audioIndex: Int32?
@@ -73,11 +73,9 @@ final class SegmentMuxer {
     self.videoTimeBase = videoTimeBase
     self.audioTimeBase = audioTimeBase
     output = try MemoryOutput()
-    var ctx: UnsafeMutablePointer<AVFormatContext>?
     let format = container == .ts ? "mpegts" : "mp4"
-    try check(avformat_alloc_output_context2(&ctx, nil, format, nil), "avformat_alloc_output_context2(\(format))")
-    guard let ctx else { throw FFmpegError(call: "avformat_alloc_output_context2", code: hlspack_averror(ENOMEM)) }
-    context = ctx
+    formatContext = try OutputFormatContext(format: format)
+    let ctx = formatContext.pointer
     ctx.pointee.pb = output.context
     ctx.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
     // Timestamps are made non-negative here (MediaClock.timelineOffset; in fMP4
@@ -178,13 +176,7 @@ final class SegmentMuxer {
     code.utf8.reversed().reduce(0) { $0 << 8 | UInt32($1) }
   }
 
-  deinit {
-    // The AVIOContext belongs to `output`; never let libavformat close it.
-    context?.pointee.pb = nil
-    avformat_free_context(context)
-  }
-
-  private var ctx: UnsafeMutablePointer<AVFormatContext> { context.unsafelyUnwrapped }
+  private var ctx: UnsafeMutablePointer<AVFormatContext> { formatContext.pointer }
 
   private static func addStream(_ ctx: UnsafeMutablePointer<AVFormatContext>, _ parameters: CodecParameters, _ timeBase: AVRational) throws -> Int32 {
     guard let stream = avformat_new_stream(ctx, nil) else {
