@@ -67,14 +67,7 @@ struct BatchCommand: ParsableCommand {
   var verbose = false
 
   func run() throws {
-    InterruptCleanup.install()
-    LoggingSystem.bootstrap { label in
-      var handler = StreamLogHandler.standardError(label: label)
-      handler.logLevel = .warning
-      return handler
-    }
-    let logger = Logger(label: "hlspack")
-    FFmpegLogging.configure(verbose: verbose)
+    let logger = startCommand(verbose: verbose)
     let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
     let environment = ProcessInfo.processInfo.environment
     let manifestURL = ProfileLoader.resolve(manifest, against: cwd)
@@ -128,7 +121,4 @@ struct BatchCommand: ParsableCommand {
     init(_ description: String) { self.description = description }
   }
 
-  private func printError(_ message: String) {
-    FileHandle.standardError.write(Data("hlspack: error: \(message)\n".utf8))
-  }
 }

@@ -68,14 +68,7 @@ struct EncodeCommand: ParsableCommand {
 
   func run() throws {
     // First, before anything starts a thread (see InterruptCleanup.install).
-    InterruptCleanup.install()
-    LoggingSystem.bootstrap { label in
-      var handler = StreamLogHandler.standardError(label: label)
-      handler.logLevel = .warning
-      return handler
-    }
-    let logger = Logger(label: "hlspack")
-    FFmpegLogging.configure(verbose: verbose)
+    let logger = startCommand(verbose: verbose)
 
     var loaded: Profile
     do {
@@ -149,7 +142,4 @@ struct EncodeCommand: ParsableCommand {
 
   private func reporter() -> ProgressReporter { progress.reporter() }
 
-  private func printError(_ message: String) {
-    FileHandle.standardError.write(Data("hlspack: error: \(message)\n".utf8))
-  }
 }

@@ -75,7 +75,4 @@ struct RewriteKeysCommand: ParsableCommand {
     }
   }
 
-  private func printError(_ message: String) {
-    FileHandle.standardError.write(Data("hlspack: error: \(message)\n".utf8))
-  }
 }

@@ -73,20 +73,13 @@ struct PlayablePackage: Sendable {
 
   private static func make(_ profile: String) throws -> PlayablePackage {
     let scratch = try Fixtures.scratchFolder("players-\(profile)")
-    let output = scratch.appendingPathComponent("out")
-    // A keys folder goes to the scratch folder too, not into the checkout.
-    let keysDir = try ShippedProfilesTests.keysDir(profile).map { _ in scratch.appendingPathComponent("keys") }
-    let run = try Command.run(
-      try Fixtures.executable(),
-      ["encode", "--profile", ShippedProfilesTests.profilesFolder.appendingPathComponent(profile).path, "--output", output.path,
-       "--progress", "none"] + (keysDir.map { ["--keys-dir", $0.path] } ?? []))
+    let (run, encoded, keys) = try ShippedProfilesTests.encode(profile, in: scratch)
     guard run.status == 0 else { throw FixtureError("\(profile): \(run.stderr)") }
-    var asset = output.appendingPathComponent("sample")
+    var asset = encoded
     let master = try PlaylistReader(contentsOf: asset.appendingPathComponent("master.m3u8"))
     guard let first = master.variants.first else { throw FixtureError("\(profile): no variant") }
     let key = try PlaylistReader(contentsOf: asset.appendingPathComponent(first.uri)).segments.first?.keyAttributes
     if key?["URI"]?.hasPrefix("myapp-key:") == true {
-      let keys = keysDir?.appendingPathComponent("sample") ?? asset
       let withKeys = try ShippedProfilesTests.copy(asset, withKeysFrom: keys, to: scratch.appendingPathComponent("with-keys"))
       let rewritten = scratch.appendingPathComponent("rewritten")
       let rewrite = try Command.run(

@@ -32,6 +32,20 @@ struct ShippedProfilesTests {
     return ((profile as? [String: Any])?["encryption"] as? [String: Any])?["keys_dir"] as? String
   }
 
+  /// Encodes the shipped profile `name` as a newcomer does, only `--output`
+  /// and `--keys-dir` in `scratch` (a keys folder goes there too, not into the
+  /// checkout); the run, the asset and the folder of its keys.
+  static func encode(_ name: String, in scratch: URL) throws -> (run: CommandResult, asset: URL, keys: URL) {
+    let output = scratch.appendingPathComponent("out")
+    let keysDir = try keysDir(name).map { _ in scratch.appendingPathComponent("keys") }
+    let run = try Command.run(
+      try Fixtures.executable(),
+      ["encode", "--profile", profilesFolder.appendingPathComponent(name).path, "--output", output.path,
+       "--progress", "none"] + (keysDir.map { ["--keys-dir", $0.path] } ?? []))
+    let asset = output.appendingPathComponent("sample")
+    return (run, asset, keysDir?.appendingPathComponent("sample") ?? asset)
+  }
+
   /// rewrite-keys finds keys in the package: a keys folder kept out of the
   /// asset is merged into a copy of it, as the README shows.
   static func copy(_ asset: URL, withKeysFrom keys: URL, to copy: URL) throws -> URL {
@@ -53,21 +67,13 @@ struct ShippedProfilesTests {
   @Test(arguments: profiles)
   func runsWithoutSurprisesAndDecodes(_ name: String) throws {
     let scratch = try Fixtures.scratchFolder("shipped-\(name)")
-    let output = scratch.appendingPathComponent("out")
-    // The keys folder goes to the scratch folder too, not into the checkout.
-    let keysDir = try Self.keysDir(name).map { _ in scratch.appendingPathComponent("keys") }
-    let run = try Command.run(
-      try Fixtures.executable(),
-      ["encode", "--profile", Self.profilesFolder.appendingPathComponent(name).path, "--output", output.path,
-       "--progress", "none"] + (keysDir.map { ["--keys-dir", $0.path] } ?? []))
+    let (run, asset, keys) = try Self.encode(name, in: scratch)
     try #require(run.status == 0, "\(name): \(run.stderr)")
     let warnings = run.stderr.split(separator: "\n").filter {
       $0.contains("warning") && (Self.runsClean.contains(name) || !$0.contains(Self.expectedWarning))
     }
     #expect(warnings.isEmpty, "\(name): \(warnings)")
 
-    let asset = output.appendingPathComponent("sample")
-    let keys = keysDir?.appendingPathComponent("sample") ?? asset
     let master = try String(contentsOf: asset.appendingPathComponent("master.m3u8"), encoding: .utf8)
     try expectNoVariantIsARendition(asset)
     if master.contains("skd://") {
