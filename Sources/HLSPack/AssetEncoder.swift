@@ -18,6 +18,9 @@ struct AssetEncoder {
   let logger: Logger
   /// The cores this run may keep busy; fixed by tests that need a machine other than theirs.
   var usableCores: () -> Int = { UsableCores.count }
+  /// Threads per video encoder (0: the encoder's own choice); set by a batch
+  /// that makes several assets at once.
+  var encoderThreads = 0
 
   var assetName: String { destination.lastPathComponent }
 
@@ -148,6 +151,7 @@ struct AssetEncoder {
       rungs: profile.video, audio: profile.audio, segmentDuration: profile.segment.duration,
       container: profile.segment.container, bitExact: bitExact)
     job.audioRenditions = profile.audioRenditions
+    job.encoderThreads = encoderThreads
     return try LadderTranscoder(path: input.path, job: job)
   }
 }

@@ -19,7 +19,8 @@ final class Encoder {
   /// keyframes, so that every rung cuts at the same presentation times.
   /// `globalHeader`: parameter sets in extradata, as fMP4 sample entries need.
   static func video(
-    rung: VideoRung, rate: FrameRate, gopFrames: Int, colour: ColourDescription, bitExact: Bool, globalHeader: Bool
+    rung: VideoRung, rate: FrameRate, gopFrames: Int, colour: ColourDescription, bitExact: Bool, threads: Int,
+    globalHeader: Bool
   ) throws -> Encoder {
     let name = rung.codec == .hevc ? "libx265" : "libx264"
     guard let codec = avcodec_find_encoder_by_name(name) else {
@@ -50,7 +51,7 @@ final class Encoder {
     // With frame threads, x264's VBV reads the size estimates of frames other
     // threads are still encoding, so output depends on timing: a reproducible
     // run uses one thread per rung (the rungs still run in parallel).
-    ctx.pointee.thread_count = bitExact ? 1 : 0
+    ctx.pointee.thread_count = bitExact ? 1 : Int32(clamping: threads)
     if bitExact { ctx.pointee.flags |= AV_CODEC_FLAG_BITEXACT }
     if globalHeader { ctx.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
     let priv = ctx.pointee.priv_data

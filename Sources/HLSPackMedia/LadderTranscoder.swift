@@ -14,6 +14,9 @@ public struct LadderJob: Sendable {
   /// Same input, same output, to the byte: fixed encoder thread counts and no
   /// version strings (FFmpeg's bit-exact flags).
   public var bitExact: Bool
+  /// Threads per video encoder; 0 lets each encoder choose (FFmpeg's automatic
+  /// count). A batch making several assets at once shares the cores this way.
+  public var encoderThreads = 0
 
   public init(rungs: [VideoRung], audio: AudioSettings?, segmentDuration: Double, container: Container, bitExact: Bool = false) {
     self.rungs = rungs
@@ -167,7 +170,7 @@ public final class LadderTranscoder: RenditionProducer {
       }
       return try RungWorker(
         rung: rung, rate: rate, segmentDuration: job.segmentDuration, container: job.container, bitExact: job.bitExact,
-        orientation: input.videoOrientation, pictureAspect: input.videoPictureAspect, colour: input.videoColour, audio: muxedAudio, sink: sink)
+        threads: job.encoderThreads, orientation: input.videoOrientation, pictureAspect: input.videoPictureAspect, colour: input.videoColour, audio: muxedAudio, sink: sink)
     }
     workers.forEach { $0.start() }
 

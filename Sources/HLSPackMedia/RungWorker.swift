@@ -28,7 +28,7 @@ final class RungWorker: @unchecked Sendable {
   private(set) var facts: WrittenStreamFacts?
 
   init(
-    rung: VideoRung, rate: FrameRate, segmentDuration: Double, container: Container, bitExact: Bool,
+    rung: VideoRung, rate: FrameRate, segmentDuration: Double, container: Container, bitExact: Bool, threads: Int,
     orientation: PictureOrientation, pictureAspect: Double?, colour: ColourDescription, audio: (parameters: CodecParameters, timeBase: AVRational, codec: String)?, sink: SegmentSink
   ) throws {
     self.rung = rung
@@ -40,7 +40,8 @@ final class RungWorker: @unchecked Sendable {
     // IDRs at every segment start, and at least every 2 s within long segments.
     let gop = min(schedule.framesPerSegment, Int((2 * rate.value).rounded(.up)))
     encoder = try Encoder.video(
-      rung: rung, rate: rate, gopFrames: max(1, gop), colour: colour, bitExact: bitExact, globalHeader: container == .fmp4)
+      rung: rung, rate: rate, gopFrames: max(1, gop), colour: colour, bitExact: bitExact, threads: threads,
+      globalHeader: container == .fmp4)
     muxer = try SegmentMuxer(
       container: container, bitExact: bitExact,
       video: CodecParameters(from: encoder.ctx), videoTimeBase: encoder.timeBase,

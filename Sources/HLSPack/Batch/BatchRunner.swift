@@ -59,6 +59,8 @@ public struct BatchRunner: Sendable {
           replace: replace, progress: progress, logger: logger)
         let share = max(1, cores / max(1, min(jobs, plans.count)))
         encoder.usableCores = { share }
+        // Each rung's encoder runs in its own thread: together they get this job's share.
+        if share < cores { encoder.encoderThreads = max(1, share / max(1, plan.profile.video.count)) }
         _ = try encoder.encode()
         outcome.status = .published
       }
