@@ -63,7 +63,7 @@ public struct BatchReport: Sendable, Codable, Equatable {
     let target = folder.appendingPathComponent(Self.fileName(for: shard))
     let temporary = folder.appendingPathComponent(".\(target.lastPathComponent).\(UUID().uuidString.prefix(8))")
     try createFolder(folder)
-    try writeFile(try encoder.encode(self) + Data("\n".utf8), to: temporary)
+    try writeFile(try encoder.encode(self) + Data("\n".utf8), to: temporary, exclusive: true)
     guard rename(temporary.path, target.path) == 0 else {
       let reason = String(cString: strerror(errno))
       unlink(temporary.path)

@@ -46,10 +46,11 @@ public struct AssetProvenance: Sendable, Codable, Equatable {
     return Hex.encode(try Digest.sha256(Array(String(reflecting: effective).utf8)))
   }
 
-  /// The record of the asset published at `folder`, if it has a readable one.
+  /// The record of the asset published at `folder`, if it has a readable one:
+  /// a regular file, never a link, pipe or device put there in its place.
   public static func recorded(in folder: URL) -> AssetProvenance? {
     let file = folder.appendingPathComponent(fileName).path
-    guard let bytes = try? SmallFile.read(file, limit: 1 << 20) else { return nil }
+    guard let bytes = try? SmallFile.readRegular(file, limit: 1 << 20, followingLinks: false) else { return nil }
     return try? JSONDecoder().decode(AssetProvenance.self, from: Data(bytes))
   }
 
