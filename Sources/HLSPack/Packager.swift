@@ -56,10 +56,10 @@ public struct Packager {
   /// Every file the run reads: inputs, rung sources, sidecar subtitles, key files and `protecting`.
   private func filesRead(inputs: [URL]) -> [URL] {
     let subtitles = inputs.flatMap { input in
-      profile.subtitles.map { URL(fileURLWithPath: SubtitleRendition.file(of: $0, for: input)) }
+      profile.subtitles.map { URL(fileURLWithPath: SubtitleRendition.file(of: $0, for: input), isDirectory: false) }
     }
     return protecting + inputs + profile.video.compactMap(\.source) + subtitles
-      + profile.encryption.keyFiles.map { URL(fileURLWithPath: $0) }
+      + profile.encryption.keyFiles.map { URL(fileURLWithPath: $0, isDirectory: false) }
   }
 
   /// Each asset's keys folder, `<keys folder>/<asset>`, when the keys are

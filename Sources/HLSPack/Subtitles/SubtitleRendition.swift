@@ -13,7 +13,8 @@ struct SubtitleRendition {
 
   /// The sidecar file of `track` for `input` (`{stem}` → the input's file stem).
   static func file(of track: SubtitleTrack, for input: URL) -> String {
-    track.file.replacingOccurrences(of: "{stem}", with: input.deletingPathExtension().lastPathComponent)
+    guard track.file.utf8.contains(UInt8(ascii: "{")), track.file.contains("{stem}") else { return track.file }
+    return track.file.replacingOccurrences(of: "{stem}", with: input.deletingPathExtension().lastPathComponent)
   }
 
   /// Reads the sidecar file for `input`.

@@ -5,7 +5,8 @@ struct FieldReader {
   let file: String
   let path: String
   private let fields: [String: JSONValue]
-  private var used: Set<String> = []
+  /// Few keys per object: a list is cheaper than hashing each into a set.
+  private var used: [String] = []
 
   init(_ value: JSONValue, file: String, path: String) throws {
     guard case .object(let fields) = value else {
@@ -13,7 +14,7 @@ struct FieldReader {
     }
     // The schema allows no null anywhere: a templated profile that writes null
     // for a value it lacks must fail, not get the default (method null would publish in the clear).
-    if let key = fields.keys.sorted().first(where: { fields[$0] == .null }) {
+    if fields.values.contains(.null), let key = fields.keys.sorted().first(where: { fields[$0] == .null }) {
       throw ProfileError(file: file, path: "\(path).\(key)", message: "is null, which no field takes (leave an optional field out to get its default)")
     }
     self.file = file
@@ -28,7 +29,7 @@ struct FieldReader {
   func childPath(_ key: String) -> String { "\(path).\(key)" }
 
   mutating func value(_ key: String) -> JSONValue? {
-    used.insert(key)
+    if !used.contains(key) { used.append(key) }
     return fields[key]
   }
 

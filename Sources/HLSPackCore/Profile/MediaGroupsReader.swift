@@ -45,6 +45,7 @@ enum MediaGroupsReader {
     var tracks: [SubtitleTrack] = []
     var ids: Set<String> = []
     var names: Set<String> = []
+    let basePath = baseDirectory.path
     for (i, item) in list.enumerated() {
       var r = try FieldReader(item, file: file, path: "$.subtitles[\(i)]")
       let name = try r.required("name") { try $0.quotedString($1) }
@@ -63,7 +64,7 @@ enum MediaGroupsReader {
       guard names.insert(name).inserted else { throw r.error("name", "duplicate subtitle NAME \"\(name)\"") }
       if isDefault, tracks.contains(where: \.isDefault) { throw r.error("default", "another subtitle track is already the default") }
       tracks.append(SubtitleTrack(
-        id: id, name: name, language: language, file: ProfileLoader.resolve(path, against: baseDirectory).path, isDefault: isDefault, autoselect: autoselect, forced: forced))
+        id: id, name: name, language: language, file: ProfileLoader.resolvedPath(path, inFolder: basePath), isDefault: isDefault, autoselect: autoselect, forced: forced))
     }
     return tracks
   }
@@ -71,10 +72,12 @@ enum MediaGroupsReader {
   /// RFC 5646 shape, as conformance F4 checks it.
   private static func readLanguage(_ r: inout FieldReader) throws -> String {
     let language = try r.required("language") { try $0.quotedString($1) }
-    let parts = language.split(separator: "-", omittingEmptySubsequences: false)
-    let valid = parts.first.map { (2...3).contains($0.count) && $0.allSatisfy(\.isLetter) } == true
-      && parts.dropFirst().allSatisfy { (1...8).contains($0.count) && $0.allSatisfy { $0.isLetter || $0.isNumber } }
-    guard valid, language.allSatisfy(\.isASCII) else { throw r.error("language", "\"\(language)\" is not a BCP 47 language tag such as \"en\" or \"pt-BR\"") }
+    let parts = language.utf8.split(separator: UInt8(ascii: "-"), omittingEmptySubsequences: false)
+    func isLetter(_ byte: UInt8) -> Bool { (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) }
+    func isDigit(_ byte: UInt8) -> Bool { (0x30...0x39).contains(byte) }
+    let valid = parts.first.map { (2...3).contains($0.count) && $0.allSatisfy(isLetter) } == true
+      && parts.dropFirst().allSatisfy { (1...8).contains($0.count) && $0.allSatisfy { isLetter($0) || isDigit($0) } }
+    guard valid else { throw r.error("language", "\"\(language)\" is not a BCP 47 language tag such as \"en\" or \"pt-BR\"") }
     return language
   }
 }
