@@ -18,9 +18,12 @@ struct AssetEncoder {
   let logger: Logger
   /// The cores this run may keep busy; fixed by tests that need a machine other than theirs.
   var usableCores: () -> Int = { UsableCores.count }
-  /// Threads per video encoder (0: the encoder's own choice); set by a batch
-  /// that makes several assets at once.
-  var encoderThreads = 0
+  /// The cores the decoder and encoders share (nil: each its own choice from
+  /// the machine); set by a batch that makes several assets at once.
+  var coreShare: Int?
+  /// The record of what makes the asset, when the caller has computed it
+  /// already (a batch, to decide whether the asset is up to date).
+  var provenance: AssetProvenance?
 
   var assetName: String { destination.lastPathComponent }
 
@@ -36,7 +39,7 @@ struct AssetEncoder {
     for note in transcoder.notes { logger.warning("\(note)") }
     // Sidecar subtitles are read first: a bad file fails before any media work.
     let subtitles = try profile.subtitles.map { try SubtitleRendition.load($0, input: input) }
-    let provenance = try AssetProvenance(profile: profile, input: input)
+    let provenance = try self.provenance ?? AssetProvenance(profile: profile, input: input)
     let staging = try AssetStaging(destination: destination, replace: replace, protecting: protecting)
     defer { staging.discard() }
     let keysStaging = try keysDestination.map { try KeysFolder.stage($0, replace: replace, protecting: protecting) }
@@ -151,7 +154,7 @@ struct AssetEncoder {
       rungs: profile.video, audio: profile.audio, segmentDuration: profile.segment.duration,
       container: profile.segment.container, bitExact: bitExact)
     job.audioRenditions = profile.audioRenditions
-    job.encoderThreads = encoderThreads
+    job.coreShare = coreShare
     return try LadderTranscoder(path: input.path, job: job)
   }
 }

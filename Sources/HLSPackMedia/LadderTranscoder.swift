@@ -14,9 +14,13 @@ public struct LadderJob: Sendable {
   /// Same input, same output, to the byte: fixed encoder thread counts and no
   /// version strings (FFmpeg's bit-exact flags).
   public var bitExact: Bool
-  /// Threads per video encoder; 0 lets each encoder choose (FFmpeg's automatic
-  /// count). A batch making several assets at once shares the cores this way.
-  public var encoderThreads = 0
+  /// The cores this asset's decoder and encoders may keep busy; nil lets each
+  /// choose from the machine (FFmpeg's automatic count). A batch making
+  /// several assets at once shares the cores this way.
+  public var coreShare: Int?
+
+  /// Threads per video encoder: each rung's encoder runs beside the others.
+  var encoderThreads: Int { coreShare.map { max(1, $0 / max(1, rungs.count)) } ?? 0 }
 
   public init(rungs: [VideoRung], audio: AudioSettings?, segmentDuration: Double, container: Container, bitExact: Bool = false) {
     self.rungs = rungs
@@ -122,7 +126,7 @@ public final class LadderTranscoder: RenditionProducer {
 
   private func transcode(_ job: LadderJob, sinks: [SegmentSink], progress: (Double) -> Void) throws -> [WrittenStreamFacts] {
     let videoStream = input.stream(input.videoStreamIndex)
-    let video = try Decoder(stream: videoStream, describing: "video")
+    let video = try Decoder(stream: videoStream, describing: "video", threads: job.coreShare ?? 0)
     let videoStart = videoStream.startSeconds
 
     var chains: [AudioChain] = []
