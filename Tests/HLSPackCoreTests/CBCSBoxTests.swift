@@ -1,4 +1,5 @@
 import Testing
+import HLSPackTestSupport
 
 @testable import HLSPackCore
 
@@ -283,8 +284,8 @@ import Testing
 
     // trun data_offset: moved by the growth, still pointing at the first sample in the mdat.
     let videoTrun = video[2], audioTrun = audioBoxes[2]
-    #expect(readBE32(out, videoTrun.payload + 8) == moofSize + 8 + growth)
-    #expect(readBE32(out, audioTrun.payload + 8) == moofSize + 8 + growth + m10.count + small.count)
+    #expect(Int(readBE32(out, videoTrun.payload + 8)) == moofSize + 8 + growth)
+    #expect(Int(readBE32(out, audioTrun.payload + 8)) == moofSize + 8 + growth + m10.count + small.count)
 
     let senc = video[5]
     #expect(

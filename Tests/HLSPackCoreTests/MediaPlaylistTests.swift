@@ -1,4 +1,5 @@
 import Testing
+import HLSPackTestSupport
 
 @testable import HLSPackCore
 

@@ -1,6 +1,7 @@
 import Foundation
 import HLSPackCrypto
 import Testing
+import HLSPackTestSupport
 
 struct CBCVectors: Decodable {
   struct Block: Decodable {

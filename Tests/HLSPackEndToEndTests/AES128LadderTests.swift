@@ -1,6 +1,7 @@
 import Foundation
 import HLSPackCore
 import Testing
+import HLSPackTestSupport
 
 /// The acceptance checks on an AES-128 TS ladder, each made with a
 /// tool other than hlspack: ffmpeg/ffprobe decode, openssl decrypts, and the

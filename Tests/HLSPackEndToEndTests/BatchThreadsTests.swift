@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import HLSPackTestSupport
 
 /// `batch --jobs N` shares the usable cores among its jobs (README,
 /// "Catalogs"): each job's decoder and encoders get its share, so two assets
@@ -30,7 +31,7 @@ struct BatchThreadsTests {
 
   @Test(.enabled(if: ProcessInfo.processInfo.activeProcessorCount >= 2 && (try? Command.which("taskset")) != nil))
   func twoHEVCAssetsAtOnceShareTheCoresOfOne() throws {
-    let folder = try Fixtures.scratchFolder()
+    let folder = try ScratchFolder.make()
     for name in ["a", "b"] {
       try FileManager.default.copyItem(at: try Fixtures.clip(), to: folder.appendingPathComponent("\(name).mp4"))
     }

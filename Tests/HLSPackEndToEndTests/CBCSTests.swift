@@ -1,6 +1,7 @@
 import Foundation
 import HLSPackCore
 import Testing
+import HLSPackTestSupport
 
 /// SAMPLE-AES in fMP4 (CENC `cbcs`), checked against a clear encode of the same
 /// input with the same seed (bit-exact encoders, so the clear samples are
@@ -23,7 +24,7 @@ struct CBCSTests {
   static func package(_ encryption: String) throws -> URL {
     try lock.withLock {
       if let known = packages[encryption] { return known }
-      let scratch = try Fixtures.scratchFolder("cbcs")
+      let scratch = try ScratchFolder.make("cbcs")
       let profile = try Fixtures.profile(in: scratch, encryption: encryption, container: "fmp4", rungs: rungs)
       let output = scratch.appendingPathComponent("out")
       let result = try Command.run(
@@ -207,7 +208,7 @@ struct CBCSTests {
       #"{"name": "sd", "width": 320, "height": 180, "bitrate": 200000, "preset": "ultrafast"}"#,
     ]
     for (scope, warns) in [("asset", true), ("rendition", false)] {
-      let scratch = try Fixtures.scratchFolder("hdcp-\(scope)")
+      let scratch = try ScratchFolder.make("hdcp-\(scope)")
       let encryption = #"{"method": "sample-aes", "fairplay": true, "scope": "\#(scope)"}"#
       let profile = try Fixtures.profile(in: scratch, encryption: encryption, container: "fmp4", rungs: rungs)
       let output = scratch.appendingPathComponent("out")
@@ -236,7 +237,7 @@ struct CBCSTests {
     let keying = try Self.keying(asset, rendition)
     let iv = try #require(keying.iv)
     let source = try Self.joined(try Self.package(Self.clear), rendition)
-    let out = try Fixtures.scratchFolder("shaka")
+    let out = try ScratchFolder.make("shaka")
     let result = try Command.run(packager, [
       "in=\(source.path),stream=video,output=\(out.path)/video.mp4", "in=\(source.path),stream=audio,output=\(out.path)/audio.mp4",
       "--protection_scheme", "cbcs", "--enable_raw_key_encryption",

