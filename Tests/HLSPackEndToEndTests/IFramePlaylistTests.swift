@@ -3,7 +3,7 @@ import HLSPackCore
 import Testing
 
 /// Every I-frame playlist entry, fetched by its byte range (and decrypted the
-/// way conformance I3 describes when encrypted), decodes to one picture.
+/// way RFC 8216bis §6.3.6 describes when encrypted), decodes to one picture.
 @Suite("I-frame playlists")
 struct IFramePlaylistTests {
   struct Entry {
