@@ -125,7 +125,7 @@ final class RenditionWriter: SegmentSink, SampleEncryptorProviding {
     if material != nil, let encryptor = sampleEncryptor as? SampleAESStreamEncryptor, !encryptor.adjusted.contains(index) {
       throw PackError.crypto("\(name)/\(uri): the segment reached the writer without SAMPLE-AES encryption")
     }
-    // SAMPLE-AES in TS changes the PMT's stream types after a clear lead (conformance B10).
+    // SAMPLE-AES in TS changes the PMT's stream types after a clear lead (docs/conformance.md, SAMPLE-AES in MPEG-TS).
     let discontinuity = sampleEncryptor != nil && index > 0 && index == keying?.encryption.clearLeadSegments
     let record = SegmentRecord(
       uri: uri, startTicks: segment.startTicks, durationTicks: segment.durationTicks, byteCount: 0, sha256: nil,

@@ -2,7 +2,7 @@ import HLSPackCore
 internal import CFFmpeg
 
 /// One rendition's muxer, kept for the rendition's whole life: in MPEG-TS the
-/// continuity counters and timestamps run on across segments (conformance C4);
+/// continuity counters and timestamps run on across segments (RFC 8216bis §3);
 /// in fMP4 the mov muxer writes the init segment once and one moof+mdat
 /// fragment per segment. A segment is cut before every video keyframe that
 /// opens a segment, and audio is interleaved by decode time so each segment
@@ -91,7 +91,7 @@ final class SegmentMuxer {
       let index = try Self.addStream(ctx, video, videoTimeBase)
       videoIndex = index
       if container == .fmp4, video.pointer.pointee.codec_id == AV_CODEC_ID_HEVC {
-        // Parameter sets in the sample entry (conformance C7).
+        // Parameter sets in the sample entry (ISO/IEC 14496-15).
         ctx.pointee.streams[Int(index)].unsafelyUnwrapped.pointee.codecpar.pointee.codec_tag = Self.fourCC("hvc1")
       }
       if container == .fmp4, let displayMatrix {
@@ -328,7 +328,7 @@ final class SegmentMuxer {
     try check(av_write_frame(ctx, nil), "av_write_frame(flush)")
     try emit(start: start, end: end)
     segmentStart = end
-    // Every segment opens with the tables, audio-only ones too (conformance C5).
+    // Every segment opens with the tables, audio-only ones too (RFC 8216bis §3.1.1).
     if container == .ts { try setOption(ctx.pointee.priv_data, "mpegts_flags", "+resend_headers") }
   }
 

@@ -111,7 +111,8 @@ enum HandMadeH264 {
     [1, 66, 0, 30, 0xFF, 0xE1] + be16(sps.count) + sps + [1] + be16(pps.count) + pps
   }
 
-  /// The 48-bit IDR slice header of the M10 example (6 bytes after rounding),
+  /// The 48-bit IDR slice header of the `cbcs` video sample example
+  /// (docs/conformance.md, Worked examples; 6 bytes after rounding),
   /// for `sps()` and `pps()`: first_mb 0, slice_type 7 (I), idr_pic_id 100,
   /// slice_qp_delta +20, deblocking on with zero offsets.
   static func idrHeaderBits() -> RBSPWriter {

@@ -42,7 +42,7 @@ import HLSPackTestSupport
   }
 
   /// Audio as its own rendition: its playlist is shorter than the video's,
-  /// which Apple asks never to be (conformance C2), so the run says so; a
+  /// which Apple asks never to be (Apple HLS Authoring Spec 8.3), so the run says so; a
   /// source with audio all along does not draw the warning.
   @Test func aShortAudioRenditionIsWarnedAbout() throws {
     let scratch = try ScratchFolder.make()

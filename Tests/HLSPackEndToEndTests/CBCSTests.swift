@@ -119,11 +119,11 @@ struct CBCSTests {
     let folder = asset.appendingPathComponent(rendition)
     let keying = try Self.keying(asset, rendition)
     #expect(keying.tag["METHOD"] == "SAMPLE-AES")
-    let iv = try #require(keying.iv, "identity keys carry the IV in the playlist (M8)")
+    let iv = try #require(keying.iv, "identity keys carry the IV in the playlist")
     let playlist = try PlaylistReader(contentsOf: folder.appendingPathComponent("index.m3u8"))
     let map = try #require(playlist.lines.firstIndex { $0.hasPrefix("#EXT-X-MAP:") })
     let firstKey = try #require(playlist.lines.firstIndex { $0.hasPrefix("#EXT-X-KEY:") })
-    #expect(map < firstKey, "the init segment is clear (G12)")
+    #expect(map < firstKey, "the init segment is clear")
     #expect(Set(playlist.segments.compactMap { $0.keyAttributes?["IV"] }).count == 1, "one IV per key")
 
     let initSegment = Array(try Data(contentsOf: folder.appendingPathComponent("init.mp4")))
@@ -199,7 +199,7 @@ struct CBCSTests {
     #expect(entries.allSatisfy { Array($0.tenc.suffix(16)) == iv })
   }
 
-  /// FairPlay masters declare HDCP-LEVEL by picture size (conformance G10); a
+  /// FairPlay masters declare HDCP-LEVEL by picture size (Apple HLS Authoring Spec 13.5–13.7); a
   /// key shared by variants of different levels draws a warning, a key per
   /// rendition does not.
   @Test func fairPlayDeclaresHDCPLevelsAndWantsAKeyPerLevel() throws {

@@ -322,7 +322,7 @@ struct CommandLineTests {
   }
 
   /// An alternate audio rendition ends with the video too: every playlist
-  /// of a VOD presentation covers the same time (conformance C2).
+  /// of a VOD presentation covers the same time (RFC 8216bis §6.2.4).
   @Test func alternateAudioOutlastingTheVideoEndsWithIt() throws {
     let scratch = try ScratchFolder.make()
     let source = try longAudioSource(in: scratch)

@@ -282,7 +282,7 @@ struct CopyModeTests {
   }
 
   /// Variable frame rate (every other frame dropped for a second): FRAME-RATE
-  /// is the maximum rate (conformance D7) and the last segment ends one 40 ms
+  /// is the maximum rate (RFC 8216bis §4.4.6.2) and the last segment ends one 40 ms
   /// frame after its last picture, not one average gap.
   @Test func variableFrameRateDeclaresTheMaximumRate() throws {
     let (result, _, asset) = try encodeMadeSource(
@@ -360,7 +360,7 @@ struct CopyModeTests {
   }
 
   /// Copied pictures keep non-square pixels, so RESOLUTION is the size they
-  /// are shown at (conformance D6): 320x180 of 4:3 pixels show as 426x180,
+  /// are shown at (RFC 8216bis §4.4.6.2): 320x180 of 4:3 pixels show as 426x180,
   /// truncated as Shaka Packager writes it, on the variant and its I-frame variant.
   @Test(arguments: ["ts", "fmp4"])
   func anamorphicPicturesDeclareTheSizeTheyAreShownAt(container: String) throws {
@@ -383,7 +383,7 @@ struct CopyModeTests {
     }
   }
 
-  /// HDR sources keep their range, and the master says so (conformance D9):
+  /// HDR sources keep their range, and the master says so (RFC 8216bis §4.4.6.2):
   /// VIDEO-RANGE on the variant and on its I-frame variant, none for SDR.
   @Test(arguments: [("smpte2084", "PQ"), ("arib-std-b67", "HLG"), ("bt709", nil)] as [(String, String?)])
   func videoRangeFollowsTheSourcesTransfer(transfer: String, range: String?) throws {
@@ -413,7 +413,7 @@ struct CopyModeTests {
 
   /// Copied into fMP4, the sample entry holds the parameter sets and the
   /// samples none (ISO/IEC 14496-15 §8.4.1: `hvc1` arrays are complete;
-  /// conformance C7), as Shaka Packager writes it: from MPEG-TS, whose
+  /// Apple HLS Authoring Spec, Video), as Shaka Packager writes it: from MPEG-TS, whose
   /// samples repeat them with an AUD, and from an `hev1` MP4 (FFmpeg's
   /// default tag), whose record says its arrays are incomplete.
   @Test(arguments: [

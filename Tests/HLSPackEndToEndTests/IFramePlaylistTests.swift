@@ -4,7 +4,7 @@ import Testing
 import HLSPackTestSupport
 
 /// Every I-frame playlist entry, fetched by its byte range (and decrypted the
-/// way conformance I3 describes when encrypted), decodes to one picture.
+/// way RFC 8216bis §6.3.6 describes when encrypted), decodes to one picture.
 @Suite("I-frame playlists")
 struct IFramePlaylistTests {
   struct Entry {

@@ -5,7 +5,7 @@ import HLSPackTestSupport
 
 /// `hlspack rewrite-keys` on packages made by hlspack, the ffmpeg CLI and Shaka
 /// Packager: only key URIs change, segments stay byte-identical, and a rewrite
-/// back to `{key_file}` decodes with ffmpeg (conformance G11).
+/// back to `{key_file}` decodes with ffmpeg (RFC 8216bis §4.4.4.4).
 @Suite("hlspack rewrite-keys")
 struct RewriteKeysTests {
   /// Killed after 5 minutes (status 137), so that a run that blocks fails its test instead of stalling the suite.
@@ -135,7 +135,7 @@ struct RewriteKeysTests {
     let (original, package, key) = try hlspackPackage("app\(template.prefix(5))")
     try roundTrip(package, original: original, template: template, keyBytes: key) { playlist, uri in
       if template.hasPrefix("myapp") {
-        // The master's session key takes the URI of the first media tag of its key (G11).
+        // The master's session key takes the URI of the first media tag of its key (RFC 8216bis §4.4.6.5).
         let rendition = playlist == "master.m3u8" ? "high" : playlist.split(separator: "/")[0]
         return uri == "myapp-key://clip/\(rendition)"
       }
@@ -143,7 +143,7 @@ struct RewriteKeysTests {
     }
   }
 
-  /// EXT-X-SESSION-KEY names the file its media tags name (G11): with a
+  /// EXT-X-SESSION-KEY names the file its media tags name (RFC 8216bis §4.4.6.5): with a
   /// relative template the master, at the root, reaches it through the
   /// rendition's folder, as `encode` writes it.
   @Test func sessionKeysFollowRelativeMediaURIsFromTheMastersFolder() throws {
@@ -339,7 +339,7 @@ struct RewriteKeysTests {
 
   /// A write that fails part way (one audio folder refuses new files) must
   /// leave the package exactly as it was, so that a second run can still find
-  /// every key (audit G11 d6: before, some playlists carried the new URIs while
+  /// every key (before, some playlists carried the new URIs while
   /// master.m3u8 and keys.json kept the old ones).
   @Test(.enabled(if: canFreezeFolders, "needs chattr +i (root on ext4)"))
   func inPlaceRewriteThatFailsLeavesThePackageAsItWas() throws {

@@ -72,7 +72,7 @@ struct SampleAESTests {
     #expect(checked > 2 * Fixtures.clipFrames)
 
     // The AAC setup in the PMT says what the frames' ADTS headers say
-    // (conformance L3): object type, sampling frequency index and channels, nothing more.
+    // (Apple MPEG-2 Stream Encryption §2.3.4): object type, sampling frequency index and channels, nothing more.
     let first = try TransportStream(Array(try Data(contentsOf: encrypted.appendingPathComponent("v/segment_00000.ts"))))
     let pmtPacket = try #require(first.packets.first { $0.pid == first.pmtPID && $0.payloadStart })
     let payload = Array(pmtPacket.payload)

@@ -3,7 +3,7 @@
 /// SAMPLE-AES encrypts NAL bytes as they stand in the stream (with their
 /// `00 00 03` already in place) and then escapes the whole encrypted NAL unit
 /// once more, so an existing `00 00 03` becomes `00 00 03 03`; a decryptor
-/// strips exactly one layer (conformance J5, N8).
+/// strips exactly one layer (docs/conformance.md, SAMPLE-AES in MPEG-TS).
 enum EmulationPrevention {
   /// Appends `piece` escaped; `zeros` carries the run of zero bytes from the
   /// previous piece, because a NAL unit is escaped as one whole while it is
