@@ -331,8 +331,8 @@ struct MediaGroupsTests {
     }
   }
 
-  /// Through the master playlist with FFmpeg 8.1 (5.1 exposes no subtitles
-  /// there). FFmpeg drops the cues of the first subtitle segment of any
+  /// Through the master playlist with FFmpeg 8.1 (5.1 lists subtitles there
+  /// only with `-strict experimental`: SubtitleClientsTests). FFmpeg drops the cues of the first subtitle segment of any
   /// package (Shaka Packager's too), so cues from the second segment on are
   /// compared with the sidecar. FFmpeg ignores X-TIMESTAMP-MAP and reads cue
   /// times on the MPEG-TS clock, whose first picture is at 1 s: it shows cues
