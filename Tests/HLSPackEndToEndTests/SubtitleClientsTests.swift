@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import HLSPackTestSupport
 
 /// Where clients show the cues of the shipped alternate-renditions package,
 /// whose WebVTT segments keep the sidecar's cue times with
@@ -24,7 +25,7 @@ struct SubtitleClientsTests {
   @Test(.enabled(if: Player.vlc.path != nil, Player.vlc.skipMessage))
   func vlcDrawsEveryCueAtItsSidecarTime() throws {
     let package = try PlayablePackage.of("alternate-renditions.json")
-    let folder = try Fixtures.scratchFolder("vlc-cues")
+    let folder = try ScratchFolder.make("vlc-cues")
     let asset = folder.appendingPathComponent("asset")
     try FileManager.default.copyItem(at: package.asset, to: asset)
     let master = try String(contentsOf: asset.appendingPathComponent("master.m3u8"), encoding: .utf8)
