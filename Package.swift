@@ -52,6 +52,7 @@ let package = Package(
       dependencies: [
         "hlspack", "HLSPack", "HLSPackCore", "HLSPackCrypto", "HLSPackTestSupport",
         .product(name: "Logging", package: "swift-log"),
-      ]),
+      ],
+      exclude: ["Golden"]),
   ]
 )
