@@ -76,12 +76,14 @@ struct AssetEncoder {
     in folder: URL, keysIn keysFolder: URL, from transcoder: RenditionProducer, subtitles: [SubtitleRendition], started: Date
   ) throws -> (report: AssetReport, seconds: Double) {
     let encryption = profile.encryption
-    let keys = encryption.method == .none ? nil : KeyRing(settings: encryption, asset: assetName, folder: keysFolder)
+    // Decided here once for every rendition; the writers and muxers follow it.
+    let protection = SegmentProtection(method: encryption.method, container: profile.segment.container)
+    let keys = protection.encrypts ? KeyRing(settings: encryption, asset: assetName, folder: keysFolder) : nil
     // Video renditions, then alternate audio renditions (under audio/), as the producer expects.
     let names = profile.video.map(\.name) + profile.audioRenditions.map { "audio/\($0.id)" }
     // Video renditions only: alternate audio is light, and muxed beside the video.
     let videoLanes = SegmentWriterLanes.count(
-      encryptsWholeSegments: encryption.method == .aes128, copies: profile.copiesVideo, renditions: profile.video.count,
+      encryptsWholeSegments: protection == .aes128Segments, copies: profile.copiesVideo, renditions: profile.video.count,
       cores: usableCores())
     var writers: [RenditionWriter] = []
     var lastReport = Date.distantPast
@@ -92,11 +94,11 @@ struct AssetEncoder {
         writers.append(
           try RenditionWriter(
             name: name, asset: assetName, assetFolder: folder, container: profile.segment.container,
-            encryption: encryption, keys: keys, checksums: profile.segment.checksums,
+            protection: protection, encryption: encryption, keys: keys, checksums: profile.segment.checksums,
             writerLanes: index < profile.video.count ? videoLanes : 1))
       }
       progress.report(ProgressEvent(event: .start, asset: assetName, input: input.path, duration: transcoder.duration))
-      facts = try transcoder.run(sinks: writers) { seconds in
+      facts = try transcoder.run(destinations: writers.map(\.destination)) { seconds in
         processed = seconds
         let now = Date()
         // Nothing done yet has no speed: every progress event carries one.

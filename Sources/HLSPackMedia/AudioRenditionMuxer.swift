@@ -11,10 +11,10 @@ final class AudioRenditionMuxer {
   private let codec: String?
   private var boundary = 1
 
-  init(parameters: CodecParameters, timeBase: AVRational, segmentDuration: Double, container: Container, bitExact: Bool, sink: SegmentSink) throws {
+  init(parameters: CodecParameters, timeBase: AVRational, segmentDuration: Double, container: Container, bitExact: Bool, destination: SegmentDestination) throws {
     muxer = try SegmentMuxer(
       container: container, bitExact: bitExact, video: nil, videoTimeBase: nil, audio: parameters, audioTimeBase: timeBase,
-      sink: sink)
+      destination: destination)
     self.timeBase = timeBase
     self.segmentDuration = segmentDuration
     codec = audioCodecString(parameters.pointer)

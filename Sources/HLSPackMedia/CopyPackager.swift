@@ -54,12 +54,12 @@ public final class CopyPackager: RenditionProducer {
     }
   }
 
-  public func run(sinks: [SegmentSink], progress: (Double) -> Void) throws -> [WrittenStreamFacts] {
-    let remuxers = try zip(zip(renditions, inputs), sinks).map { pair, sink in
+  public func run(destinations: [SegmentDestination], progress: (Double) -> Void) throws -> [WrittenStreamFacts] {
+    let remuxers = try zip(zip(renditions, inputs), destinations).map { pair, destination in
       do {
         return try RenditionRemuxer(
           name: pair.0.name, input: pair.1, copyAudio: copyAudio, segmentDuration: segmentDuration,
-          container: container, sink: sink)
+          container: container, destination: destination)
       } catch let error as PackError {
         throw error
       } catch {

@@ -29,7 +29,7 @@ final class RungWorker: @unchecked Sendable {
 
   init(
     rung: VideoRung, rate: FrameRate, segmentDuration: Double, container: Container, bitExact: Bool, threads: Int,
-    orientation: PictureOrientation, pictureAspect: Double?, colour: ColourDescription, audio: (parameters: CodecParameters, timeBase: AVRational, codec: String)?, sink: SegmentSink
+    orientation: PictureOrientation, pictureAspect: Double?, colour: ColourDescription, audio: (parameters: CodecParameters, timeBase: AVRational, codec: String)?, destination: SegmentDestination
   ) throws {
     self.rung = rung
     schedule = KeyframeSchedule(segmentDuration: segmentDuration, rate: rate)
@@ -45,7 +45,7 @@ final class RungWorker: @unchecked Sendable {
     muxer = try SegmentMuxer(
       container: container, bitExact: bitExact,
       video: CodecParameters(from: encoder.ctx), videoTimeBase: encoder.timeBase,
-      audio: audio?.parameters, audioTimeBase: audio?.timeBase, sink: sink)
+      audio: audio?.parameters, audioTimeBase: audio?.timeBase, destination: destination)
     audioCodec = audio?.codec
     packet = try Packet()
   }

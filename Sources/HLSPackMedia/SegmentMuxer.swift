@@ -59,11 +59,11 @@ final class SegmentMuxer {
 
   init(
     container: Container, bitExact: Bool, video: CodecParameters?, videoTimeBase: AVRational?, audio: CodecParameters?,
-    audioTimeBase: AVRational?, displayMatrix: [Int32]? = nil, sink: SegmentSink
+    audioTimeBase: AVRational?, displayMatrix: [Int32]? = nil, destination: SegmentDestination
   ) throws {
-    self.sink = sink
+    sink = destination.sink
     self.container = container
-    encryptor = sink.sampleEncryptor
+    encryptor = destination.sampleEncryptor
     videoKind = video?.pointer.pointee.codec_id == AV_CODEC_ID_H264 ? .h264 : nil
     switch audio?.pointer.pointee.codec_id {
     case AV_CODEC_ID_AAC?: audioKind = .aac
