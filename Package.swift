@@ -43,6 +43,8 @@ let package = Package(
     // Golden files and vectors are read through #filePath, not as bundle resources.
     .testTarget(name: "HLSPackCoreTests", dependencies: ["HLSPackCore"], exclude: ["Snapshots"]),
     .testTarget(name: "HLSPackCryptoTests", dependencies: ["HLSPackCrypto"], exclude: ["Vectors"]),
+    // The muxer's container rules on real libavformat contexts, writing to memory.
+    .testTarget(name: "HLSPackMediaTests", dependencies: ["HLSPackMedia", "HLSPackCore", "CFFmpeg"]),
     // Unit tests of the HLSPack target's stages (Protection: the SAMPLE-AES stream encryptors).
     .testTarget(name: "HLSPackTests", dependencies: ["HLSPack", "HLSPackCore", "HLSPackCrypto"]),
     // Runs the real pipeline and checks it with ffmpeg, ffprobe and openssl;

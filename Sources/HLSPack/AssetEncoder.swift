@@ -21,6 +21,12 @@ struct AssetEncoder {
   /// Threads per video encoder (0: the encoder's own choice); set by a batch
   /// that makes several assets at once.
   var encoderThreads = 0
+  /// Same input and profile, same bytes: bit-exact encoders and muxers, and a
+  /// report without timings. A seed turns it on too: keys derived from it are
+  /// only worth repeating if everything around them repeats.
+  var reproducible = false
+
+  private var isReproducible: Bool { reproducible || profile.encryption.seed != nil }
 
   var assetName: String { destination.lastPathComponent }
 
@@ -29,14 +35,14 @@ struct AssetEncoder {
     // Before any work: sources that are regular files, and a destination this run may take.
     let sources = try mediaSources.map { try SourceSnapshot(path: $0.path) }
     try AssetDestination.check(destination, replace: replace, protecting: protecting)
-    let transcoder = try producer(bitExact: profile.encryption.seed != nil)
+    let transcoder = try producer()
     if profile.audio != nil || !profile.audioRenditions.isEmpty, !transcoder.hasAudio {
       logger.warning("\(input.path): has no audio stream; the renditions carry video only")
     }
     for note in transcoder.notes { logger.warning("\(note)") }
     // Sidecar subtitles are read first: a bad file fails before any media work.
     let subtitles = try profile.subtitles.map { try SubtitleRendition.load($0, input: input) }
-    let provenance = try AssetProvenance(profile: profile, input: input)
+    let provenance = try AssetProvenance(profile: profile, input: input, reproducible: isReproducible)
     let staging = try AssetStaging(destination: destination, replace: replace, protecting: protecting)
     defer { staging.discard() }
     let keysStaging = try keysDestination.map { try KeysFolder.stage($0, replace: replace, protecting: protecting) }
@@ -120,8 +126,8 @@ struct AssetEncoder {
     let outputs = AssetOutputs(
       profile: profile, input: input, assetName: assetName, folder: folder, keysFolder: keysFolder,
       keysDestination: keysDestination ?? destination)
-    // A seeded run must be reproducible to the byte, so its report carries no timings.
-    let timed = encryption.seed == nil ? started : nil
+    // A reproducible run's report carries no timings.
+    let timed = isReproducible ? nil : started
     let (report, warnings) = try outputs.write(writers: writers, facts: facts, subtitles: subtitles, started: timed)
     for warning in warnings { logger.warning("\(assetName): \(warning)") }
     if encryption.seed != nil, let warning = SeedDerivation.sharedKeysWarning(replacing: destination, with: report) {
@@ -143,15 +149,15 @@ struct AssetEncoder {
   }
 
   /// Transcoding, or packaging as-is when every rung copies its source.
-  private func producer(bitExact: Bool) throws -> RenditionProducer {
+  private func producer() throws -> RenditionProducer {
+    let output = RenditionOutput(
+      container: profile.segment.container, segmentDuration: profile.segment.duration, reproducible: isReproducible)
     if profile.copiesVideo {
       return try CopyPackager(
         renditions: profile.video.map { .init(name: $0.name, source: ($0.source ?? input).path) },
-        copyAudio: profile.audio != nil, segmentDuration: profile.segment.duration, container: profile.segment.container)
+        copyAudio: profile.audio != nil, output: output)
     }
-    var job = LadderJob(
-      rungs: profile.video, audio: profile.audio, segmentDuration: profile.segment.duration,
-      container: profile.segment.container, bitExact: bitExact)
+    var job = LadderJob(rungs: profile.video, audio: profile.audio, output: output)
     job.audioRenditions = profile.audioRenditions
     job.encoderThreads = encoderThreads
     return try LadderTranscoder(path: input.path, job: job)

@@ -9,21 +9,15 @@ public struct LadderJob: Sendable {
   public var audio: AudioSettings?
   /// Alternate audio renditions, each its own audio-only segments.
   public var audioRenditions: [AudioRendition] = []
-  public var segmentDuration: Double
-  public var container: Container
-  /// Same input, same output, to the byte: fixed encoder thread counts and no
-  /// version strings (FFmpeg's bit-exact flags).
-  public var bitExact: Bool
+  public var output: RenditionOutput
   /// Threads per video encoder; 0 lets each encoder choose (FFmpeg's automatic
   /// count). A batch making several assets at once shares the cores this way.
   public var encoderThreads = 0
 
-  public init(rungs: [VideoRung], audio: AudioSettings?, segmentDuration: Double, container: Container, bitExact: Bool = false) {
+  public init(rungs: [VideoRung], audio: AudioSettings?, output: RenditionOutput) {
     self.rungs = rungs
     self.audio = audio
-    self.segmentDuration = segmentDuration
-    self.container = container
-    self.bitExact = bitExact
+    self.output = output
   }
 }
 
@@ -104,9 +98,9 @@ public final class LadderTranscoder: RenditionProducer {
   /// boundary (0 when they share their boundary times).
   private var boundaryMisalignment: Double {
     let schedules = job.rungs.compactMap { rung in
-      rate(of: rung).map { KeyframeSchedule(segmentDuration: job.segmentDuration, rate: $0) }
+      rate(of: rung).map { KeyframeSchedule(segmentDuration: job.output.segmentDuration, rate: $0) }
     }
-    let segments = Int64(saturating: ((input.contentDuration ?? 60) / job.segmentDuration).rounded(.up))
+    let segments = Int64(saturating: ((input.contentDuration ?? 60) / job.output.segmentDuration).rounded(.up))
     return KeyframeSchedule.misalignment(schedules, segments: min(max(segments, 1), 10_000))
   }
 
@@ -204,8 +198,7 @@ public final class LadderTranscoder: RenditionProducer {
   ) throws -> (chain: AudioChain, audio: (parameters: CodecParameters, timeBase: AVRational, codec: String))? {
     guard let settings = job.audio, let index = input.audioStreamIndex else { return nil }
     let chain = try AudioChain(
-      input: input, sourceIndex: index, settings: settings, videoStart: videoStart, container: job.container,
-      bitExact: job.bitExact, deliver: deliver)
+      input: input, sourceIndex: index, settings: settings, videoStart: videoStart, output: job.output, deliver: deliver)
     let parameters = try chain.parameters()
     return (chain, (parameters, chain.encoder.timeBase, audioCodecString(parameters.pointer) ?? "mp4a.40.2"))
   }
@@ -219,12 +212,10 @@ public final class LadderTranscoder: RenditionProducer {
       let index = try input.audioStream(rendition.track, for: rendition.name)
       var muxer: AudioRenditionMuxer?
       let chain = try AudioChain(
-        input: input, sourceIndex: index, settings: rendition.settings, videoStart: videoStart, container: job.container,
-        bitExact: job.bitExact
+        input: input, sourceIndex: index, settings: rendition.settings, videoStart: videoStart, output: job.output
       ) { packet in try muxer?.write(packet) }
       muxer = try AudioRenditionMuxer(
-        parameters: try chain.parameters(), timeBase: chain.encoder.timeBase, segmentDuration: job.segmentDuration,
-        container: job.container, bitExact: job.bitExact, destination: destination)
+        parameters: try chain.parameters(), timeBase: chain.encoder.timeBase, output: job.output, destination: destination)
       if let muxer { made.append((chain, muxer)) }
     }
     return made
@@ -245,8 +236,8 @@ public final class LadderTranscoder: RenditionProducer {
         path: input.path, reason: "rung \(rung.name) takes the source's frame rate: \(problem); set a higher \"level\" or an \"fps\" for the rung")
     }
     return try RungWorker(
-      rung: rung, rate: rate, segmentDuration: job.segmentDuration, container: job.container, bitExact: job.bitExact,
-      threads: job.encoderThreads, orientation: input.videoOrientation, pictureAspect: input.videoPictureAspect, colour: input.videoColour, audio: audio, destination: destination)
+      rung: rung, rate: rate, output: job.output, threads: job.encoderThreads, source: input, audio: audio,
+      destination: destination)
   }
 
   /// What the finished rungs wrote; throws the first rung's failure, naming the rung.

@@ -35,11 +35,12 @@ final class RenditionRemuxer: @unchecked Sendable {
   var segmentStarts: [Int64] { limit.starts }
   var end: Int64 { limit.end }
 
-  init(name: String, input: MediaInput, copyAudio: Bool, segmentDuration: Double, container: Container, destination: SegmentDestination) throws {
+  init(name: String, input: MediaInput, copyAudio: Bool, output: RenditionOutput, destination: SegmentDestination) throws {
     self.name = name
     self.input = input
     self.copyAudio = copyAudio
-    self.segmentDuration = segmentDuration
+    segmentDuration = output.segmentDuration
+    let container = output.container
     limit = DurationGuard(rendition: name, path: input.path, target: segmentDuration, next: destination.sink)
     let video = input.stream(input.videoStreamIndex)
     videoTimeBase = video.pointee.time_base
@@ -105,8 +106,10 @@ final class RenditionRemuxer: @unchecked Sendable {
       annexB = nil
       inBand = nil
     }
+    // Copies are muxed bit-exact in every run: with no encoder, nothing else in them varies.
+    let muxing = RenditionOutput(container: container, segmentDuration: segmentDuration, reproducible: true)
     muxer = try SegmentMuxer(
-      container: container, bitExact: true, video: muxedVideo, videoTimeBase: videoTimeBase,
+      output: muxing, video: muxedVideo, videoTimeBase: videoTimeBase,
       audio: audio?.0, audioTimeBase: audio?.1, displayMatrix: input.videoDisplayMatrix,
       destination: SegmentDestination(sink: limit, sampleEncryptor: destination.sampleEncryptor))
     showsSidesSwapped = container == .fmp4 && input.videoOrientation.swapsSides
@@ -176,7 +179,7 @@ final class RenditionRemuxer: @unchecked Sendable {
       av_packet_unref(reused.pointer)
       return try input.read(into: reused) ? reused : nil
     }
-    var boundary = 0
+    var boundaries = SegmentBoundaries(segmentDuration: segmentDuration, first: 0)
     var wroteVideo = false
     while let packet = try nextPacket() {
       let p = packet.pointer
@@ -191,9 +194,8 @@ final class RenditionRemuxer: @unchecked Sendable {
         p.pointee.dts = filled.dts - start
         let seconds = Double(p.pointee.pts) * videoTimeBase.seconds
         var opens = false
-        if packet.isKeyframe, seconds >= Double(boundary) * segmentDuration - 0.001 {
+        if packet.isKeyframe, boundaries.reaches(seconds) {
           opens = wroteVideo
-          boundary = min(Int(saturating: (seconds + 0.001) / segmentDuration), .max - 1) + 1
           try closedGOPs.open(segmentAt: seconds, packet.bytes)
         } else {
           try closedGOPs.follow(at: seconds, packet.bytes)
