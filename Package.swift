@@ -40,19 +40,24 @@ let package = Package(
         .product(name: "Logging", package: "swift-log"),
       ]),
 
+    // What every test target shares: running tools, scratch folders, golden
+    // files, byte builders. It depends on no hlspack target.
+    .target(name: "HLSPackTestSupport", path: "Tests/Support"),
     // Golden files and vectors are read through #filePath, not as bundle resources.
-    .testTarget(name: "HLSPackCoreTests", dependencies: ["HLSPackCore"], exclude: ["Snapshots"]),
-    .testTarget(name: "HLSPackCryptoTests", dependencies: ["HLSPackCrypto"], exclude: ["Vectors"]),
+    .testTarget(name: "HLSPackCoreTests", dependencies: ["HLSPackCore", "HLSPackTestSupport"], exclude: ["Snapshots"]),
+    .testTarget(name: "HLSPackCryptoTests", dependencies: ["HLSPackCrypto", "HLSPackTestSupport"], exclude: ["Vectors"]),
     // The muxer's container rules on real libavformat contexts, writing to memory.
     .testTarget(name: "HLSPackMediaTests", dependencies: ["HLSPackMedia", "HLSPackCore", "CFFmpeg"]),
     // Unit tests of the HLSPack target's stages (Protection: the SAMPLE-AES stream encryptors).
-    .testTarget(name: "HLSPackTests", dependencies: ["HLSPack", "HLSPackCore", "HLSPackCrypto"]),
+    .testTarget(
+      name: "HLSPackTests", dependencies: ["HLSPack", "HLSPackCore", "HLSPackCrypto", "HLSPackTestSupport"]),
     // Runs the real pipeline and checks it with ffmpeg, ffprobe and openssl;
     // depends on the executable so that `swift test` builds it for the CLI tests.
     .testTarget(
       name: "HLSPackEndToEndTests",
       dependencies: [
-        "hlspack", "HLSPack", "HLSPackCore", "HLSPackCrypto", .product(name: "Logging", package: "swift-log"),
+        "hlspack", "HLSPack", "HLSPackCore", "HLSPackCrypto", "HLSPackTestSupport",
+        .product(name: "Logging", package: "swift-log"),
       ]),
   ]
 )

@@ -18,9 +18,12 @@ struct AssetEncoder {
   let logger: Logger
   /// The cores this run may keep busy; fixed by tests that need a machine other than theirs.
   var usableCores: () -> Int = { UsableCores.count }
-  /// Threads per video encoder (0: the encoder's own choice); set by a batch
-  /// that makes several assets at once.
-  var encoderThreads = 0
+  /// The cores the decoder and encoders share (nil: each its own choice from
+  /// the machine); set by a batch that makes several assets at once.
+  var coreShare: Int?
+  /// The record of what makes the asset, when the caller has computed it
+  /// already (a batch, to decide whether the asset is up to date).
+  var provenance: AssetProvenance?
   /// Same input and profile, same bytes: bit-exact encoders and muxers, and a
   /// report without timings. A seed turns it on too: keys derived from it are
   /// only worth repeating if everything around them repeats.
@@ -42,7 +45,7 @@ struct AssetEncoder {
     for note in transcoder.notes { logger.warning("\(note)") }
     // Sidecar subtitles are read first: a bad file fails before any media work.
     let subtitles = try profile.subtitles.map { try SubtitleRendition.load($0, input: input) }
-    let provenance = try AssetProvenance(profile: profile, input: input, reproducible: isReproducible)
+    let provenance = try self.provenance ?? AssetProvenance(profile: profile, input: input, reproducible: isReproducible)
     let staging = try AssetStaging(destination: destination, replace: replace, protecting: protecting)
     defer { staging.discard() }
     let keysStaging = try keysDestination.map { try KeysFolder.stage($0, replace: replace, protecting: protecting) }
@@ -159,7 +162,7 @@ struct AssetEncoder {
     }
     var job = LadderJob(rungs: profile.video, audio: profile.audio, output: output)
     job.audioRenditions = profile.audioRenditions
-    job.encoderThreads = encoderThreads
+    job.coreShare = coreShare
     return try LadderTranscoder(path: input.path, job: job)
   }
 }

@@ -23,7 +23,7 @@ struct AssetOutputs {
     for writer in writers where writer.records.isEmpty {
       throw PackError.media(path: input.path, reason: "rung \(writer.name) produced no segment")
     }
-    // One target duration for the whole presentation (conformance B3).
+    // One target duration for the whole presentation (RFC 8216bis §6.2.4).
     let longest = writers.flatMap(\.records).map(\.durationTicks).max() ?? 0
     let targetDuration = MediaPlaylist.targetDuration(forLongest: longest)
 
@@ -121,8 +121,8 @@ struct AssetOutputs {
       average: BandwidthMeter.average(samples))
   }
 
-  /// Every playlist of a presentation should cover the same time (conformance
-  /// C2): an audio rendition that ends a segment or more before the video
+  /// Every playlist of a presentation should cover the same time
+  /// (RFC 8216bis §6.2.4): an audio rendition that ends a segment or more before the video
   /// comes from a source whose audio is shorter, and a player may stall or
   /// go silent when it runs out.
   private func shortAudioWarnings(_ writers: [RenditionWriter], facts: [WrittenStreamFacts]) -> [String] {
@@ -139,9 +139,9 @@ struct AssetOutputs {
   }
 
   /// EXT-X-SESSION-KEY on request: one per distinct key tag, without IVs
-  /// (they differ per segment), so clients can fetch keys early (conformance D10).
+  /// (they differ per segment), so clients can fetch keys early (RFC 8216bis §4.4.6.5).
   /// A relative key URI is written for the media playlist's folder; the master
-  /// sits at the root and must name the same key (G11), so `../keys/k.key`
+  /// sits at the root and must name the same key (RFC 8216bis §4.4.6.5), so `../keys/k.key`
   /// from `720p/` and `../../keys/k.key` from `audio/en/` become one `keys/k.key`.
   private func sessionKeys(_ writers: [RenditionWriter]) -> [SessionKey] {
     guard profile.encryption.sessionKey else { return [] }
@@ -171,7 +171,7 @@ struct AssetOutputs {
     var discontinuity = false
     for record in writer.records {
       var key = record.key
-      // Explicit IVs, except with FairPlay, which delivers the IV with the key (conformance G9).
+      // Explicit IVs, except with FairPlay, which delivers the IV with the key (Apple HLS Authoring Spec 13.1–13.4).
       if key.method != .none, !profile.encryption.fairPlay { key.iv = record.iv }
       discontinuity = discontinuity || record.discontinuity
       for range in record.keyframes {

@@ -74,7 +74,7 @@ struct MasterPlan {
   struct AudioGroup {
     var id: String
     var members: [(rendition: AudioRendition, measured: Measured)]
-    /// The largest member: a client may switch to any of them (conformance D3).
+    /// The largest member: a client may switch to any of them (RFC 8216bis §4.4.6.2).
     var peak: Int { members.map(\.measured.peak).max() ?? 0 }
     var average: Int { members.map(\.measured.average).max() ?? 0 }
     var codecs: [String] { members.flatMap(\.measured.facts.codecs).reduce(into: []) { if !$0.contains($1) { $0.append($1) } } }

@@ -131,7 +131,7 @@ final class RenditionWriter: SegmentSink {
       if material != nil, !encryptor.adjusted.contains(index) {
         throw PackError.crypto("\(name)/\(uri): the segment reached the writer without SAMPLE-AES encryption")
       }
-      // The PMT's stream types change after a clear lead (conformance B10).
+      // The PMT's stream types change after a clear lead (docs/conformance.md, SAMPLE-AES in MPEG-TS).
       discontinuity = index > 0 && index == keying.encryption.clearLeadSegments
     }
     let record = SegmentRecord(

@@ -8,25 +8,11 @@ import HLSPackMedia
 /// at the end), writes the parts, hashes them when asked, then closes and
 /// records it, while the muxing thread goes on with the next parts.
 ///
-/// Encrypting costs nearly as much CPU as muxing (bench/package, 10 minutes
-/// of 720p: muxing 0.31 s, CBC 0.28 s, writing 0.10 s), so a writer that
-/// encrypted everything kept the muxer waiting. Each segment is a CBC run of
-/// its own, so two runs can go side by side: when parts are piling up for the
-/// writer as a segment begins, the muxing thread encrypts that segment itself
-/// while the writer catches up on the earlier ones, and hands the run over
-/// (its last ciphertext block and the bytes short of a block) at the first
-/// part that finds the pile low again, so that the writer seldom runs dry.
-/// On two cores this took the AES-128 run from 0.42 s to 0.39 s (clear: 0.32 s).
-///
-/// Measured on two cores and left out: one cipher taken in turns by both
-/// threads (each turn left the writer with nothing to do: 0.42 s), queues of
-/// 6 to 16 jobs (no faster, up to 8 MiB more), preallocating each segment
-/// file, a second writer on alternate segments (`SegmentWriterLanes` adds
-/// one only where a core is free for it), separate encrypting and writing
-/// threads, and letting several segments wait to encrypt them side by side
-/// in one thread (one OpenSSL ECB call per block of four chains: no faster,
-/// 3 to 11 MiB more; measured again with four chains nearly throughout:
-/// 0.14 s less CPU, no less wall time, 5 to 8 MiB more, past the 64 MiB bound).
+/// Encrypting costs nearly as much CPU as muxing copied packets, so when
+/// parts pile up for the writer as a segment begins, the muxing thread
+/// encrypts that segment itself and hands the CBC run over (its last
+/// ciphertext block and the bytes short of a block) once the pile is low
+/// again. Measurements and the designs left out: docs/design/segment-writers.md.
 final class SegmentFileWriter: @unchecked Sendable {
   enum Job {
     /// A new segment file; with whole-segment AES-128, its key and IV.

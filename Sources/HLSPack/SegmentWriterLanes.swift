@@ -5,16 +5,12 @@ import HLSPackCore
 /// two lanes, one writer encrypts and writes a segment while the other still
 /// works on the one before.
 ///
-/// A segment is one CBC run, so one writer encrypts at most one core's worth
-/// (1.2 GB/s here), nearly as much CPU as the muxing thread spends on the
-/// whole segment when it only copies packets: with a single writer,
-/// whole-segment AES-128 needs the muxing thread's help (see
-/// `SegmentFileWriter`) and lasts about half the total CPU time instead of
-/// as long as muxing. A second lane lets a third core take that share; the
-/// muxing thread still helps a lane that falls behind. Where no core is left
-/// for it, the second writer only competes with the muxing thread (two
-/// cores, one rendition: 0.47 s against 0.39 s with one lane), so
-/// `count(encryptsWholeSegments:copies:renditions:cores:)` keeps one lane there.
+/// A segment is one CBC run, so one writer encrypts at most one core's worth,
+/// nearly as much CPU as muxing copied packets: a second lane lets a third
+/// core take that share, and the muxing thread still helps a lane that falls
+/// behind. Where no core is left for it, the second writer only competes with
+/// the muxing thread, so `count(encryptsWholeSegments:copies:renditions:cores:)`
+/// keeps one lane there (docs/design/segment-writers.md).
 final class SegmentWriterLanes {
   private let lanes: [SegmentFileWriter]
   /// Segments opened so far; segment `n` goes to lane `n % lanes.count`.

@@ -20,7 +20,7 @@ final class AudioRenditionMuxer {
 
   /// Packets wait until the video has reached their time (`release`), so that
   /// audio past the video's end can be left out: every playlist of the
-  /// presentation then covers the same time (conformance C2). Demuxers
+  /// presentation then covers the same time (RFC 8216bis §6.2.4). Demuxers
   /// interleave by time, so few wait.
   private var waiting: [Packet] = []
   private var released = 0

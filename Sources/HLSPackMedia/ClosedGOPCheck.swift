@@ -1,6 +1,6 @@
 import HLSPackCore
 
-/// Refuses a segment that would not decode on its own (conformance C1): one
+/// Refuses a segment that would not decode on its own (Apple HLS Authoring Spec 7.4): one
 /// that opens on an open-GOP keyframe, or on an HEVC CRA whose RASL pictures
 /// refer to the previous segment. Copy mode cannot re-encode, so the run fails.
 struct ClosedGOPCheck {

@@ -84,7 +84,7 @@ public final class CopyPackager: RenditionProducer {
     return remuxers.compactMap(\.facts)
   }
 
-  /// Every rendition must cut at the same times (conformance C2).
+  /// Every rendition must cut at the same times (RFC 8216bis §6.2.4).
   private func checkAlignment(_ remuxers: [RenditionRemuxer]) throws {
     guard let reference = remuxers.first else { return }
     for other in remuxers.dropFirst() {

@@ -5,7 +5,8 @@ final class Decoder {
   private var context: UnsafeMutablePointer<AVCodecContext>?
   let timeBase: AVRational
 
-  init(stream: UnsafeMutablePointer<AVStream>, describing: String) throws {
+  /// `threads`: 0 lets FFmpeg choose from the machine's cores.
+  init(stream: UnsafeMutablePointer<AVStream>, describing: String, threads: Int = 0) throws {
     let parameters = stream.pointee.codecpar.unsafelyUnwrapped
     guard let codec = avcodec_find_decoder(parameters.pointee.codec_id) else {
       let name = avcodec_get_name(parameters.pointee.codec_id).map { String(cString: $0) } ?? "unknown"
@@ -16,7 +17,7 @@ final class Decoder {
     timeBase = stream.pointee.time_base
     try check(avcodec_parameters_to_context(ctx, parameters), "avcodec_parameters_to_context")
     ctx.pointee.pkt_timebase = stream.pointee.time_base
-    ctx.pointee.thread_count = 0
+    ctx.pointee.thread_count = Int32(clamping: threads)
     try check(avcodec_open2(ctx, codec, nil), "avcodec_open2(\(describing) decoder)")
   }
 

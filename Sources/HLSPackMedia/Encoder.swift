@@ -67,7 +67,13 @@ final class Encoder {
     case .hevc:
       var params = "scenecut=0:open-gop=0:log-level=error"
       if let level = rung.level { params += ":level-idc=\(level)" }
-      if bitExact { params += ":frame-threads=1:pools=none" }
+      // x265 sizes its own thread pool from the machine, not from thread_count:
+      // a batch job's share of the cores is given to it as its pool size.
+      if bitExact {
+        params += ":frame-threads=1:pools=none"
+      } else if threads > 0 {
+        params += ":pools=\(threads)"
+      }
       try setOption(priv, "x265-params", params)
     }
     try check(avcodec_open2(ctx, codec, nil), "avcodec_open2(\(name) for \(rung.name))")

@@ -20,7 +20,7 @@ final class FragmentedMP4Rules: ContainerRules {
   func configure(_ stream: UnsafeMutablePointer<AVStream>, isVideo: Bool, displayMatrix: [Int32]?) throws {
     guard isVideo else { return }
     if stream.pointee.codecpar.pointee.codec_id == AV_CODEC_ID_HEVC {
-      // Parameter sets in the sample entry (conformance C7).
+      // Parameter sets in the sample entry (ISO/IEC 14496-15).
       stream.pointee.codecpar.pointee.codec_tag = Self.fourCC("hvc1")
     }
     if let displayMatrix {

@@ -10,9 +10,13 @@ public struct LadderJob: Sendable {
   /// Alternate audio renditions, each its own audio-only segments.
   public var audioRenditions: [AudioRendition] = []
   public var output: RenditionOutput
-  /// Threads per video encoder; 0 lets each encoder choose (FFmpeg's automatic
-  /// count). A batch making several assets at once shares the cores this way.
-  public var encoderThreads = 0
+  /// The cores this asset's decoder and encoders may keep busy; nil lets each
+  /// choose from the machine (FFmpeg's automatic count). A batch making
+  /// several assets at once shares the cores this way.
+  public var coreShare: Int?
+
+  /// Threads per video encoder: each rung's encoder runs beside the others.
+  var encoderThreads: Int { coreShare.map { max(1, $0 / max(1, rungs.count)) } ?? 0 }
 
   public init(rungs: [VideoRung], audio: AudioSettings?, output: RenditionOutput) {
     self.rungs = rungs
@@ -116,7 +120,7 @@ public final class LadderTranscoder: RenditionProducer {
 
   private func transcode(_ job: LadderJob, destinations: [SegmentDestination], progress: (Double) -> Void) throws -> [WrittenStreamFacts] {
     let videoStream = input.stream(input.videoStreamIndex)
-    let video = try Decoder(stream: videoStream, describing: "video")
+    let video = try Decoder(stream: videoStream, describing: "video", threads: job.coreShare ?? 0)
     let videoStart = videoStream.startSeconds
 
     var workers: [RungWorker] = []

@@ -278,7 +278,7 @@ extension RenditionRemuxer {
 }
 
 /// Passes segments on, refusing one longer than the target + 0.5 s (Apple's
-/// limit, conformance B2), and remembers where each segment starts and where
+/// limit, Apple HLS Authoring Spec 7.5), and remembers where each segment starts and where
 /// the last one ends.
 final class DurationGuard: SegmentSink {
   let rendition: String

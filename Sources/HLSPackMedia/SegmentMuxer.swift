@@ -2,7 +2,7 @@ import HLSPackCore
 internal import CFFmpeg
 
 /// One rendition's muxer, kept for the rendition's whole life: in MPEG-TS the
-/// continuity counters and timestamps run on across segments (conformance C4);
+/// continuity counters and timestamps run on across segments (RFC 8216bis §3);
 /// in fMP4 the mov muxer writes the init segment once and one moof+mdat
 /// fragment per segment. A segment is cut before every video keyframe that
 /// opens a segment, and audio is interleaved by decode time so each segment

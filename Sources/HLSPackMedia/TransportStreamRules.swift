@@ -4,7 +4,7 @@ internal import CFFmpeg
 /// MPEG-TS in a rendition's muxer: fixed PIDs, the clock's delay, PAT and PMT
 /// at every segment and before every keyframe (whose byte ranges are recorded
 /// as they are written), and the SAMPLE-AES PMT rewrite. The continuity
-/// counters and timestamps run on across segments (conformance C4).
+/// counters and timestamps run on across segments (RFC 8216bis §3).
 final class TransportStreamRules: ContainerRules {
   /// How far the TS clock (PCR) runs behind the decode times: 0.7 s, as in the ffmpeg CLI.
   static let muxDelayMicroseconds = 700_000
@@ -63,7 +63,7 @@ final class TransportStreamRules: ContainerRules {
   }
 
   func segmentOpened(in ctx: UnsafeMutablePointer<AVFormatContext>) throws {
-    // Every segment opens with the tables, audio-only ones too (conformance C5).
+    // Every segment opens with the tables, audio-only ones too (RFC 8216bis §3.1.1).
     try setOption(ctx.pointee.priv_data, "mpegts_flags", "+resend_headers")
   }
 

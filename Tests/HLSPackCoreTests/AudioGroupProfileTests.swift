@@ -3,7 +3,7 @@ import Testing
 
 @testable import HLSPackCore
 
-/// DEFAULT and AUTOSELECT across audio groups of one TYPE (conformance F3): a
+/// DEFAULT and AUTOSELECT across audio groups of one TYPE (RFC 8216bis §4.4.6.1.1): a
 /// member's counterparts (same NAME and LANGUAGE) share the flags.
 @Suite struct AudioGroupProfileTests {
   static func load(_ audio: [String]) throws -> [AudioRendition] {

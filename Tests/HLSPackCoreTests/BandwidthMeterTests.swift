@@ -47,7 +47,7 @@ struct SeededGenerator: RandomNumberGenerator {
 }
 
 @Suite struct BandwidthMeterTests {
-  /// Conformance D4a: only the three 6 s segments and the [6+2] pair qualify.
+  /// docs/conformance.md, Worked examples, peak bit rate: only the three 6 s segments and the [6+2] pair qualify.
   @Test func workedExample() {
     let s = samples(seconds: [6, 6, 6, 2], bytes: [600_000, 900_000, 600_000, 100_000])
     #expect(BandwidthMeter.peak(s, targetDuration: 6) == 1_200_000)

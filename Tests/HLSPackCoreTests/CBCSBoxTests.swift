@@ -1,10 +1,11 @@
 import Testing
+import HLSPackTestSupport
 
 @testable import HLSPackCore
 
 /// Hand-made init segments and fragments: the sizes, offsets and auxiliary
-/// information of CBCSInitProtector and CBCSFragmentEncryptor (conformance
-/// M1–M6, M10), byte by byte.
+/// information of CBCSInitProtector and CBCSFragmentEncryptor (ISO/IEC 23001-7;
+/// docs/conformance.md, Worked examples), byte by byte.
 @Suite struct CBCSBoxTests {
   static let keyID: [UInt8] = Array(0x10...0x1F)
   static let iv: [UInt8] = Array(0xA0...0xAF)
@@ -37,10 +38,10 @@ import Testing
     return ftyp + moov
   }
 
-  // MARK: - Patterns (M5, M6, M10)
+  // MARK: - Patterns
 
   @Test func videoPatternEncryptsOneBlockInTenWhileAWholeBlockRemains() {
-    // M10: protected bytes 35..<1028 (993): blocks at 35, 195, …, 995; after
+    // The worked `cbcs` example: protected bytes 35..<1028 (993): blocks at 35, 195, …, 995; after
     // [995, 1011) only 17 bytes remain, fewer than the 144 to skip, and no block follows.
     let runs = CBCSPattern.video.encryptedRuns(in: 35..<1028)
     #expect(runs == stride(from: 35, through: 995, by: 160).map { $0..<$0 + 16 })
@@ -57,7 +58,7 @@ import Testing
     #expect(CBCSPattern.audio.encryptedRuns(in: 0..<32) == [0..<32])
   }
 
-  // MARK: - Subsample maps (M4, M10)
+  // MARK: - Subsample maps
 
   static func mapper() throws -> CBCSSubsampleMapper {
     let config = try DecoderConfiguration.avc(HandMadeH264.avcC(sps: HandMadeH264.sps(), pps: HandMadeH264.pps()))
@@ -166,7 +167,7 @@ import Testing
     }
   }
 
-  // MARK: - Init segment (M1, M2, M7)
+  // MARK: - Init segment
 
   @Test func initProtectorWritesEncvEncaAndTheirSinf() throws {
     let clear = Self.initSegment()
@@ -238,7 +239,7 @@ import Testing
     #expect(try ISOBox.children(of: mdat, in: 0..<mdat.count, context: "test").map(\.end) == [11])
   }
 
-  // MARK: - Fragments (M3–M6)
+  // MARK: - Fragments
 
   /// moof(mfhd, traf video, traf audio) + mdat with `video` and `audio` samples.
   static func fragment(video: [[UInt8]], audio: [[UInt8]]) -> (bytes: [UInt8], moofSize: Int) {
@@ -283,8 +284,8 @@ import Testing
 
     // trun data_offset: moved by the growth, still pointing at the first sample in the mdat.
     let videoTrun = video[2], audioTrun = audioBoxes[2]
-    #expect(readBE32(out, videoTrun.payload + 8) == moofSize + 8 + growth)
-    #expect(readBE32(out, audioTrun.payload + 8) == moofSize + 8 + growth + m10.count + small.count)
+    #expect(Int(readBE32(out, videoTrun.payload + 8)) == moofSize + 8 + growth)
+    #expect(Int(readBE32(out, audioTrun.payload + 8)) == moofSize + 8 + growth + m10.count + small.count)
 
     let senc = video[5]
     #expect(
@@ -301,7 +302,8 @@ import Testing
     #expect(Array(out[audioBoxes[3].payload..<audioBoxes[3].end]) == [0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0], "saiz: sizes 0, 0")
     #expect(Array(out[audioBoxes[4].payload..<audioBoxes[4].end]) == [0, 0, 0, 0, 0, 0, 0, 1] + be32(audioSenc.start - moof.start + 16))
 
-    // Chains: one per video subsample (M10: 7 blocks; 33 bytes: 1 block), one per audio sample with a whole block.
+    // Chains: one per video subsample (the worked example: 7 blocks; 33 bytes: 1 block),
+    // one per audio sample with a whole block.
     let base = moofSize + 8  // first video sample in the clear fragment
     #expect(
       cipher.chains == [

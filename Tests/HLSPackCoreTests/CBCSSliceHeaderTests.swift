@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import HLSPackTestSupport
 
 @testable import HLSPackCore
 
@@ -64,7 +65,7 @@ import Testing
   func headerLengthsMatchFFmpegsTraceHeaders(_ clip: Clip) throws {
     let folder = try TemporaryFolder()
     let file = folder.url.appendingPathComponent("clip.mp4")
-    let encode = try runTool(
+    let encode = try Command.run(
       "ffmpeg",
       ["-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x192:rate=25:duration=2"] + clip.arguments
         + ["-movflags", "+frag_keyframe+empty_moov+default_base_moof", "-f", "mp4", file.path])
@@ -113,7 +114,7 @@ import Testing
   /// header trace_headers prints, in decode order; H.264's
   /// cabac_alignment_one_bit belongs to the slice data.
   func traceHeaderEnds(_ file: URL) throws -> [Int] {
-    let trace = try runTool("ffmpeg", ["-hide_banner", "-nostats", "-i", file.path, "-c:v", "copy", "-bsf:v", "trace_headers", "-f", "null", "-"])
+    let trace = try Command.run("ffmpeg", ["-hide_banner", "-nostats", "-i", file.path, "-c:v", "copy", "-bsf:v", "trace_headers", "-f", "null", "-"])
     try #require(trace.status == 0, "\(trace.stderr.suffix(500))")
     var ends: [Int] = []
     var current: Int?

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import HLSPackTestSupport
 
 @testable import HLSPackCore
 
@@ -56,9 +57,6 @@ func box(_ type: String, _ payload: [UInt8]) -> [UInt8] {
   be32(8 + payload.count) + Array(type.utf8) + payload
 }
 
-func be32(_ v: Int) -> [UInt8] { [UInt8(v >> 24 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
-func be16(_ v: Int) -> [UInt8] { [UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
-func readBE32(_ b: [UInt8], _ i: Int) -> Int { Int(b[i]) << 24 | Int(b[i + 1]) << 16 | Int(b[i + 2]) << 8 | Int(b[i + 3]) }
 
 /// A length-prefixed (4-byte) sample from NAL units.
 func lengthPrefixed(_ nals: [[UInt8]]) -> [UInt8] { nals.flatMap { be32($0.count) + $0 } }
@@ -113,7 +111,8 @@ enum HandMadeH264 {
     [1, 66, 0, 30, 0xFF, 0xE1] + be16(sps.count) + sps + [1] + be16(pps.count) + pps
   }
 
-  /// The 48-bit IDR slice header of the M10 example (6 bytes after rounding),
+  /// The 48-bit IDR slice header of the `cbcs` video sample example
+  /// (docs/conformance.md, Worked examples; 6 bytes after rounding),
   /// for `sps()` and `pps()`: first_mb 0, slice_type 7 (I), idr_pic_id 100,
   /// slice_qp_delta +20, deblocking on with zero offsets.
   static func idrHeaderBits() -> RBSPWriter {
@@ -152,29 +151,4 @@ final class RecordingCipher: CBCSChainCipher {
     chains.append(runs)
     for run in runs { for i in run { bytes[i] ^= 0xFF } }
   }
-}
-
-/// Runs a command and returns its stdout and stderr (stderr through a file, so neither pipe fills up).
-func runTool(_ executable: String, _ arguments: [String]) throws -> (status: Int32, stdout: Data, stderr: String) {
-  let process = Process()
-  var path = executable
-  if !executable.hasPrefix("/") {
-    let dirs = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
-    path = dirs.map { "\($0)/\(executable)" }.first { FileManager.default.isExecutableFile(atPath: $0) } ?? executable
-  }
-  process.executableURL = URL(fileURLWithPath: path)
-  process.arguments = arguments
-  let errURL = FileManager.default.temporaryDirectory.appendingPathComponent("hlspack-cbcs-\(UUID().uuidString)")
-  _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-  defer { try? FileManager.default.removeItem(at: errURL) }
-  let err = try FileHandle(forWritingTo: errURL)
-  let out = Pipe()
-  process.standardOutput = out
-  process.standardError = err
-  process.standardInput = FileHandle.nullDevice
-  try process.run()
-  let data = out.fileHandleForReading.readDataToEndOfFile()
-  process.waitUntilExit()
-  try err.close()
-  return (process.terminationStatus, data, String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
 }

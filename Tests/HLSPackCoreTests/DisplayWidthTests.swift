@@ -1,7 +1,7 @@
 import HLSPackCore
 import Testing
 
-/// RESOLUTION of non-square pixels (conformance D6), as Shaka Packager computes it.
+/// RESOLUTION of non-square pixels (RFC 8216bis §4.4.6.2), as Shaka Packager computes it.
 @Suite struct DisplayWidthTests {
   @Test(arguments: [
     (176, 128, 117, 192),  // CIF-style 128:117 pixels: 192.5, truncated

@@ -2,7 +2,8 @@ import Testing
 
 @testable import HLSPackCore
 
-/// Conformance H4: line 1 the key URI, line 2 the key file path, optional line 3 the IV.
+/// FFmpeg's key-info file (docs/conformance.md, FFmpeg key-info files): line 1 the key URI,
+/// line 2 the key file path, optional line 3 the IV.
 @Suite struct FFmpegKeyInfoTests {
   static let iv: [UInt8] = Array(0..<16)
 

@@ -1,4 +1,5 @@
 import Testing
+import HLSPackTestSupport
 
 @testable import HLSPackCore
 
@@ -45,7 +46,7 @@ import Testing
     for (time, timescale, expected) in [((7200, 90000), 12800, 1024), ((1, 96000), 48000, 1)] as [((Int64, Int64), Int, Int)] {
       let edited = try InitSegmentEditList.inserting(mediaTimes: [time], into: Self.initSegment(timescales: [timescale]))
       let elst = try #require(edited.indices.first { edited[$0..<$0 + 4].elementsEqual("elst".utf8) })
-      #expect(readBE32(edited, elst + 16) == expected)
+      #expect(Int(readBE32(edited, elst + 16)) == expected)
     }
   }
 

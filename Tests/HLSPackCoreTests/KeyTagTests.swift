@@ -3,7 +3,7 @@ import Testing
 @testable import HLSPackCore
 
 @Suite struct KeyTagTests {
-  /// `0x` + exactly 32 upper-case digits (conformance G5), leading zeros kept.
+  /// `0x` + exactly 32 upper-case digits (docs/conformance.md, IVs), leading zeros kept.
   @Test func ivFormatting() {
     let iv: [UInt8] = [0x00, 0x01, 0x0a, 0xbc, 0xde, 0xf0, 0x12, 0x34, 0x56, 0x78, 0x9a, 0xbc, 0xde, 0xff, 0x00, 0x0f]
     let text = KeyTag.formatIV(iv)
@@ -14,7 +14,7 @@ import Testing
 
   @Test func methodNoneCarriesNoOtherAttribute() {
     #expect(KeyTag.none.attributes == "METHOD=NONE")
-    // Even if a URI or IV were set by mistake, NONE must render alone (conformance G1).
+    // Even if a URI or IV were set by mistake, NONE must render alone (RFC 8216bis §4.4.4.4).
     #expect(KeyTag(method: .none, uri: "k", iv: [UInt8](repeating: 1, count: 16)).attributes == "METHOD=NONE")
   }
 

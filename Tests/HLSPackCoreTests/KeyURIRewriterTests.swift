@@ -3,7 +3,7 @@ import Testing
 @testable import HLSPackCore
 
 /// Byte-exact checks of the key URI rewriter: only the bytes between the
-/// quotes of a key tag's URI may change (conformance G11).
+/// quotes of a key tag's URI may change (RFC 8216bis §4.4.4.4).
 @Suite struct KeyURIRewriterTests {
   func bytes(_ s: String) -> [UInt8] { Array(s.utf8) }
   func text(_ b: [UInt8]) -> String { String(decoding: b, as: UTF8.self) }

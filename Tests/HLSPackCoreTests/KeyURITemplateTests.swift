@@ -20,7 +20,7 @@ import Testing
   }
 
   /// Asset and rendition names come from file and folder names: a quote would
-  /// end URI="…" (conformance A2), a space or '#' would break the URI.
+  /// end URI="…" (RFC 8216bis §4.2), a space or '#' would break the URI.
   @Test func namesArePercentEncoded() throws {
     let values = KeyURITemplate.Values(
       asset: #"my "clip" #1 été"#, rendition: "audio/en fr", keyID: "00112233445566778899aabbccddeeff", period: 0,
@@ -58,7 +58,7 @@ import Testing
     ("k://{asset", #"unclosed "{""#),
     ("k://a}", #""}" without "{""#),
     ("k://{kid}", "unknown placeholder {kid}"),
-    // G11: a scheme has no '_' and starts with a letter.
+    // RFC 3986 §3.1: a scheme has no '_' and starts with a letter.
     ("my_app://k", #""my_app" is not a valid URI scheme"#),
     ("1app://k", #""1app" is not a valid URI scheme"#),
     // RFC 3986: ':' in the first segment ends a scheme, so none may be empty or a placeholder.

@@ -1,4 +1,5 @@
 import Testing
+import HLSPackTestSupport
 
 @testable import HLSPackCore
 
@@ -39,7 +40,7 @@ import Testing
   }
 
   /// A clear lead then SAMPLE-AES: the discontinuity goes before the first
-  /// encrypted segment's first I-frame, as in its media playlist (conformance B9).
+  /// encrypted segment's first I-frame, as in its media playlist (Apple HLS Authoring Spec 8.13–8.15).
   @Test func iFramePlaylistAfterAClearLead() throws {
     let key = KeyTag(method: .sampleAES, uri: Self.keyURI, iv: Self.iv(1))
     let entries = [
@@ -64,7 +65,7 @@ import Testing
     #expect(MediaPlaylist.formatDuration(ticks) == expected)
   }
 
-  /// ceil, not round, so the tag holds under both the pre-v6 and v6 rules (conformance B1).
+  /// ceil, not round, so the tag holds under both the pre-v6 and v6 rules (RFC 8216bis §4.4.3.1).
   @Test(arguments: [
     (Int64(540_000), Int64(6)), (540_001, 7), (585_000, 7), (0, 1), (1, 1), (90_000, 1), (90_001, 2),
   ] as [(Int64, Int64)])
@@ -72,7 +73,7 @@ import Testing
     #expect(MediaPlaylist.targetDuration(forLongest: ticks) == expected)
   }
 
-  /// Decimal EXTINF needs 3; an IV needs only 2 (conformance A4/A5).
+  /// Decimal EXTINF needs 3; an IV needs only 2 (RFC 8216bis §8).
   @Test func versionIsThreeWithOrWithoutIV() {
     let withIV = KeyTag(method: .aes128, uri: "k", iv: Self.iv(0))
     let withoutIV = KeyTag(method: .aes128, uri: "k", iv: nil)

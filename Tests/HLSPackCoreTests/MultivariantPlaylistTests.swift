@@ -1,4 +1,5 @@
 import Testing
+import HLSPackTestSupport
 
 @testable import HLSPackCore
 
@@ -40,7 +41,7 @@ import Testing
     #expect(uris == ["360p/index.m3u8", "720p/index.m3u8", "audio/index.m3u8"])
   }
 
-  /// VIDEO-RANGE comes from the transfer characteristics (conformance D9) and
+  /// VIDEO-RANGE comes from the transfer characteristics (RFC 8216bis §4.4.6.2) and
   /// is written for HDR only, on the variant and on its I-frame variant.
   @Test func videoRangeIsWrittenForHDROnly() {
     #expect([1, 2, 6, 13, 14, 15, 16, 18].map { VideoRange(transferCharacteristics: $0) } == [.sdr, .sdr, .sdr, .sdr, .sdr, .sdr, .pq, .hlg])
@@ -60,7 +61,7 @@ import Testing
     #expect(lines.filter { $0.contains("VIDEO-RANGE") }.count == 2, "SDR stays implicit: \(lines)")
   }
 
-  /// Apple's rule for protected content (conformance G10): SD none, HD TYPE-0,
+  /// Apple's rule for protected content (Apple HLS Authoring Spec 13.5–13.7): SD none, HD TYPE-0,
   /// beyond 1080p TYPE-1, by the shorter side; audio-only variants get none.
   @Test func hdcpLevelsFollowThePictureSize() {
     let sizes = [(640, 360), (1024, 576), (1280, 720), (720, 1280), (1920, 1080), (2560, 1440), (3840, 2160)]
@@ -93,7 +94,7 @@ import Testing
     #expect(!playlist.render().contains("FRAME-RATE"))
   }
 
-  /// Three decimals, rounded (conformance D7).
+  /// Three decimals, rounded (RFC 8216bis §4.4.6.2).
   @Test(arguments: [
     (29.97002997, "29.970"),
     (25, "25.000"),

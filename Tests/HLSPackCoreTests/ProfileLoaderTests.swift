@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import HLSPackTestSupport
 
 @testable import HLSPackCore
 
@@ -123,7 +124,7 @@ private typealias P = ProfileJSON
     #expect(profile.encryption.sessionKey)
   }
 
-  /// Session keys by default (conformance D10), but not every future key of a rotation up front.
+  /// Session keys by default (RFC 8216bis §4.4.6.5), but not every future key of a rotation up front.
   @Test func sessionKeysUnlessKeysRotate() throws {
     let rotating = P.profile(["encryption": #"{"method": "aes-128", "rotate_every": 2}"#])
     #expect(try !load(rotating).encryption.sessionKey)
@@ -133,7 +134,7 @@ private typealias P = ProfileJSON
     #expect(try !load(declined).encryption.sessionKey)
   }
 
-  /// HDCP-LEVEL by picture size with FairPlay (conformance G10), otherwise only when asked.
+  /// HDCP-LEVEL by picture size with FairPlay (Apple HLS Authoring Spec 13.5–13.7), otherwise only when asked.
   @Test func hdcpLevels() throws {
     let fairPlay = P.profile(["video": "[\(P.firstRung)]", "encryption": #"{"method": "sample-aes", "fairplay": true}"#])
     #expect(try load(fairPlay).encryption.hdcp == .byResolution)
@@ -154,7 +155,7 @@ private typealias P = ProfileJSON
     #expect(try load(keyPerRendition).encryption.iv == .sequence)
   }
 
-  /// Conformance F2: AUTOSELECT=YES members of a group should differ in an
+  /// RFC 8216bis §4.4.6.1.1: AUTOSELECT=YES members of a group should differ in an
   /// attribute a player can choose by; alike ones are allowed, with a warning.
   @Test func autoselectMembersThatNothingTellsApartDrawAWarning() throws {
     let alike = try load(P.profile([
@@ -294,13 +295,13 @@ private typealias P = ProfileJSON
     Rejection(P.profile(["audio": #"{"sample_rate": 44000}"#]), "$.audio.sample_rate", "44000 is not an AAC sample rate"),
     Rejection(P.profile(["audio": #"{"sample_rate": 7000}"#]), "$.audio.sample_rate", "from 8000 to 96000, found 7000"),
     Rejection(P.profile(["audio": #"{"channels": 0}"#]), "$.audio.channels", "from 1 to 8, found 0"),
-    // The key URI is written inside URI="…" (conformance A2): no quote, CR or LF.
+    // The key URI is written inside URI="…" (RFC 8216bis §4.2): no quote, CR or LF.
     // The messages name the character and say the playlist "cannot quote" it.
     Rejection(P.profile(["encryption": #"{"method": "aes-128", "key_uri": "k\"ey"}"#]), "$.encryption.key_uri", "quote"),
     Rejection(P.profile(["encryption": #"{"method": "aes-128", "key_uri": "k\ney"}"#]), "$.encryption.key_uri", "quote"),
     Rejection(P.profile(["encryption": #"{"method": "aes-128", "key_uri": "k\rey"}"#]), "$.encryption.key_uri", "quote"),
     Rejection(P.profile(["encryption": #"{"method": "aes-128", "key_uri": ""}"#]), "$.encryption.key_uri", "empty"),
-    // Strings the playlist writes as quoted strings (NAME="…") cannot end or break them (conformance A2).
+    // Strings the playlist writes as quoted strings (NAME="…") cannot end or break them (RFC 8216bis §4.2).
     Rejection(P.profile(["audio": #"[{"name": "Eng \"Director\"", "language": "en"}]"#]), "$.audio[0].name", "contains a double quote"),
     Rejection(P.profile(["audio": #"[{"name": "Eng\nX", "language": "en"}]"#]), "$.audio[0].name", "contains a line break (U+000A)"),
     Rejection(P.profile(["audio": #"[{"name": "", "language": "en"}]"#]), "$.audio[0].name", "must not be empty"),
@@ -316,7 +317,8 @@ private typealias P = ProfileJSON
     Rejection(
       P.profile(["video": "[\(P.firstRung)]", "encryption": #"{"method": "sample-aes", "fairplay": true, "iv": "sequence"}"#]),
       "$.encryption.iv", #""sequence" cannot be used with fairplay"#),
-    // G8(e): one key and sequence IVs would encrypt every rendition's first block (the same PAT) alike.
+    // One key and sequence IVs would encrypt every rendition's first block (the same PAT) alike
+    // (docs/conformance.md, IVs).
     Rejection(P.profile(["encryption": #"{"method": "aes-128", "iv": "sequence"}"#]), "$.encryption.iv", "would repeat (key, IV) pairs"),
     // An alternate audio rendition shares the video's key as much as a second rung does.
     Rejection(

@@ -2,7 +2,7 @@ import Testing
 
 @testable import HLSPackCore
 
-/// Byte vectors from conformance L4 (Shaka Packager's PMT unit test): PMT PID
+/// Byte vectors from Shaka Packager's PMT unit test (docs/conformance.md, Worked examples): PMT PID
 /// 0x20, ES PID 0x50 = PCR PID, program 1, version 0.
 enum L4 {
   static let aacSection: [UInt8] = [
@@ -56,7 +56,7 @@ enum L4 {
     #expect(CRC32MPEG2.checksum(section) == 0)
   }
 
-  // MARK: The L4 vectors, from a clear PMT
+  // MARK: The PMT vectors, from a clear PMT
 
   @Test func encryptedAACPMTMatchesL4() throws {
     let pmt = try L4.aacSignalling.encrypted(L4.clearPMT(streamType: 0x0F))
@@ -78,7 +78,7 @@ enum L4 {
     #expect(try SampleAESAudioSetup.aac(audioSpecificConfig: [0x12, 0x10]) == L4.aacSignalling.audioSetup[0x50])
   }
 
-  /// Conformance L5: after a clear lead the encrypted PMT is version 1 (byte `C3`).
+  /// ISO/IEC 13818-1 §2.4.4.9: after a clear lead the encrypted PMT is version 1 (byte `C3`).
   @Test func clearLeadVersionBump() throws {
     let clear = try L4.clearPMT(streamType: 0x1B).serialized()
     var signalling = SampleAESSignalling()

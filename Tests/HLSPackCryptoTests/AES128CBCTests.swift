@@ -1,6 +1,7 @@
 import Foundation
 import HLSPackCrypto
 import Testing
+import HLSPackTestSupport
 
 struct CBCVectors: Decodable {
   struct Block: Decodable {
@@ -48,7 +49,7 @@ struct CBCVectors: Decodable {
   }
 
   @Test func oneContextServesManyCalls() throws {
-    // Each call re-initialises the context: CBC state never carries over (conformance I4).
+    // Each call re-initialises the context: CBC state never carries over (RFC 8216bis §4.4.4.4).
     let v = try CBCVectors.load().bytes()
     let aes = try AES128CBC()
     let first = try aes.encryptBlocks(v.plain, key: v.key, iv: v.iv)
@@ -56,7 +57,7 @@ struct CBCVectors: Decodable {
     #expect(try aes.encryptBlocks(v.plain, key: v.key, iv: v.iv) == first)
   }
 
-  /// Padding is always added (conformance I1): 16·(⌊n/16⌋+1).
+  /// Padding is always added (RFC 8216bis §4.4.4.4): 16·(⌊n/16⌋+1).
   @Test(arguments: [0, 1, 15, 16, 17, 188 * 100])
   func pkcs7Sizes(length: Int) throws {
     let plain = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 31) }

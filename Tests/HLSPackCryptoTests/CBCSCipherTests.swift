@@ -3,13 +3,13 @@ import Testing
 @testable import HLSPackCrypto
 
 /// CBCSCipher: one CBC chain per call from the constant IV, over blocks that
-/// need not be contiguous (conformance M5, M6, M10), against AES128CBC over
+/// need not be contiguous (ISO/IEC 23001-7; docs/conformance.md, Worked examples), against AES128CBC over
 /// the same blocks gathered.
 @Suite struct CBCSCipherTests {
   static let key: [UInt8] = Array(0x00...0x0F)
   static let iv: [UInt8] = Array(0xF0...0xFF)
 
-  /// The M10 sample: 1028 bytes, 35 clear, then blocks at 35 + 160k, k = 0…6.
+  /// The worked example's sample: 1028 bytes, 35 clear, then blocks at 35 + 160k, k = 0…6.
   static let m10Runs = stride(from: 35, through: 995, by: 160).map { $0..<$0 + 16 }
 
   static func sample() -> [UInt8] { (0..<1028).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 3) } }

@@ -1,5 +1,6 @@
 import HLSPackCrypto
 import Testing
+import HLSPackTestSupport
 
 @Suite struct DigestTests {
   /// FIPS 180-2, Appendix B.1, and the empty message.

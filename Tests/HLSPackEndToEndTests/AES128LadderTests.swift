@@ -1,6 +1,7 @@
 import Foundation
 import HLSPackCore
 import Testing
+import HLSPackTestSupport
 
 /// The acceptance checks on an AES-128 TS ladder, each made with a
 /// tool other than hlspack: ffmpeg/ffprobe decode, openssl decrypts, and the
@@ -71,7 +72,7 @@ struct AES128LadderTests {
         #expect(!types[..<idr].contains(1))
         starts.append(try #require(first.pts))
 
-        // Continuity counters run on from the previous segment (conformance C4).
+        // Continuity counters run on from the previous segment (RFC 8216bis §3).
         for packet in ts.packets where packet.hasPayload {
           if let last = lastCC[packet.pid] {
             #expect(packet.continuityCounter == (last + 1) % 16, "CC break on PID \(packet.pid) in \(segment.uri)")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import HLSPackTestSupport
 
 /// A source whose audio stops before its video (a 2 s tone over 4 s of
 /// picture). The audio encoder holds its last frames until it is drained; an
@@ -8,7 +9,7 @@ import Testing
 @Suite struct AudioEndTests {
   @Test(arguments: ["ts", "fmp4"])
   func theLastAudioFramesSitInTheSegmentOfTheirTime(container: String) throws {
-    let scratch = try Fixtures.scratchFolder("audio-end-\(container)")
+    let scratch = try ScratchFolder.make("audio-end-\(container)")
     let source = try Self.source("short.mp4", video: 4, audio: "sine=duration=2", in: scratch)
     let profile = try Fixtures.profile(
       in: scratch, encryption: #"{"method": "none"}"#, container: container,
@@ -41,10 +42,10 @@ import Testing
   }
 
   /// Audio as its own rendition: its playlist is shorter than the video's,
-  /// which Apple asks never to be (conformance C2), so the run says so; a
+  /// which Apple asks never to be (Apple HLS Authoring Spec 8.3), so the run says so; a
   /// source with audio all along does not draw the warning.
   @Test func aShortAudioRenditionIsWarnedAbout() throws {
-    let scratch = try Fixtures.scratchFolder()
+    let scratch = try ScratchFolder.make()
     let short = try Self.source("short.mp4", video: 4, audio: "sine=duration=2", in: scratch)
     let profile = try Self.audioListProfile(container: "ts", in: scratch)
     for (input, warned) in [(short.path, true), (try Fixtures.clip().path, false)] {
@@ -63,7 +64,7 @@ import Testing
   /// is its segment's trun total (the last one was a whole frame longer in
   /// part, 10 ms here; found by an independent check).
   @Test func fragmentedAudioRenditionsLastAsLongAsTheirSamples() throws {
-    let scratch = try Fixtures.scratchFolder()
+    let scratch = try ScratchFolder.make()
     let source = try Self.source("odd.mp4", video: 2, audio: "sine=duration=1.99:sample_rate=44100", in: scratch)
     let profile = try Self.audioListProfile(container: "fmp4", in: scratch)
     let output = scratch.appendingPathComponent("out")
@@ -90,7 +91,7 @@ import Testing
   /// the playlist's timeline (found by an independent check).
   @Test(arguments: ["ts", "fmp4"])
   func lateAudioIsLedInBySilence(container: String) throws {
-    let scratch = try Fixtures.scratchFolder("late-audio-\(container)")
+    let scratch = try ScratchFolder.make("late-audio-\(container)")
     let source = scratch.appendingPathComponent("late.mp4")
     try Fixtures.ffmpeg([
       "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=3", "-itsoffset", "0.5", "-f", "lavfi", "-i",

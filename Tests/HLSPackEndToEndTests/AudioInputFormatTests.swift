@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import HLSPackTestSupport
 
 /// Sources whose decoded audio is not in one fixed, fully described format.
 /// Both were refused with "swr_convert_frame: Input changed" (found by an
@@ -7,7 +8,7 @@ import Testing
 @Suite struct AudioInputFormatTests {
   /// PCM in Matroska: the decoder knows the channel count, not the layout.
   @Test func pcmWithoutAChannelLayoutIsEncoded() throws {
-    let scratch = try Fixtures.scratchFolder()
+    let scratch = try ScratchFolder.make()
     let source = scratch.appendingPathComponent("pcm.mkv")
     try Fixtures.ffmpeg([
       "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=2", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=2",
@@ -21,7 +22,7 @@ import Testing
   /// Two recordings joined: 44.1 kHz at 440 Hz, then 48 kHz at 880 Hz. Each
   /// part keeps its pitch, so each was resampled from its own rate.
   @Test func aSampleRateChangeMidwayIsResampled() throws {
-    let scratch = try Fixtures.scratchFolder()
+    let scratch = try ScratchFolder.make()
     var parts: [Data] = []
     for (index, (rate, hertz)) in [(44100, 440), (48000, 880)].enumerated() {
       let part = scratch.appendingPathComponent("part\(index).ts")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import HLSPackTestSupport
 
 /// `hlspack batch` as a catalog pipeline runs it: shards as concurrent
 /// processes on one output folder, resumed after SIGKILL, reruns that skip what
@@ -16,7 +17,7 @@ struct BatchTests {
 
   /// `count` copies of the clip, a JSON Lines manifest of them and a copy-mode AES-128 profile.
   func catalog(_ count: Int, _ name: String = #function) throws -> Catalog {
-    let folder = try Fixtures.scratchFolder(name)
+    let folder = try ScratchFolder.make(name)
     let names = (1...count).map { String(format: "title-%02d", $0) }
     for title in names {
       try FileManager.default.copyItem(at: try Fixtures.clip(), to: folder.appendingPathComponent("\(title).mp4"))

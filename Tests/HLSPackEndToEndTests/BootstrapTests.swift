@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import HLSPackTestSupport
 
 /// `scripts/bootstrap` installs every command-line tool the suite runs, so that
 /// a fresh machine runs every test this one runs instead of skipping some.

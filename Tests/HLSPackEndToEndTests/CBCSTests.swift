@@ -1,6 +1,7 @@
 import Foundation
 import HLSPackCore
 import Testing
+import HLSPackTestSupport
 
 /// SAMPLE-AES in fMP4 (CENC `cbcs`), checked against a clear encode of the same
 /// input with the same seed (bit-exact encoders, so the clear samples are
@@ -23,7 +24,7 @@ struct CBCSTests {
   static func package(_ encryption: String) throws -> URL {
     try lock.withLock {
       if let known = packages[encryption] { return known }
-      let scratch = try Fixtures.scratchFolder("cbcs")
+      let scratch = try ScratchFolder.make("cbcs")
       let profile = try Fixtures.profile(in: scratch, encryption: encryption, container: "fmp4", rungs: rungs)
       let output = scratch.appendingPathComponent("out")
       let result = try Command.run(
@@ -118,11 +119,11 @@ struct CBCSTests {
     let folder = asset.appendingPathComponent(rendition)
     let keying = try Self.keying(asset, rendition)
     #expect(keying.tag["METHOD"] == "SAMPLE-AES")
-    let iv = try #require(keying.iv, "identity keys carry the IV in the playlist (M8)")
+    let iv = try #require(keying.iv, "identity keys carry the IV in the playlist")
     let playlist = try PlaylistReader(contentsOf: folder.appendingPathComponent("index.m3u8"))
     let map = try #require(playlist.lines.firstIndex { $0.hasPrefix("#EXT-X-MAP:") })
     let firstKey = try #require(playlist.lines.firstIndex { $0.hasPrefix("#EXT-X-KEY:") })
-    #expect(map < firstKey, "the init segment is clear (G12)")
+    #expect(map < firstKey, "the init segment is clear")
     #expect(Set(playlist.segments.compactMap { $0.keyAttributes?["IV"] }).count == 1, "one IV per key")
 
     let initSegment = Array(try Data(contentsOf: folder.appendingPathComponent("init.mp4")))
@@ -198,7 +199,7 @@ struct CBCSTests {
     #expect(entries.allSatisfy { Array($0.tenc.suffix(16)) == iv })
   }
 
-  /// FairPlay masters declare HDCP-LEVEL by picture size (conformance G10); a
+  /// FairPlay masters declare HDCP-LEVEL by picture size (Apple HLS Authoring Spec 13.5–13.7); a
   /// key shared by variants of different levels draws a warning, a key per
   /// rendition does not.
   @Test func fairPlayDeclaresHDCPLevelsAndWantsAKeyPerLevel() throws {
@@ -207,7 +208,7 @@ struct CBCSTests {
       #"{"name": "sd", "width": 320, "height": 180, "bitrate": 200000, "preset": "ultrafast"}"#,
     ]
     for (scope, warns) in [("asset", true), ("rendition", false)] {
-      let scratch = try Fixtures.scratchFolder("hdcp-\(scope)")
+      let scratch = try ScratchFolder.make("hdcp-\(scope)")
       let encryption = #"{"method": "sample-aes", "fairplay": true, "scope": "\#(scope)"}"#
       let profile = try Fixtures.profile(in: scratch, encryption: encryption, container: "fmp4", rungs: rungs)
       let output = scratch.appendingPathComponent("out")
@@ -236,7 +237,7 @@ struct CBCSTests {
     let keying = try Self.keying(asset, rendition)
     let iv = try #require(keying.iv)
     let source = try Self.joined(try Self.package(Self.clear), rendition)
-    let out = try Fixtures.scratchFolder("shaka")
+    let out = try ScratchFolder.make("shaka")
     let result = try Command.run(packager, [
       "in=\(source.path),stream=video,output=\(out.path)/video.mp4", "in=\(source.path),stream=audio,output=\(out.path)/audio.mp4",
       "--protection_scheme", "cbcs", "--enable_raw_key_encryption",

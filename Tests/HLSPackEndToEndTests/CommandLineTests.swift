@@ -2,6 +2,7 @@ import Foundation
 import HLSPack
 import HLSPackCore
 import Testing
+import HLSPackTestSupport
 
 /// The `hlspack` executable as users and pipelines run it: exit codes, error
 /// messages that name the file, nothing published on failure.
@@ -13,7 +14,7 @@ struct CommandLineTests {
   }
 
   func encode(_ input: String, profileEncryption: String = #"{"method": "aes-128"}"#, extra: [String] = []) throws -> Run {
-    let scratch = try Fixtures.scratchFolder()
+    let scratch = try ScratchFolder.make()
     let profile = try Fixtures.profile(in: scratch, encryption: profileEncryption)
     let output = scratch.appendingPathComponent("out")
     let result = try Command.run(
@@ -74,7 +75,7 @@ struct CommandLineTests {
   }
 
   @Test func textFileNamedMP4IsRejected() throws {
-    let scratch = try Fixtures.scratchFolder()
+    let scratch = try ScratchFolder.make()
     let fake = scratch.appendingPathComponent("notes.mp4")
     try Data("just some text, not a movie\n".utf8).write(to: fake)
     let run = try encode(fake.path)
@@ -84,7 +85,7 @@ struct CommandLineTests {
   }
 
   @Test func truncatedMP4IsRejected() throws {
-    let scratch = try Fixtures.scratchFolder()
+    let scratch = try ScratchFolder.make()
     let clip = try Data(contentsOf: try Fixtures.clip())
     let truncated = scratch.appendingPathComponent("truncated.mp4")
     try clip.prefix(clip.count / 2).write(to: truncated)
@@ -98,7 +99,7 @@ struct CommandLineTests {
   /// opens fine and reads as an early end of file; its declared duration gives it away.
   @Test(arguments: [("whole.mp4", ["-movflags", "+faststart"]), ("whole.mkv", [])])
   func truncatedFileIsRejectedNamingBothDurations(name: String, options: [String]) throws {
-    let scratch = try Fixtures.scratchFolder()
+    let scratch = try ScratchFolder.make()
     let bytes = try Data(contentsOf: try remuxedClip(name, options, in: scratch))
     let truncated = scratch.appendingPathComponent("cut-" + name)
     try bytes.prefix(bytes.count / 2).write(to: truncated)
@@ -115,7 +116,7 @@ struct CommandLineTests {
   /// recording's audio tail) ends where the audio does: it is not truncated.
   @Test(arguments: ["tail.mkv", "tail.webm"])
   func matroskaWhoseAudioOutlastsTheVideoIsAccepted(name: String) throws {
-    let scratch = try Fixtures.scratchFolder()
+    let scratch = try ScratchFolder.make()
     let source = scratch.appendingPathComponent(name)
     let codecs = name.hasSuffix(".webm") ? ["-c:v", "libvpx-vp9", "-deadline", "realtime", "-cpu-used", "8", "-c:a", "libopus"] : ["-c:v", "libx264", "-c:a", "aac"]
     let made = try Command.run(
@@ -130,7 +131,7 @@ struct CommandLineTests {
   /// A Matroska header declares where the file ends, not how long it lasts:
   /// a complete file whose timestamps start at 10 s is not truncated.
   @Test func completeMatroskaStartingLateIsAccepted() throws {
-    let scratch = try Fixtures.scratchFolder()
+    let scratch = try ScratchFolder.make()
     let run = try encode(try remuxedClip("late.mkv", ["-output_ts_offset", "10"], in: scratch).path)
     #expect(run.result.status == 0, "\(run.result.stderr)")
   }
@@ -138,7 +139,7 @@ struct CommandLineTests {
   /// Rungs have square pixels at the size asked for; a source shown at 4:3
   /// is stretched into 16:9 rungs, and the user is told.
   @Test func aRungOfAnotherShapeThanTheSourceIsReported() throws {
-    let scratch = try Fixtures.scratchFolder()
+    let scratch = try ScratchFolder.make()
     let run = try encode(try remuxedClip("narrow.mp4", ["-aspect", "4:3"], in: scratch).path)
     #expect(run.result.status == 0, "\(run.result.stderr)")
     #expect(run.result.stderr.contains("but the source's picture is 1.333:1 as shown; it is stretched to fit"), "\(run.result.stderr)")
@@ -148,7 +149,7 @@ struct CommandLineTests {
   /// What is chosen for the user is said: which of several video streams is
   /// encoded, and which rungs are larger than the picture they are made from.
   @Test func severalVideoStreamsAndUpscaledRungsAreReported() throws {
-    let scratch = try Fixtures.scratchFolder()
+    let scratch = try ScratchFolder.make()
     let source = scratch.appendingPathComponent("two.mp4")
     let made = try Command.run(
       "ffmpeg",
@@ -169,7 +170,7 @@ struct CommandLineTests {
   /// Padded, the picture is scaled to the size between the bars, and that
   /// size is what the source is compared with.
   @Test func aPaddedRungIsUpscaledByThePictureBetweenItsBars() throws {
-    let scratch = try Fixtures.scratchFolder()
+    let scratch = try ScratchFolder.make()
     let source = scratch.appendingPathComponent("small.mp4")
     try Fixtures.ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25:duration=1", "-c:v", "libx264", "-preset", "ultrafast", source.path])
     let (run, _) = try Fixtures.encodeOneRung(source, rung: "v", width: 640, height: 360, bitrate: 800_000, fields: #", "fit": "pad""#, in: scratch)
@@ -180,7 +181,7 @@ struct CommandLineTests {
   }
 
   @Test func fileWithoutVideoIsRejected() throws {
-    let scratch = try Fixtures.scratchFolder()
+    let scratch = try ScratchFolder.make()
     let audioOnly = scratch.appendingPathComponent("tone.m4a")
     let made = try Command.run(
       "ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "sine=duration=1", "-c:a", "aac", audioOnly.path])
@@ -195,7 +196,7 @@ struct CommandLineTests {
   /// tells: 320x180 (240 macroblocks) fits level 1.2 at 25 fps (6000 per
   /// second, its limit) but not at 50.
   @Test func aSourceRateBeyondTheRungsLevelIsRefused() throws {
-    let scratch = try Fixtures.scratchFolder()
+    let scratch = try ScratchFolder.make()
     let source = scratch.appendingPathComponent("fast.mp4")
     try Fixtures.ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=320x180:rate=50:duration=1", "-c:v", "libx264", "-preset", "ultrafast", source.path])
     let profile = try Fixtures.profile(
@@ -214,7 +215,7 @@ struct CommandLineTests {
   /// Rungs are 8-bit SDR and nothing tone-maps: an HDR source would come out
   /// washed out under an SDR label, so it is refused, pointing to copy mode.
   @Test func hdrSourceIsRefusedForEncoding() throws {
-    let scratch = try Fixtures.scratchFolder()
+    let scratch = try ScratchFolder.make()
     let source = scratch.appendingPathComponent("pq.mp4")
     let made = try Command.run("ffmpeg", ["-v", "error"] + CopyModeTests.tenBitHEVC(transfer: "smpte2084") + [source.path])
     #expect(made.status == 0, "\(made.stderr)")
@@ -236,7 +237,7 @@ struct CommandLineTests {
     ("rgb.mkv", ["-c:v", "png"], "smpte170m,unknown,unknown"),
   ])
   func rungsDeclareTheSourcesColours(name: String, codec: [String], expected: String) throws {
-    let scratch = try Fixtures.scratchFolder()
+    let scratch = try ScratchFolder.make()
     let source = scratch.appendingPathComponent(name)
     let made = try Command.run(
       "ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=1280x720:rate=25:duration=2"] + codec + ["-g", "25", source.path])
@@ -272,7 +273,7 @@ struct CommandLineTests {
   /// Music and podcast files carry cover art as a one-picture video stream:
   /// it is not video, and the message says what it is.
   @Test func audioWithCoverArtIsRejectedAsHavingNoVideo() throws {
-    let scratch = try Fixtures.scratchFolder()
+    let scratch = try ScratchFolder.make()
     let cover = scratch.appendingPathComponent("cover.png")
     let song = scratch.appendingPathComponent("song.m4a")
     var made = try Command.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=300x300", "-frames:v", "1", cover.path])
@@ -302,7 +303,7 @@ struct CommandLineTests {
   /// Audio that outlasts the video stops with the last picture, so the last
   /// segment holds what its EXTINF says (and BANDWIDTH counts no more).
   @Test func audioOutlastingTheVideoEndsWithIt() throws {
-    let source = try longAudioSource(in: try Fixtures.scratchFolder())
+    let source = try longAudioSource(in: try ScratchFolder.make())
     let run = try encode(source.path, profileEncryption: #"{"method": "none"}"#)
     #expect(run.result.status == 0, "\(run.result.stderr)")
     let playlist = run.output.appendingPathComponent("long-audio/high/index.m3u8")
@@ -321,9 +322,9 @@ struct CommandLineTests {
   }
 
   /// An alternate audio rendition ends with the video too: every playlist
-  /// of a VOD presentation covers the same time (conformance C2).
+  /// of a VOD presentation covers the same time (RFC 8216bis §6.2.4).
   @Test func alternateAudioOutlastingTheVideoEndsWithIt() throws {
-    let scratch = try Fixtures.scratchFolder()
+    let scratch = try ScratchFolder.make()
     let source = try longAudioSource(in: scratch)
     let profile = scratch.appendingPathComponent("groups.json")
     try Data(
@@ -347,7 +348,7 @@ struct CommandLineTests {
   }
 
   @Test func unwritableOutputFolderIsReported() throws {
-    let scratch = try Fixtures.scratchFolder()
+    let scratch = try ScratchFolder.make()
     let profile = try Fixtures.profile(in: scratch)
     // A regular file where a folder is needed fails even for root.
     let blocker = scratch.appendingPathComponent("blocker")
@@ -360,7 +361,7 @@ struct CommandLineTests {
   }
 
   @Test func invalidProfileExitsTwoNamingTheField() throws {
-    let scratch = try Fixtures.scratchFolder()
+    let scratch = try ScratchFolder.make()
     let profile = scratch.appendingPathComponent("bad.json")
     try Data(#"{"version": 1, "segment": {"duration": 4}, "video": [{"name": "a", "width": 641, "height": 360, "bitrate": 500000}]}"#.utf8)
       .write(to: profile)
@@ -372,7 +373,7 @@ struct CommandLineTests {
   /// What a pipeline's shell passes for `--profile <(make-profile)`: a pipe.
   /// Its relative paths (here the key file) are relative to the current folder.
   @Test func profileCanComeThroughAPipe() throws {
-    let scratch = try Fixtures.scratchFolder()
+    let scratch = try ScratchFolder.make()
     let profile = try Fixtures.profile(in: scratch, encryption: #"{"method": "aes-128", "key_file": "test.key"}"#)
     // A clearly marked test key: RFC 3602's case #1.
     let key = Data(Hex.decode("06a9214036b8a15b512e03d534120006") ?? [])
@@ -389,7 +390,7 @@ struct CommandLineTests {
   }
 
   @Test func subtitleFileThatIsAFolderIsRejectedSayingSo() throws {
-    let scratch = try Fixtures.scratchFolder()
+    let scratch = try ScratchFolder.make()
     let sidecar = scratch.appendingPathComponent("clip.en.vtt")
     try FileManager.default.createDirectory(at: sidecar, withIntermediateDirectories: true)
     let profile = scratch.appendingPathComponent("subtitles.json")
@@ -430,7 +431,7 @@ struct CommandLineTests {
   }
 
   @Test func oneBadInputDoesNotStopTheOthers() throws {
-    let scratch = try Fixtures.scratchFolder()
+    let scratch = try ScratchFolder.make()
     let profile = try Fixtures.profile(in: scratch)
     let output = scratch.appendingPathComponent("out")
     let result = try Command.run(
@@ -458,7 +459,7 @@ struct CommandLineTests {
   /// A live-style Matroska declares no duration: no percent or ETA, and the
   /// done event still says how much source was processed.
   @Test func progressWithoutADeclaredDurationCountsWhatWasDone() throws {
-    let scratch = try Fixtures.scratchFolder()
+    let scratch = try ScratchFolder.make()
     let run = try encode(try remuxedClip("live.mkv", ["-live", "1"], in: scratch).path, extra: ["--progress", "json"])
     #expect(run.result.status == 0, "\(run.result.stderr)")
     let events = try run.result.text.split(separator: "\n").map {
@@ -482,7 +483,7 @@ struct CommandLineTests {
 
   /// A source whose timestamps start at 60 s is 4 s of work, not 64.
   @Test func progressCountsTheVideoNotWhereItsTimestampsStart() throws {
-    let scratch = try Fixtures.scratchFolder()
+    let scratch = try ScratchFolder.make()
     let run = try encode(try remuxedClip("late.mp4", ["-output_ts_offset", "60"], in: scratch).path, extra: ["--progress", "json"])
     #expect(run.result.status == 0, "\(run.result.stderr)")
     let start = try #require(

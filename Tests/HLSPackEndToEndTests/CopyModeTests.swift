@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import HLSPackTestSupport
 
 /// Packaging pre-encoded sources as they are: packets unchanged, cuts at the
 /// sources' keyframes, and clear refusals when the sources cannot make a
@@ -68,7 +69,7 @@ struct CopyModeTests {
 
   @Test(arguments: ["fmp4", "ts"])
   func packetsAreCarriedUnchanged(container: String) throws {
-    let scratch = try Fixtures.scratchFolder()
+    let scratch = try ScratchFolder.make()
     let result = try encode(container: container, low: try Self.lowSource(in: scratch))
     #expect(result.status == 0, "\(result.stderr)")
     let playlist = scratch.appendingPathComponent("out-\(container)/clip/main/index.m3u8").path
@@ -89,7 +90,7 @@ struct CopyModeTests {
   /// A rung whose own source SAMPLE-AES in TS cannot take (HEVC) is named
   /// with that source, not with the asset's input (found by an independent check).
   @Test func aSourceSampleAESCannotTakeIsNamedWithItsRendition() throws {
-    let scratch = try Fixtures.scratchFolder()
+    let scratch = try ScratchFolder.make()
     let hevc = scratch.appendingPathComponent("hevc.mp4")
     let made = try Command.run("ffmpeg", ["-v", "error"] + Self.tenBitHEVC(transfer: "bt709") + [hevc.path])
     #expect(made.status == 0, "\(made.stderr)")
@@ -152,7 +153,7 @@ struct CopyModeTests {
   /// SAMPLE-AES over copied H.264 (length-prefixed in MP4, converted to Annex B
   /// before encryption): every segment is really encrypted and decodes like the source.
   @Test func sampleAESOverCopiedStreams() throws {
-    let scratch = try Fixtures.scratchFolder()
+    let scratch = try ScratchFolder.make()
     let result = try encode(container: "ts", low: try Self.lowSource(in: scratch), encryption: #"{"method": "sample-aes"}"#)
     #expect(result.status == 0, "\(result.stderr)")
     let folder = scratch.appendingPathComponent("out-ts/clip/main")
@@ -174,7 +175,7 @@ struct CopyModeTests {
   /// checksums cover every part.
   @Test(arguments: ["aes-128", "sample-aes"])
   func segmentsLargerThanAWritePart(method: String) throws {
-    let scratch = try Fixtures.scratchFolder()
+    let scratch = try ScratchFolder.make()
     // An IDR every 0.4 s, so PMTs recur inside segments.
     let heavy = try Self.heavySource(in: scratch, seconds: 3, gop: 10, audio: true)
     let profile = scratch.appendingPathComponent("heavy.json")
@@ -228,7 +229,7 @@ struct CopyModeTests {
   /// A write that fails mid-segment (here past a 1 MiB file-size limit) stops
   /// the run with the file named, and publishes nothing; it must not hang.
   @Test(.timeLimit(.minutes(1))) func aFailedSegmentWriteStopsTheRunNamingTheFile() throws {
-    let scratch = try Fixtures.scratchFolder()
+    let scratch = try ScratchFolder.make()
     let heavy = try Self.heavySource(in: scratch, seconds: 2, gop: 25, audio: false)
     let profile = scratch.appendingPathComponent("heavy.json")
     try Data(
@@ -250,7 +251,7 @@ struct CopyModeTests {
   func encodeMadeSource(
     _ name: String, _ arguments: [String], container: String = "ts", copyAudio: Bool = false, method: String = "aes-128"
   ) throws -> (result: CommandResult, source: URL, asset: URL) {
-    let scratch = try Fixtures.scratchFolder(name)
+    let scratch = try ScratchFolder.make(name)
     let source = scratch.appendingPathComponent(name)
     let made = try Command.run("ffmpeg", ["-v", "error"] + arguments + [source.path])
     guard made.status == 0 else { throw FixtureError(made.stderr) }
@@ -281,7 +282,7 @@ struct CopyModeTests {
   }
 
   /// Variable frame rate (every other frame dropped for a second): FRAME-RATE
-  /// is the maximum rate (conformance D7) and the last segment ends one 40 ms
+  /// is the maximum rate (RFC 8216bis §4.4.6.2) and the last segment ends one 40 ms
   /// frame after its last picture, not one average gap.
   @Test func variableFrameRateDeclaresTheMaximumRate() throws {
     let (result, _, asset) = try encodeMadeSource(
@@ -329,7 +330,7 @@ struct CopyModeTests {
   /// keyframes sat half a second before the times its playlist gave them.
   @Test(arguments: ["ts", "fmp4"])
   func aSourceCutWithAnEditListStartsAtItsFirstKeyframe(container: String) throws {
-    let scratch = try Fixtures.scratchFolder("cut-\(container)")
+    let scratch = try ScratchFolder.make("cut-\(container)")
     let whole = scratch.appendingPathComponent("whole.mp4"), cut = scratch.appendingPathComponent("cut.mp4")
     for arguments in [
       ["-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=4.5", "-f", "lavfi", "-i", "sine=duration=4.5", "-c:v", "libx264",
@@ -359,7 +360,7 @@ struct CopyModeTests {
   }
 
   /// Copied pictures keep non-square pixels, so RESOLUTION is the size they
-  /// are shown at (conformance D6): 320x180 of 4:3 pixels show as 426x180,
+  /// are shown at (RFC 8216bis §4.4.6.2): 320x180 of 4:3 pixels show as 426x180,
   /// truncated as Shaka Packager writes it, on the variant and its I-frame variant.
   @Test(arguments: ["ts", "fmp4"])
   func anamorphicPicturesDeclareTheSizeTheyAreShownAt(container: String) throws {
@@ -382,7 +383,7 @@ struct CopyModeTests {
     }
   }
 
-  /// HDR sources keep their range, and the master says so (conformance D9):
+  /// HDR sources keep their range, and the master says so (RFC 8216bis §4.4.6.2):
   /// VIDEO-RANGE on the variant and on its I-frame variant, none for SDR.
   @Test(arguments: [("smpte2084", "PQ"), ("arib-std-b67", "HLG"), ("bt709", nil)] as [(String, String?)])
   func videoRangeFollowsTheSourcesTransfer(transfer: String, range: String?) throws {
@@ -412,7 +413,7 @@ struct CopyModeTests {
 
   /// Copied into fMP4, the sample entry holds the parameter sets and the
   /// samples none (ISO/IEC 14496-15 §8.4.1: `hvc1` arrays are complete;
-  /// conformance C7), as Shaka Packager writes it: from MPEG-TS, whose
+  /// Apple HLS Authoring Spec, Video), as Shaka Packager writes it: from MPEG-TS, whose
   /// samples repeat them with an AUD, and from an `hev1` MP4 (FFmpeg's
   /// default tag), whose record says its arrays are incomplete.
   @Test(arguments: [
@@ -485,7 +486,7 @@ struct CopyModeTests {
   }
 
   @Test func misalignedKeyframesAreRefusedNamingRenditionAndTime() throws {
-    let scratch = try Fixtures.scratchFolder()
+    let scratch = try ScratchFolder.make()
     let result = try encode(container: "ts", low: try Self.lowSource(in: scratch, keyframes: "0,1.2,2.2,3.2"))
     #expect(result.status == 1)
     #expect(result.stderr.contains("rendition low is not keyframe-aligned with main: segment 1 starts at 1.200 s in low and at 1.000 s in main"))
@@ -494,7 +495,7 @@ struct CopyModeTests {
 
   /// Switching variants must not drop or add the sound.
   @Test func aSourceWithoutTheOthersAudioIsRefused() throws {
-    let scratch = try Fixtures.scratchFolder()
+    let scratch = try ScratchFolder.make()
     let low = try Self.lowSource(in: scratch, audio: false)
     let result = try encode(container: "ts", low: low)
     #expect(result.status == 1)
@@ -502,14 +503,14 @@ struct CopyModeTests {
   }
 
   @Test func renditionsOfDifferentLengthsAreRefused() throws {
-    let scratch = try Fixtures.scratchFolder()
+    let scratch = try ScratchFolder.make()
     let result = try encode(container: "ts", low: try Self.lowSource(in: scratch, seconds: 3.2))
     #expect(result.status == 1)
     #expect(result.stderr.contains("rendition low ends at 3.200 s but main ends at 4.000 s"), "\(result.stderr)")
   }
 
   @Test func ac3IntoFragmentedMP4IsRefusedNamingTheStream() throws {
-    let scratch = try Fixtures.scratchFolder()
+    let scratch = try ScratchFolder.make()
     let low = try Self.lowSource(in: scratch, audioCodec: "ac3")
     let result = try encode(container: "fmp4", low: low)
     #expect(result.status == 1)
@@ -517,7 +518,7 @@ struct CopyModeTests {
   }
 
   @Test func segmentsTooLongForTheTargetAreRefused() throws {
-    let scratch = try Fixtures.scratchFolder()
+    let scratch = try ScratchFolder.make()
     let result = try encode(container: "ts", low: try Self.lowSource(in: scratch, keyframes: "0,1,3"))
     #expect(result.status == 1)
     #expect(result.stderr.contains("rendition low: the segment starting at 1.000 s lasts 2.000 s, more than the target 1 s + 0.5 s"))

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import HLSPackTestSupport
 
 /// The files that run `hlspack batch` on engines and get its packages to
 /// object storage: the Kubernetes and AWS Batch files pass the engines' own
@@ -70,7 +71,7 @@ struct DeployTests {
   }
 
   @Test func uploadSendsSegmentsFirstPlaylistsLastAndTheBucketMatches() throws {
-    let folder = try Fixtures.scratchFolder()
+    let folder = try ScratchFolder.make()
     for name in ["one", "two"] {
       try FileManager.default.copyItem(at: try Fixtures.clip(), to: folder.appendingPathComponent("\(name).mp4"))
     }

@@ -1,6 +1,7 @@
 import Foundation
 import HLSPackCore
 import Testing
+import HLSPackTestSupport
 
 @testable import HLSPack
 
@@ -8,7 +9,7 @@ import Testing
 @Suite struct FileTransactionTests {
   /// A folder with `a.txt` (mode 0640) and `sub/b.txt`, as the "package".
   func folder(_ name: String = #function) throws -> URL {
-    let root = try Fixtures.scratchFolder(name)
+    let root = try ScratchFolder.make(name)
     try FileManager.default.createDirectory(at: root.appendingPathComponent("sub"), withIntermediateDirectories: false)
     try Data("old a\n".utf8).write(to: root.appendingPathComponent("a.txt"))
     try Data("old b\n".utf8).write(to: root.appendingPathComponent("sub/b.txt"))

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import HLSPackTestSupport
 
 /// fMP4 renditions: H.264 and HEVC (tagged hvc1), clear and AES-128, checked
 /// with ffmpeg/ffprobe and the tests' own box reader.
@@ -87,7 +88,7 @@ struct FragmentedMP4Tests {
       var edits: [UInt32: TrackEdit] = [:]
       for trak in try moov.children().filter({ $0.type == "trak" }) {
         let tkhd = try #require(try trak.find(["tkhd"])).payload
-        let trackID = Box.be32(tkhd, tkhd.startIndex + 12)
+        let trackID = readBE32(tkhd, tkhd.startIndex + 12)
         let edit = try #require(try TrackEdit(trak), "track \(trackID) of \(variant.uri) has no edit list")
         #expect(edit.entryCount == 1 && edit.segmentDuration == 0, "one edit over the whole track")
         edits[trackID] = edit

@@ -1,9 +1,10 @@
 import Foundation
 import HLSPackCore
 import Testing
+import HLSPackTestSupport
 
 /// Every I-frame playlist entry, fetched by its byte range (and decrypted the
-/// way conformance I3 describes when encrypted), decodes to one picture.
+/// way RFC 8216bis §6.3.6 describes when encrypted), decodes to one picture.
 @Suite("I-frame playlists")
 struct IFramePlaylistTests {
   struct Entry {
@@ -95,7 +96,7 @@ struct IFramePlaylistTests {
   }
 
   @Test func iFramePlaylistsCanBeTurnedOff() throws {
-    let scratch = try Fixtures.scratchFolder()
+    let scratch = try ScratchFolder.make()
     let profile = try Fixtures.profile(in: scratch)
     var text = try String(contentsOf: profile, encoding: .utf8)
     text = text.replacingOccurrences(of: #""container": "ts""#, with: #""container": "ts", "iframe_playlists": false"#)

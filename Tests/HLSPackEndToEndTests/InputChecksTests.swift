@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import HLSPackTestSupport
 
 /// Inputs that are not what a finished media file is: a pipe, a device, a
 /// folder, a file still being written, a file cut short, a header that
@@ -22,7 +23,7 @@ struct InputChecksTests {
   /// A named pipe without a writer blocked the run, and every input after
   /// it, forever; a device or a folder is no file either.
   @Test func inputsThatAreNotRegularFilesAreRefusedAndTheOthersRun() throws {
-    let scratch = try Fixtures.scratchFolder()
+    let scratch = try ScratchFolder.make()
     let fifo = scratch.appendingPathComponent("live.ts")
     #expect(mkfifo(fifo.path, 0o600) == 0)
     let folder = scratch.appendingPathComponent("folder.mp4")
@@ -38,7 +39,7 @@ struct InputChecksTests {
   /// A recording still being written was published as a complete, shorter
   /// asset with exit 0. Here the source grows once its asset is being made.
   @Test func anInputThatGrowsDuringTheRunFailsNamingIt() throws {
-    let scratch = try Fixtures.scratchFolder()
+    let scratch = try ScratchFolder.make()
     let source = scratch.appendingPathComponent("recording.ts")
     try Fixtures.ffmpeg([
       "-f", "lavfi", "-i", "testsrc2=size=640x360:rate=25:duration=20", "-c:v", "libx264", "-preset", "ultrafast",
@@ -73,7 +74,7 @@ struct InputChecksTests {
 
   /// FFmpeg 5.1 fails to open such a file with "Device or resource busy".
   @Test func aY4MHeaderDeclaringAHugePictureIsNamed() throws {
-    let scratch = try Fixtures.scratchFolder()
+    let scratch = try ScratchFolder.make()
     let source = scratch.appendingPathComponent("huge.y4m")
     try (Data("YUV4MPEG2 W30000 H30000 F25:1 Ip A1:1 C420jpeg\nFRAME\n".utf8) + Data(count: 100_000)).write(to: source)
     let run = try encode([source.path], in: scratch)
@@ -86,7 +87,7 @@ struct InputChecksTests {
   /// last packet cut in two, which the decoder refused ("Invalid data found
   /// when processing input"); too little is missing for the declared length to tell.
   @Test func anMP4EndingInsideAPacketIsTruncated() throws {
-    let scratch = try Fixtures.scratchFolder()
+    let scratch = try ScratchFolder.make()
     let whole = scratch.appendingPathComponent("whole.mp4")
     try Fixtures.ffmpeg(["-i", try Fixtures.clip().path, "-c", "copy", "-movflags", "+faststart", whole.path])
     let bytes = try Data(contentsOf: whole)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import HLSPackTestSupport
 
 /// HLS video is progressive: an interlaced (25i) source is deinterlaced
 /// before scaling, so a rung at the source's size shows no combing.
@@ -17,7 +18,7 @@ struct InterlacedTests {
   }
 
   @Test func aFullSizeRungIsProgressive() throws {
-    let scratch = try Fixtures.scratchFolder()
+    let scratch = try ScratchFolder.make()
     let source = scratch.appendingPathComponent("interlaced.mp4")
     let made = try Command.run(
       "ffmpeg",

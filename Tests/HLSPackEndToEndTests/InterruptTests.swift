@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import HLSPackTestSupport
 
 /// SIGINT while `hlspack encode` runs: exit 130 and nothing unfinished left,
 /// whenever it arrives (README, Exit status).
@@ -70,7 +71,7 @@ struct InterruptTests {
   /// removed the folder under the run) or 139 (exit() ran destructors under
   /// FFmpeg's threads), or lost the signal; how often depends on the load.
   @Test func interruptedJustAfterStagingBeganExits130AndLeavesNothing() throws {
-    let scratch = try Fixtures.scratchFolder()
+    let scratch = try ScratchFolder.make()
     let profiles = [
       try Fixtures.profile(in: scratch),
       scratch.appendingPathComponent("copy.json"),
@@ -98,7 +99,7 @@ struct InterruptTests {
   /// `nohup` and a shell's background jobs start a command with SIGINT
   /// ignored; it must stay ignored (blocked, Linux would queue it for sigwait).
   @Test func anInterruptTheParentIgnoresIsIgnored() throws {
-    let scratch = try Fixtures.scratchFolder()
+    let scratch = try ScratchFolder.make()
     let output = scratch.appendingPathComponent("out")
     let command = "trap '' INT; exec \"$0\" encode --profile \"$1\" --output \"$2\" \"$3\""
     let process = try start(
@@ -117,7 +118,7 @@ struct InterruptTests {
   /// publish and then removes the old copy.
   @Test(.enabled(if: canDelayRenames, "needs strace with ptrace allowed"))
   func interruptDuringAForcedPublishKeepsTheNewAsset() throws {
-    let scratch = try Fixtures.scratchFolder()
+    let scratch = try ScratchFolder.make()
     let profile = try Fixtures.profile(in: scratch)
     let output = scratch.appendingPathComponent("out")
     let arguments = ["encode", "--profile", profile.path, "--output", output.path, try Fixtures.clip().path]

@@ -1,6 +1,7 @@
 import Foundation
 import HLSPackCore
 import Testing
+import HLSPackTestSupport
 
 /// Key sources, URI templates, rotation, IV modes and reproducible fixtures,
 /// checked on real packages with the openssl and ffmpeg command-line tools.
@@ -105,7 +106,7 @@ struct KeyManagementTests {
 
   @Test func givenKeysAndKeyInfoFilesAreUsed() throws {
     let key = "000102030405060708090a0b0c0d0e0f"
-    let scratch = try Fixtures.scratchFolder()
+    let scratch = try ScratchFolder.make()
     try Data(try #require(Hex.decode(key))).write(to: scratch.appendingPathComponent("k.bin"))
     try Data("https://example.com/k1\nk.bin\n00000000000000000000000000000007\n".utf8)
       .write(to: scratch.appendingPathComponent("ffmpeg.keyinfo"))
@@ -129,7 +130,7 @@ struct KeyManagementTests {
   }
 
   @Test func keyFromTheEnvironmentNeverAppearsInOutput() throws {
-    let scratch = try Fixtures.scratchFolder()
+    let scratch = try ScratchFolder.make()
     let profile = try Fixtures.profile(in: scratch, encryption: #"{"method": "aes-128", "key_env": "HLSPACK_TEST_KEY"}"#)
     let key = "2b7e151628aed2a6abf7158809cf4f3c"
     var environment = ProcessInfo.processInfo.environment
@@ -152,7 +153,7 @@ struct KeyManagementTests {
   }
 
   @Test func exportedKeysAreInAPrivateManifest() throws {
-    let scratch = try Fixtures.scratchFolder()
+    let scratch = try ScratchFolder.make()
     let profile = try Fixtures.profile(in: scratch)
     let output = scratch.appendingPathComponent("out")
     let result = try Command.run(
@@ -167,7 +168,7 @@ struct KeyManagementTests {
   }
 
   @Test func sameSeedGivesIdenticalPackagesAndAnotherSeedOtherKeys() throws {
-    let scratch = try Fixtures.scratchFolder()
+    let scratch = try ScratchFolder.make()
     let profile = try Fixtures.profile(in: scratch, encryption: #"{"method": "aes-128", "rotate_every": 2, "key_uri": "skd://{key_id}"}"#)
     func encode(_ seed: String, into name: String) throws -> [String: String] {
       let output = scratch.appendingPathComponent(name)

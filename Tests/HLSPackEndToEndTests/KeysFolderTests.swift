@@ -1,6 +1,7 @@
 import Foundation
 import HLSPackCore
 import Testing
+import HLSPackTestSupport
 
 /// `encryption.keys_dir` / `--keys-dir`: keys kept out of the asset, in
 /// `DIR/<asset>/`, staged and published with it, owner-only whatever the umask.
@@ -34,7 +35,7 @@ struct KeysFolderTests {
   }
 
   @Test func keysGoToTheKeysFolderOwnerOnlyAndNotIntoTheAsset() throws {
-    let scratch = try Fixtures.scratchFolder()
+    let scratch = try ScratchFolder.make()
     let profile = try Self.profile(in: scratch, encryption: Self.appKeys)
     let run = try Self.encode(["--profile", profile.path, "--output", "out", "--keys-dir", "keys", try Fixtures.clip().path], in: scratch)
     try #require(run.status == 0, "\(run.stderr)")
@@ -68,7 +69,7 @@ struct KeysFolderTests {
   }
 
   @Test func theProfilesKeysDirIsRelativeToTheProfile() throws {
-    let scratch = try Fixtures.scratchFolder()
+    let scratch = try ScratchFolder.make()
     let profiles = scratch.appendingPathComponent("profiles")
     try FileManager.default.createDirectory(at: profiles, withIntermediateDirectories: true)
     let profile = try Self.profile(
@@ -80,7 +81,7 @@ struct KeysFolderTests {
   }
 
   @Test func aKeysFolderIsReplacedOnlyWithForceAndTogetherWithTheAsset() throws {
-    let scratch = try Fixtures.scratchFolder()
+    let scratch = try ScratchFolder.make()
     let profile = try Self.profile(in: scratch, encryption: Self.appKeys)
     let arguments = ["--profile", profile.path, "--output", "out", "--keys-dir", "keys", try Fixtures.clip().path]
     let keys = scratch.appendingPathComponent("keys/clip/keys")
@@ -103,7 +104,7 @@ struct KeysFolderTests {
   }
 
   @Test func keyFileURIsAndKeysFoldersInsideAssetsAreRefused() throws {
-    let scratch = try Fixtures.scratchFolder()
+    let scratch = try ScratchFolder.make()
     let clip = try Fixtures.clip().path
     let keyFileURIs = try Self.profile(in: scratch, encryption: #"{"method": "aes-128", "keys_dir": "keys"}"#)
     let inProfile = try Self.encode(["--profile", keyFileURIs.path, "--output", "out", clip], in: scratch)
@@ -124,7 +125,7 @@ struct KeysFolderTests {
   /// Keys that sit inside an asset whose URIs do not point at them are
   /// published with it wherever the asset is synced.
   @Test func keysInsideAnAssetWithAbsoluteKeyURIsDrawAWarning() throws {
-    let scratch = try Fixtures.scratchFolder()
+    let scratch = try ScratchFolder.make()
     let profile = try Self.profile(in: scratch, encryption: Self.appKeys)
     let run = try Self.encode(["--profile", profile.path, "--output", "out", try Fixtures.clip().path], in: scratch)
     #expect(run.status == 0 && run.stderr.contains("syncing the asset to a CDN publishes them"), "\(run.stderr)")
@@ -135,7 +136,7 @@ struct KeysFolderTests {
 
   /// `hlspack batch` honours the profile's keys_dir as `encode` does.
   @Test func batchKeepsTheKeysInTheProfilesKeysFolder() throws {
-    let scratch = try Fixtures.scratchFolder()
+    let scratch = try ScratchFolder.make()
     try FileManager.default.copyItem(at: try Fixtures.clip(), to: scratch.appendingPathComponent("title.mp4"))
     try Data(#"{"input": "title.mp4"}"#.utf8).write(to: scratch.appendingPathComponent("catalog.jsonl"))
     let profile = try Self.profile(in: scratch, encryption: #"{"method": "aes-128", "key_uri": "skd://{key_id}", "keys_dir": "keys"}"#)
@@ -150,7 +151,7 @@ struct KeysFolderTests {
   /// The seed's labels name the asset, not its source: a run that replaces an
   /// asset made from another file of the same name gets the same keys, and says so.
   @Test func replacingAnAssetOfAnotherSourceUnderTheSameSeedWarns() throws {
-    let scratch = try Fixtures.scratchFolder()
+    let scratch = try ScratchFolder.make()
     let profile = try Self.profile(in: scratch, encryption: #"{"method": "aes-128"}"#)
     var sources: [String] = []
     for folder in ["a", "b"] {

@@ -1,9 +1,10 @@
 import Foundation
 import HLSPackCore
 import Testing
+import HLSPackTestSupport
 
 /// Alternate audio (two languages plus 5.1), sidecar subtitles and audio-only
-/// variants, checked against the rules of conformance D3, D5, F1–F4.
+/// variants, checked against the rules of RFC 8216bis §4.4.6.1 and §4.4.6.2.
 @Suite("Alternate audio and subtitles")
 struct MediaGroupsTests {
   /// A 4 s source with English stereo, French stereo and English 5.1 audio,
@@ -28,7 +29,7 @@ struct MediaGroupsTests {
   }
 
   static func package(encryption: String, container: String = "ts", options: [String] = []) throws -> URL {
-    let scratch = try Fixtures.scratchFolder()
+    let scratch = try ScratchFolder.make()
     let input = try source(in: scratch)
     let profile = scratch.appendingPathComponent("groups.json")
     try Data(
@@ -76,7 +77,7 @@ struct MediaGroupsTests {
     #expect(subtitles.allSatisfy { $0["FORCED"] == "NO" && $0["CHANNELS"] == nil })
 
     // Every video variant references the audio group and lists its codecs; BANDWIDTH
-    // adds the group's largest audio rendition (conformance D3), measured here independently.
+    // adds the group's largest audio rendition (RFC 8216bis §4.4.6.2), measured here independently.
     let video = master.variants.filter { $0.attributes["RESOLUTION"] != nil }
     #expect(!video.isEmpty)
     for variant in video {
@@ -151,8 +152,8 @@ struct MediaGroupsTests {
     }
   }
 
-  /// Conformance C5: a client may start at any segment, audio-only ones included.
-  /// I-frame playlists are of video only (RFC 8216bis 4.4.3.6, conformance D6):
+  /// RFC 8216bis §3.1.1: a client may start at any segment, audio-only ones included.
+  /// I-frame playlists are of video only (RFC 8216bis §4.4.3.6, §4.4.6.3):
   /// an audio rendition's I-frame "variant" would be the lowest a trick-play
   /// client can pick (found with `cbcs`, whose fragments are measured again).
   @Test(arguments: [("fmp4", "sample-aes"), ("fmp4", "aes-128"), ("ts", "sample-aes")])
@@ -183,8 +184,8 @@ struct MediaGroupsTests {
   }
 
   /// EXT-X-SESSION-KEY URIs resolve from the master to the key files the media
-  /// playlists' EXT-X-KEY tags name from their own folders (conformance D10,
-  /// G11), one tag per key, exactly as `rewrite-keys --uri {key_file}` writes them.
+  /// playlists' EXT-X-KEY tags name from their own folders (RFC 8216bis §4.4.6.5), one tag per key,
+  /// exactly as `rewrite-keys --uri {key_file}` writes them.
   @Test(arguments: ["asset", "rendition"])
   func sessionKeysNameTheMediaPlaylistsKeysFromTheMaster(scope: String) throws {
     let asset = try Self.package(encryption: #"{"method": "aes-128", "session_key": true, "scope": "\#(scope)"}"#)
@@ -213,7 +214,7 @@ struct MediaGroupsTests {
   /// After a SAMPLE-AES clear lead the PMT changes, so the video and audio
   /// playlists carry EXT-X-DISCONTINUITY; the I-frame playlist (ranges into
   /// the same segments) and the subtitle playlists must carry it at the same
-  /// time (conformance B9, B10). Audio segments end on audio frames: within one.
+  /// time (docs/conformance.md, SAMPLE-AES in MPEG-TS). Audio segments end on audio frames: within one.
   @Test func clearLeadDiscontinuityIsInEveryPlaylistAtTheSameTime() throws {
     let asset = try Self.package(encryption: #"{"method": "sample-aes", "clear_lead_segments": 1}"#)
     let master = try PlaylistReader(contentsOf: asset.appendingPathComponent("master.m3u8"))
@@ -330,8 +331,8 @@ struct MediaGroupsTests {
     }
   }
 
-  /// Through the master playlist with FFmpeg 8.1 (5.1 exposes no subtitles
-  /// there). FFmpeg drops the cues of the first subtitle segment of any
+  /// Through the master playlist with FFmpeg 8.1 (5.1 lists subtitles there
+  /// only with `-strict experimental`: SubtitleClientsTests). FFmpeg drops the cues of the first subtitle segment of any
   /// package (Shaka Packager's too), so cues from the second segment on are
   /// compared with the sidecar. FFmpeg ignores X-TIMESTAMP-MAP and reads cue
   /// times on the MPEG-TS clock, whose first picture is at 1 s: it shows cues

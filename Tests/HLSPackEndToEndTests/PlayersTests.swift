@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import HLSPackTestSupport
 
 /// Every shipped profile, played by clients that implement HLS and AES-128
 /// themselves (VLC 3.0, streamlink, yt-dlp), fetched over HTTP from
@@ -26,7 +27,7 @@ struct PlayersTests {
     let package = try PlayablePackage.of(profile)
     guard player.plays(method: package.method) else { return }
     let server = try LocalHTTPServer(serving: package.asset)
-    let folder = try Fixtures.scratchFolder("\(player.rawValue)-\(profile)")
+    let folder = try ScratchFolder.make("\(player.rawValue)-\(profile)")
     let fetched = try player.fetch(server.url("master.m3u8"), into: folder)
     let what = "\(player.rawValue), \(profile)"
 
@@ -72,7 +73,7 @@ struct PlayablePackage: Sendable {
   }
 
   private static func make(_ profile: String) throws -> PlayablePackage {
-    let scratch = try Fixtures.scratchFolder("players-\(profile)")
+    let scratch = try ScratchFolder.make("players-\(profile)")
     let (run, encoded, keys) = try ShippedProfilesTests.encode(profile, in: scratch)
     guard run.status == 0 else { throw FixtureError("\(profile): \(run.stderr)") }
     var asset = encoded

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import HLSPackTestSupport
 
 /// Numbers at and past the ends of a profile's ranges, through the command:
 /// refused with exit 2 before any work, or encoded; never a trap that leaves
@@ -8,7 +9,7 @@ import Testing
 struct ProfileExtremeValuesTests {
   @Test(arguments: ["4294967296/4294967296", "2147483648/1073741824", "9223372036854775807/9223372036854775807"])
   func frameRateTermsPast32BitsAreRefusedBeforeAnyWork(_ fps: String) throws {
-    let scratch = try Fixtures.scratchFolder("fps-\(fps.prefix(10))")
+    let scratch = try ScratchFolder.make("fps-\(fps.prefix(10))")
     let (run, _) = try Fixtures.encodeOneRung(
       try Fixtures.clip(), rung: "low", width: 320, height: 180, bitrate: 300_000, fields: #", "fps": "\#(fps)""#, in: scratch)
     #expect(run.status == 2, "\(run.stderr)")
@@ -19,7 +20,7 @@ struct ProfileExtremeValuesTests {
   /// The largest terms a profile may give, near both ends of the rate range.
   @Test(arguments: ["1000000/999999", "999999/8335"])
   func largestFrameRateTermsEncode(_ fps: String) throws {
-    let scratch = try Fixtures.scratchFolder("fps-\(fps.prefix(7))")
+    let scratch = try ScratchFolder.make("fps-\(fps.prefix(7))")
     let (run, asset) = try Fixtures.encodeOneRung(
       try Fixtures.clip(), rung: "low", width: 320, height: 180, bitrate: 300_000, fields: #", "fps": "\#(fps)""#, in: scratch)
     #expect(run.status == 0, "\(run.stderr)")

@@ -1,6 +1,7 @@
 import Foundation
 import HLSPackCore
 import Testing
+import HLSPackTestSupport
 
 /// Publishing as `hlspack encode` does it, where it could lose data or keys:
 /// what `--force` may replace, two runs of one asset, modes under a lax
@@ -23,7 +24,7 @@ struct PublishingSafetyTests {
   /// The issue's case: the input sits in the folder named after its stem,
   /// which `--force` replaced, deleting the input and everything beside it.
   @Test func forceNeverReplacesTheFolderHoldingTheInput() throws {
-    let scratch = try Fixtures.scratchFolder()
+    let scratch = try ScratchFolder.make()
     let profile = try Fixtures.profile(in: scratch)
     let folder = scratch.appendingPathComponent("t/movie")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -42,7 +43,7 @@ struct PublishingSafetyTests {
   /// swapped the first asset out, and the keys its run reported were lost.
   /// Now one publishes and the other fails, leaving nothing behind.
   @Test func twoRunsOfOneNewAssetPublishItOnce() throws {
-    let scratch = try Fixtures.scratchFolder()
+    let scratch = try ScratchFolder.make()
     let profile = try Fixtures.profile(in: scratch)
     let output = scratch.appendingPathComponent("out")
     let arguments = ["encode", "--profile", profile.path, "--output", output.path, try Fixtures.clip().path]
@@ -76,7 +77,7 @@ struct PublishingSafetyTests {
 
   /// With umask 000, keys/ was 0777: any local user could swap key files.
   @Test func keysStayPrivateUnderAnOpenUmask() throws {
-    let scratch = try Fixtures.scratchFolder()
+    let scratch = try ScratchFolder.make()
     let profile = try Fixtures.profile(in: scratch)
     let output = scratch.appendingPathComponent("out")
     let run = try hlspack(after: "umask 000", ["encode", "--profile", profile.path, "--output", output.path, try Fixtures.clip().path])
@@ -112,7 +113,7 @@ struct PublishingSafetyTests {
 
   @Test(.enabled(if: canMountTmpfs, "needs mount (root)"))
   func aFullDiskNamesTheAssetAndTheInput() throws {
-    let scratch = try Fixtures.scratchFolder()
+    let scratch = try ScratchFolder.make()
     let profile = try Fixtures.profile(in: scratch)
     let output = scratch.appendingPathComponent("out")
     try FileManager.default.createDirectory(at: output, withIntermediateDirectories: false)
@@ -126,7 +127,7 @@ struct PublishingSafetyTests {
 
   /// The same past a file-size limit (`ulimit -f`), which needs no privilege.
   @Test func aFileSizeLimitNamesTheAssetAndTheInput() throws {
-    let scratch = try Fixtures.scratchFolder()
+    let scratch = try ScratchFolder.make()
     let profile = try Fixtures.profile(in: scratch)
     let output = scratch.appendingPathComponent("out")
     let run = try hlspack(after: "ulimit -f 32", ["encode", "--profile", profile.path, "--output", output.path, try Fixtures.clip().path])
@@ -137,7 +138,7 @@ struct PublishingSafetyTests {
   /// sequence reached the terminal; now they are quoted as `ls` quotes them,
   /// and a shell reads the line back as the path.
   @Test func printedPathsAreQuotedWhenTheyNeedIt() throws {
-    let scratch = try Fixtures.scratchFolder()
+    let scratch = try ScratchFolder.make()
     let profile = try Fixtures.profile(in: scratch, encryption: #"{"method": "none"}"#)
     let output = scratch.appendingPathComponent("out")
     let input = scratch.appendingPathComponent("new\nline \u{1B}[31mred.mp4")
@@ -154,7 +155,7 @@ struct PublishingSafetyTests {
 
   /// As the profile's `"output": ""` is: it silently meant the current folder.
   @Test func anEmptyOutputIsRefused() throws {
-    let scratch = try Fixtures.scratchFolder()
+    let scratch = try ScratchFolder.make()
     let profile = try Fixtures.profile(in: scratch)
     let folder = scratch.appendingPathComponent("here")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
@@ -169,7 +170,7 @@ struct PublishingSafetyTests {
   /// without `--force` before any work starts (no "start" progress event).
   @Test(arguments: [[], ["--force"]])
   func aLinkAtTheDestinationIsRefusedBeforeAnyWork(extra: [String]) throws {
-    let scratch = try Fixtures.scratchFolder()
+    let scratch = try ScratchFolder.make()
     let profile = try Fixtures.profile(in: scratch)
     let output = scratch.appendingPathComponent("out")
     try FileManager.default.createDirectory(at: output, withIntermediateDirectories: false)

@@ -1,11 +1,12 @@
 import Foundation
+import HLSPackTestSupport
 import Testing
 
 /// `--reproducible`: the same input and profile give the same bytes without a
 /// seed (which turns it on as well, and derives keys besides).
 @Suite struct ReproducibleTests {
   @Test func twoReproducibleRunsOfAClearProfileAreIdenticalAndUntimed() throws {
-    let scratch = try Fixtures.scratchFolder()
+    let scratch = try ScratchFolder.make()
     let profile = try Fixtures.profile(in: scratch, encryption: #"{"method": "none"}"#)
     func package(into name: String) throws -> [String: Data] {
       let output = scratch.appendingPathComponent(name)

@@ -1,6 +1,7 @@
 import Foundation
 import HLSPackCore
 import Testing
+import HLSPackTestSupport
 
 /// `hlspack rewrite-keys` on hostile or damaged packages: key URIs and links
 /// that lead outside the package, named pipes and devices, leftovers of a
@@ -16,7 +17,7 @@ struct RewriteKeysHardeningTests {
   /// attribute is `uriAttribute`, one segment, and the key `k.key`; and
   /// `scratch/outside/secret.bin`, 16 bytes that are not the package's.
   func package(uriAttribute: String = #"URI="k.key""#, _ name: String = #function) throws -> (package: URL, outside: URL) {
-    let scratch = try Fixtures.scratchFolder(name)
+    let scratch = try ScratchFolder.make(name)
     let package = scratch.appendingPathComponent("package")
     let outside = scratch.appendingPathComponent("outside")
     for folder in [package, outside] { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }

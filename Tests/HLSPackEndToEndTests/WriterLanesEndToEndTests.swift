@@ -2,6 +2,7 @@ import Foundation
 import HLSPackCore
 import Logging
 import Testing
+import HLSPackTestSupport
 
 @testable import HLSPack
 
@@ -11,7 +12,7 @@ import Testing
 @Suite struct WriterLanesEndToEndTests {
   @Test(arguments: ["ts", "fmp4"])
   func twoWritersMakeTheSamePackageAsOne(container: String) throws {
-    let scratch = try Fixtures.scratchFolder()
+    let scratch = try ScratchFolder.make()
     _ = try CopyModeTests.lowSource(in: scratch)
     let profile = try ProfileLoader.load(
       data: Data(

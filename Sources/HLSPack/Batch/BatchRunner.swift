@@ -49,7 +49,7 @@ public struct BatchRunner: Sendable {
         outcome.status = .skipped
         outcome.reason = "up to date"
         progress.report(ProgressEvent(event: .skipped, asset: asset, input: plan.entry.input.path, message: "up to date"))
-      case .make(let replace, let reason):
+      case .make(let replace, let reason, let provenance):
         outcome.reason = reason
         let encryption = plan.profile.encryption
         let keysDestination = try Packager.keysDestinations(
@@ -59,8 +59,8 @@ public struct BatchRunner: Sendable {
           replace: replace, progress: progress, logger: logger)
         let share = max(1, cores / max(1, min(jobs, plans.count)))
         encoder.usableCores = { share }
-        // Each rung's encoder runs in its own thread: together they get this job's share.
-        if share < cores { encoder.encoderThreads = max(1, share / max(1, plan.profile.video.count)) }
+        if share < cores { encoder.coreShare = share }
+        encoder.provenance = provenance
         _ = try encoder.encode()
         outcome.status = .published
       }
@@ -78,7 +78,8 @@ public struct BatchRunner: Sendable {
 
   enum Decision: Equatable {
     case upToDate
-    case make(replace: Bool, reason: String)
+    /// `provenance`: what the asset's record will say, when the decision had to compute it.
+    case make(replace: Bool, reason: String, provenance: AssetProvenance? = nil)
   }
 
   func decision(_ plan: BatchPlan) throws -> Decision {
@@ -89,7 +90,7 @@ public struct BatchRunner: Sendable {
     let current = try AssetProvenance(
       profile: plan.profile, input: plan.entry.input, reproducible: plan.profile.encryption.seed != nil)
     guard let recorded = AssetProvenance.recorded(in: plan.destination) else {
-      return .make(replace: true, reason: "no record of what made it")
+      return .make(replace: true, reason: "no record of what made it", provenance: current)
     }
     if recorded == current { return .upToDate }
     let reason =
@@ -97,7 +98,7 @@ public struct BatchRunner: Sendable {
       : recorded.sources != current.sources ? "a rendition source or subtitle file changed"
       : recorded.profileSHA256 != current.profileSHA256 ? "the profile changed"
       : "made by hlspack \(recorded.version)"
-    return .make(replace: true, reason: reason)
+    return .make(replace: true, reason: reason, provenance: current)
   }
 
   /// The bytes of the regular files under `folder`.

@@ -1,7 +1,7 @@
 import HLSPackCore
 import HLSPackCrypto
 
-/// SAMPLE-AES encryption of AAC for MPEG-TS (conformance K1–K4).
+/// SAMPLE-AES encryption of AAC for MPEG-TS (Apple MPEG-2 Stream Encryption §2.3.2).
 ///
 /// Per frame: 16 clear leader bytes after the ADTS header (if any), then every
 /// whole 16-byte block, the 0–15 byte tail clear; one CBC chain per frame from
@@ -18,7 +18,7 @@ final class AACSampleEncryptor {
   }
 
   /// Encrypts one raw AAC access unit, before the TS muxer adds its ADTS header
-  /// (the leader is then raw bytes 0–15; the result is the same, K3).
+  /// (the leader is then raw bytes 0–15; the result is the same).
   func encrypt(rawFrame: [UInt8], iv: [UInt8]) throws -> [UInt8] {
     try frames.processed(rawFrame, framing: .rawAAC, iv: iv)
   }

@@ -1,7 +1,7 @@
 import HLSPackCore
 import HLSPackCrypto
 
-/// SAMPLE-AES encryption of AC-3 for MPEG-TS (conformance K5).
+/// SAMPLE-AES encryption of AC-3 for MPEG-TS (Apple MPEG-2 Stream Encryption §2.3.3).
 ///
 /// The input is one or more whole syncframes back to back (a packet or PES
 /// payload), split on the frame size from each syncinfo. Per syncframe: bytes

@@ -4,7 +4,7 @@ import HLSPackCrypto
 /// The per-frame work behind the AAC and AC-3 encryptors and decryptors, which
 /// differ only in direction: in each frame, the whole blocks after the header
 /// and the 16-byte leader run through one CBC chain that starts from the IV
-/// (conformance K1–K5). Frames never chain into each other.
+/// (Apple MPEG-2 Stream Encryption §2.3). Frames never chain into each other.
 final class AudioFrameCipher {
   private let cipher: SampleAESCipher
 
@@ -13,7 +13,7 @@ final class AudioFrameCipher {
   }
 
   enum Framing {
-    /// One raw AAC access unit (no ADTS header yet, conformance K3).
+    /// One raw AAC access unit (no ADTS header yet, docs/conformance.md, SAMPLE-AES in MPEG-TS).
     case rawAAC
     /// One or more ADTS frames.
     case adts

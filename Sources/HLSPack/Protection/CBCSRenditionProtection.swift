@@ -5,11 +5,11 @@ import HLSPackCrypto
 /// gets `encv`/`enca` sample entries whose `tenc` carries the key id and the
 /// constant IV, and every fragment's samples are encrypted in place with
 /// `senc`/`saiz`/`saio` added. The constant IV is SegmentKeying's one IV per
-/// key, so the playlist's `IV=` (absent with FairPlay) equals it (conformance M8).
+/// key, so the playlist's `IV=` (absent with FairPlay) equals it (docs/conformance.md, SAMPLE-AES in fMP4).
 ///
 /// One key for the whole rendition: `tenc` lives in the init segment, so key
-/// rotation would need a new init per period (M9) and a clear lead a second,
-/// clear sample description (M7); the profile loader refuses both for now.
+/// rotation would need a new init per period and a clear lead a second,
+/// clear sample description (docs/conformance.md, SAMPLE-AES in fMP4); the profile loader refuses both for now.
 final class CBCSRenditionProtection {
   private let keying: SegmentKeying
   private var encryptor: CBCSFragmentEncryptor?

@@ -1,10 +1,10 @@
 import HLSPackCore
 import HLSPackCrypto
 
-/// SAMPLE-AES encryption of H.264 access units for MPEG-TS (conformance J1–J5).
+/// SAMPLE-AES encryption of H.264 access units for MPEG-TS (Apple MPEG-2 Stream Encryption §2.2).
 ///
 /// Give it one access unit in Annex B form, as libx264 emits it and the TS
-/// muxer writes it, before packetisation (J7). Slice NAL units (types 1 and 5)
+/// muxer writes it, before packetisation (docs/conformance.md, SAMPLE-AES in MPEG-TS). Slice NAL units (types 1 and 5)
 /// longer than 48 bytes get 32 clear bytes, then one encrypted 16-byte block
 /// every 160 bytes while more than 16 bytes remain; one CBC chain per NAL unit,
 /// from `iv`. The NAL bytes are encrypted as they stand in the stream (with

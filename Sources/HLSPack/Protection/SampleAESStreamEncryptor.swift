@@ -47,7 +47,7 @@ final class SampleAESStreamEncryptor: SampleEncryptor {
         setup[audioPID] = try ac3Header.map { try SampleAESAudioSetup.ac3(syncFrame: $0) }
           ?? SampleAESAudioSetup.aac(audioSpecificConfig: audioConfig)
       }
-      // After a clear lead the PMT changes, so its version must too (conformance L5).
+      // After a clear lead the PMT changes, so its version must too (ISO/IEC 13818-1 §2.4.4.9).
       let version: UInt8 = keying.encryption.clearLeadSegments > 0 ? 1 : 0
       rewriter = TransportStreamPMTRewriter(signalling: SampleAESSignalling(version: version, audioSetup: setup))
     }

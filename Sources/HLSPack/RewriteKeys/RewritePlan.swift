@@ -87,7 +87,7 @@ struct RewritePlan {
 
     try map(.key) { _, _ in nil }
     // A session key announces a key the media playlists use, so it names the
-    // same resource as the first media tag of that key (conformance G11): the
+    // same resource as the first media tag of that key (RFC 8216bis §4.4.6.5): the
     // same absolute URI, or the same file re-expressed from the multivariant
     // playlist's folder (also above the package), as `encode` writes it. A key
     // no media playlist uses gets the template rendered for the multivariant playlist itself.

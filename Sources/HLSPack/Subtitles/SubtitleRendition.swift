@@ -58,7 +58,7 @@ struct SubtitleRendition {
         .init(
           uri: "\(folder)/\(name)", duration: MediaClock.seconds(segment.durationTicks), bytes: bytes.count,
           sha256: checksums ? Hex.encode(try Digest.sha256(bytes)) : nil, iv: nil, keyID: nil))
-      // The video's discontinuities, at the same segments (conformance B9).
+      // The video's discontinuities, at the same segments (Apple HLS Authoring Spec 8.13–8.15).
       entries.append(.init(uri: name, durationTicks: segment.durationTicks, key: .none, discontinuity: segment.discontinuity))
     }
     report.playlist = "\(folder)/index.m3u8"

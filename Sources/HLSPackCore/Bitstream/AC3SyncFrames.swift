@@ -20,7 +20,7 @@ public enum AC3SyncFrames {
     guard bytes[0] == 0x0B, bytes[1] == 0x77 else { throw FramingError.ac3(offset: offset, reason: "no syncword 0x0B77") }
     let bsid = bytes[5] >> 3
     // bsid 11–16 is E-AC-3, whose frame size sits elsewhere and whose IV reset
-    // point is disputed (conformance N6); only AC-3 is handled here.
+    // point is disputed (docs/conformance.md, SAMPLE-AES in MPEG-TS); only AC-3 is handled here.
     guard bsid <= 10 else { throw FramingError.ac3(offset: offset, reason: "bsid \(bsid) is not AC-3 (E-AC-3?)") }
     let fscod = Int(bytes[4] >> 6)
     let frmsizecod = Int(bytes[4] & 0x3F)

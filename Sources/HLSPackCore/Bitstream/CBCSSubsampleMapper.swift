@@ -10,7 +10,7 @@ public struct CBCSSubsample: Equatable, Sendable {
 }
 
 /// Splits length-prefixed H.264 or HEVC samples into `cbcs` subsamples
-/// (conformance M4): every non-VCL NAL unit with its length field stays clear
+/// (ISO/IEC 23001-7, subsample encryption): every non-VCL NAL unit with its length field stays clear
 /// and joins the clear bytes of the next subsample; a slice keeps its length
 /// field, NAL unit header and slice header clear and protects the rest.
 /// Parameter sets come from the sample entry's avcC/hvcC and from any sent

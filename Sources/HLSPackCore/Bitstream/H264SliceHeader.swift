@@ -2,7 +2,7 @@
 /// part of a `cbcs` subsample.
 enum H264SliceHeader {
   /// Escaped bytes of the slice header that follow the 1-byte NAL unit header,
-  /// its last partial byte included (conformance M4). `range` is the NAL unit.
+  /// its last partial byte included (ISO/IEC 23001-7, subsample encryption). `range` is the NAL unit.
   static func length(_ bytes: [UInt8], _ range: Range<Int>, sps: [Int: H264SPS], pps: [Int: H264PPS]) throws -> Int {
     let header = bytes[range.lowerBound]
     let nalType = Int(header & 0x1F)

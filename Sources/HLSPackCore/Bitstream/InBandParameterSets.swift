@@ -2,7 +2,7 @@
 /// its samples (MPEG-TS sources always do). In fMP4 the sample entry is
 /// `hvc1` or `avc1`, whose record holds every parameter set: for `hvc1`,
 /// ISO/IEC 14496-15 §8.4.1 has `array_completeness` 1, which means none are
-/// in the samples (conformance C7). So they leave the samples, as Shaka
+/// in the samples (ISO/IEC 14496-15). So they leave the samples, as Shaka
 /// Packager takes them out; one the record does not hold would be lost with
 /// them, so it stops the run instead.
 public struct InBandParameterSets: Sendable {

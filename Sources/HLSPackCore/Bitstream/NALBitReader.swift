@@ -1,7 +1,7 @@
 /// Reads the RBSP bits of one NAL unit as they stand in the stream: an
 /// emulation-prevention byte (the `03` of `00 00 03`) is skipped when it is
 /// loaded, but counted, so `consumedBytes` measures escaped bytes, which is
-/// what a `cbcs` clear region is made of (conformance M4).
+/// what a `cbcs` clear region is made of (ISO/IEC 23001-7, subsample encryption).
 ///
 /// Every read names its syntax element, and every failure names it too.
 struct NALBitReader {

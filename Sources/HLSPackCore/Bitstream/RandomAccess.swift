@@ -1,5 +1,5 @@
 /// Whether a coded picture can open a segment that decodes on its own
-/// (conformance C1, EXT-X-INDEPENDENT-SEGMENTS). Encoders with open GOPs mark
+/// (Apple HLS Authoring Spec 7.4, EXT-X-INDEPENDENT-SEGMENTS). Encoders with open GOPs mark
 /// pictures as keyframes that are not: an H.264 I picture with a recovery
 /// point, whose followers refer back past it, or an HEVC CRA followed by RASL
 /// pictures that refer to the previous GOP.

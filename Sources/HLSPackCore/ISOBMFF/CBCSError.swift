@@ -1,7 +1,7 @@
 /// Why SAMPLE-AES `cbcs` protection of an fMP4 rendition was refused. Each
 /// message names the box or the bitstream field at fault: media that cannot be
 /// mapped exactly is never guessed at, because a wrong clear region still
-/// plays on some clients and fails on Apple's (conformance M4).
+/// plays on some clients and fails on Apple's (docs/conformance.md, SAMPLE-AES in fMP4).
 public enum CBCSError: Error, CustomStringConvertible, Equatable, Sendable {
   /// The ISO-BMFF structure cannot be read (sizes, missing or duplicate boxes).
   case malformedBox(String)

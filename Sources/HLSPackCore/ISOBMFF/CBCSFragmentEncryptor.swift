@@ -8,7 +8,7 @@ public protocol CBCSChainCipher: AnyObject {
 }
 
 /// Protects the movie fragments of one fMP4 rendition with SAMPLE-AES `cbcs`
-/// (conformance M3–M6): encrypts every sample of every track in place, and adds
+/// (ISO/IEC 23001-7, ISO/IEC 14496-12): encrypts every sample of every track in place, and adds
 /// `saiz`, `saio` and `senc` to each `traf`; the moof grows, so every trun
 /// data_offset grows by the same amount and the mdat stays as it was.
 ///

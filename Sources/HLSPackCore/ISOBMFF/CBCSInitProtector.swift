@@ -1,5 +1,5 @@
 /// Rewrites an fMP4 initialization segment for SAMPLE-AES `cbcs`
-/// (conformance M1, M2, M7, C6, C7): every `avc1`/`hvc1` sample entry becomes
+/// (ISO/IEC 23001-7; RFC 8216bis §3.1.2): every `avc1`/`hvc1` sample entry becomes
 /// `encv`, every `mp4a`/`ac-3`/`ec-3` entry `enca`, each with a `sinf` appended:
 /// `frma` (the original format, so `hvc1` stays `hvc1`), `schm` (`cbcs`,
 /// version 0x00010000) and `schi`/`tenc` version 1 (video 1:9, audio 0:0,

@@ -6,7 +6,7 @@ struct InitSegmentLayout {
   enum Kind: Equatable {
     case h264
     case hevc
-    /// AAC (`mp4a`), AC-3 (`ac-3`) or E-AC-3 (`ec-3`): whole-sample encryption (conformance M6).
+    /// AAC (`mp4a`), AC-3 (`ac-3`) or E-AC-3 (`ec-3`): whole-sample encryption (ISO/IEC 23001-7).
     case audio
   }
 

@@ -1,4 +1,4 @@
-/// The sample auxiliary information of one protected `traf` (conformance M3):
+/// The sample auxiliary information of one protected `traf` (ISO/IEC 23001-7 `senc`, ISO/IEC 14496-12 `saiz`/`saio`):
 /// `senc` (version 0; flags 2 when subsamples follow; no per-sample IV, the
 /// constant IV is in `tenc`), `saiz` (the size of each sample's record) and
 /// `saio` (one offset: where the first record lies, relative to the moof).

@@ -5,7 +5,7 @@ public enum HDCPLevel: String, Sendable, Equatable {
   case type0 = "TYPE-0"
   case type1 = "TYPE-1"
 
-  /// Apple's authoring rule for protected content (conformance G10): HD
+  /// Apple's authoring rule for protected content (Apple HLS Authoring Spec 13.5–13.7): HD
   /// pictures need TYPE-0, pictures beyond 1080p TYPE-1, SD none. Lines of
   /// the shorter side decide, so portrait video is classed like landscape.
   public init(width: Int, height: Int) {

@@ -9,10 +9,10 @@ public struct IFramePlaylist: Sendable {
     public var durationTicks: Int64
     /// The parent segment's key, always with its explicit IV: I-frame playlists
     /// number their entries differently, so an implicit IV would be wrong
-    /// (conformance G8c, I3).
+    /// (RFC 8216bis §6.3.6; docs/conformance.md, IVs).
     public var key: KeyTag
     /// EXT-X-DISCONTINUITY before this entry: its segment follows one in the
-    /// media playlist, and every playlist must change at the same points (conformance B9).
+    /// media playlist, and every playlist must change at the same points (Apple HLS Authoring Spec 8.13–8.15).
     public var discontinuity: Bool
 
     public init(uri: String, offset: Int, length: Int, durationTicks: Int64, key: KeyTag, discontinuity: Bool = false) {
@@ -37,7 +37,7 @@ public struct IFramePlaylist: Sendable {
     self.targetDuration = targetDuration
   }
 
-  /// 4 for EXT-X-BYTERANGE and EXT-X-I-FRAMES-ONLY, 5 with EXT-X-MAP (conformance A4).
+  /// 4 for EXT-X-BYTERANGE and EXT-X-I-FRAMES-ONLY, 5 with EXT-X-MAP (RFC 8216bis §8).
   public var version: Int {
     entries.map(\.key.requiredVersion).reduce(map == nil ? 4 : 5, max)
   }

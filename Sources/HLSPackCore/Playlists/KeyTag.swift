@@ -25,7 +25,7 @@ public struct KeyTag: Sendable, Equatable, Codable {
 
   public static let none = KeyTag(method: .none, uri: nil, iv: nil)
 
-  /// The minimum EXT-X-VERSION this tag requires (conformance A4).
+  /// The minimum EXT-X-VERSION this tag requires (RFC 8216bis §8).
   var requiredVersion: Int {
     if method == .sampleAES || keyFormat != nil || keyFormatVersions != nil { return 5 }
     return iv == nil ? 1 : 2
@@ -41,7 +41,7 @@ public struct KeyTag: Sendable, Equatable, Codable {
     return parts.joined(separator: ",")
   }
 
-  /// `0x` + 32 upper-case hex digits (conformance G5).
+  /// `0x` + 32 upper-case hex digits (RFC 8216bis §4.2; docs/conformance.md, IVs).
   public static func formatIV(_ iv: [UInt8]) -> String {
     "0x" + Hex.encode(iv, uppercase: true)
   }

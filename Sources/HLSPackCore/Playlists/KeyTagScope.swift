@@ -1,4 +1,4 @@
-/// Which segments each key tag of a playlist applies to (conformance G2), so
+/// Which segments each key tag of a playlist applies to (RFC 8216bis §4.4.4.4), so
 /// that a rewritten package's keys.json can list the segments of every key
 /// without knowing which tool wrote the playlist.
 public enum KeyTagScope {

@@ -17,7 +17,7 @@ public struct MediaPlaylist: Sendable {
   }
 
   public var entries: [Entry]
-  /// EXT-X-TARGETDURATION; the same for every playlist of a presentation (conformance B3).
+  /// EXT-X-TARGETDURATION; the same for every playlist of a presentation (RFC 8216bis §6.2.4).
   public var targetDuration: Int64
   public var mediaSequence: Int
   /// EXT-X-MAP URI of the fMP4 initialization segment, which stays clear.
@@ -30,14 +30,15 @@ public struct MediaPlaylist: Sendable {
     self.map = map
   }
 
-  /// ceil of the longest segment: valid under both the pre-v6 and v6+ rules (conformance B1).
+  /// ceil of the longest segment: valid under both the pre-v6 and v6+ rules
+  /// (RFC 8216bis §4.4.3.1; docs/conformance.md, Target duration).
   public static func targetDuration(forLongest ticks: Int64) -> Int64 {
     max(1, MediaClock.ceilSeconds(ticks))
   }
 
   /// The lowest version the content needs: 3 for decimal EXTINF, which every
   /// playlist here uses, 6 for EXT-X-MAP, and whatever the key tags ask for
-  /// (conformance A4/A5).
+  /// (RFC 8216bis §8).
   public var version: Int {
     entries.map(\.key.requiredVersion).reduce(map == nil ? 3 : 6, max)
   }
@@ -50,7 +51,7 @@ public struct MediaPlaylist: Sendable {
       "#EXT-X-MEDIA-SEQUENCE:\(mediaSequence)",
       "#EXT-X-PLAYLIST-TYPE:VOD",
     ]
-    // Before any key tag: a key tag in force would declare the init segment encrypted (conformance G12).
+    // Before any key tag: a key tag in force would declare the init segment encrypted (RFC 8216bis §4.4.4.5).
     if let map { lines.append("#EXT-X-MAP:URI=\"\(map)\"") }
     var current = KeyTag.none
     for entry in entries {

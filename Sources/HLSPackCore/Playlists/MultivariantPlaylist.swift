@@ -34,7 +34,7 @@ public struct MultivariantPlaylist: Sendable {
     }
   }
 
-  /// An EXT-X-MEDIA rendition (conformance F1–F4).
+  /// An EXT-X-MEDIA rendition (RFC 8216bis §4.4.6.1).
   public struct Media: Sendable, Equatable {
     public enum Kind: String, Sendable {
       case audio = "AUDIO"
@@ -80,7 +80,7 @@ public struct MultivariantPlaylist: Sendable {
     }
   }
 
-  /// An EXT-X-I-FRAME-STREAM-INF: like a variant, without FRAME-RATE (conformance D7).
+  /// An EXT-X-I-FRAME-STREAM-INF: like a variant, without FRAME-RATE (RFC 8216bis §4.4.6.3).
   public struct IFrameVariant: Sendable, Equatable {
     public var uri: String
     public var bandwidth: Int
@@ -111,7 +111,7 @@ public struct MultivariantPlaylist: Sendable {
   public var iFrameVariants: [IFrameVariant]
   /// EXT-X-SESSION-KEY tags.
   public var sessionKeys: [KeyTag]
-  /// True when every video segment starts with an IDR (conformance B11).
+  /// True when every video segment starts with an IDR (Apple HLS Authoring Spec 9.11–9.12).
   public var independentSegments: Bool
 
   public init(
@@ -123,7 +123,7 @@ public struct MultivariantPlaylist: Sendable {
     self.independentSegments = independentSegments
   }
 
-  /// Session keys take the EXT-X-KEY version rules (conformance A4); nothing else here needs one.
+  /// Session keys take the EXT-X-KEY version rules (RFC 8216bis §8); nothing else here needs one.
   public var version: Int { sessionKeys.map(\.requiredVersion).max() ?? 1 }
 
   public func render() -> String {
@@ -162,7 +162,7 @@ public struct MultivariantPlaylist: Sendable {
     return lines.joined(separator: "\n") + "\n"
   }
 
-  /// VIDEO-RANGE for HDR video only: absent means SDR (conformance D9), and
+  /// VIDEO-RANGE for HDR video only: absent means SDR (RFC 8216bis §4.4.6.2), and
   /// SDR variants stay as every client has always read them.
   private static func videoRangeAttribute(_ range: VideoRange) -> String? {
     range == .sdr ? nil : "VIDEO-RANGE=\(range.rawValue)"
@@ -181,7 +181,7 @@ public struct MultivariantPlaylist: Sendable {
     return entries.enumerated().sorted { rank($0) < rank($1) }.map(\.element)
   }
 
-  /// Three decimals, rounded (conformance D7): 29.97002997 → "29.970".
+  /// Three decimals, rounded (RFC 8216bis §4.4.6.2): 29.97002997 → "29.970".
   public static func formatFrameRate(_ fps: Double) -> String {
     let millis = Int((fps * 1000).rounded())
     let fraction = String(millis % 1000)

@@ -1,6 +1,6 @@
 /// What the value of a quoted-string attribute (`NAME="…"`, `URI="…"`) can
 /// hold: no double quote, CR or LF (RFC 8216bis §4.2), and, like any playlist
-/// line, no other control character (conformance A1, A2): C0, DEL, C1, and the
+/// line, no other control character (RFC 8216bis §4.1, §4.2): C0, DEL, C1, and the
 /// Unicode line and paragraph separators, which many readers split lines at.
 public enum QuotedString {
   /// The first character `text` cannot hold in a quoted string; nil when it can be written as it is.

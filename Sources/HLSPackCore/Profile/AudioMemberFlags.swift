@@ -1,6 +1,6 @@
 /// DEFAULT and AUTOSELECT of alternate audio renditions. Groups of one TYPE
 /// have the same members with the same attributes (RFC 8216bis §4.4.6.1.1,
-/// conformance F3), and a rendition's counterparts in the other groups (same
+/// RFC 8216bis §4.4.6.1.1), and a rendition's counterparts in the other groups (same
 /// NAME and LANGUAGE) are the same member, so a flag set on one applies to
 /// all of them, as Shaka Packager's `--default_language` marks that language
 /// in every group. Flags that contradict each other are refused rather than

@@ -101,7 +101,7 @@ enum EncryptionReader {
       guard !folder.isEmpty else { throw r.error("keys_dir", "must not be empty") }
       settings.keysFolder = ProfileLoader.resolve(folder, against: baseDirectory)
     }
-    // Variants that share keys should announce them in the master (conformance D10),
+    // Variants that share keys should announce them in the master (RFC 8216bis §4.4.6.5),
     // unless the keys rotate: then every future key would be handed out up front.
     settings.sessionKey = try r.bool("session_key") ?? (method != .none && settings.rotateEvery == nil)
     settings.clearLeadSegments = try r.integer("clear_lead_segments", in: 0...1_000_000) ?? 0
@@ -125,7 +125,7 @@ enum EncryptionReader {
             + "carries none, so no client derives it from the media sequence number; use \"random\" or a fixed IV")
       }
     }
-    // Apple's rule for protected content (conformance G10); clear or AES-128 test
+    // Apple's rule for protected content (Apple HLS Authoring Spec 13.5–13.7); clear or AES-128 test
     // fixtures are not held back on outputs without HDCP unless asked.
     switch try r.oneOf("hdcp_level", ["auto", "none", "type-0", "type-1", "omit"]) {
     case "auto"?: settings.hdcp = .byResolution

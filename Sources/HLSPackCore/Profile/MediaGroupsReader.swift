@@ -1,7 +1,7 @@
 import Foundation
 
 /// Reads alternate audio renditions (`audio` as a list) and `subtitles`, and
-/// checks the group rules of conformance F1–F4 before any work starts.
+/// checks the group rules of RFC 8216bis §4.4.6.1 before any work starts.
 enum MediaGroupsReader {
   static func audioRenditions(_ list: [JSONValue], file: String) throws -> [AudioRendition] {
     var renditions: [AudioRendition] = []
@@ -69,7 +69,7 @@ enum MediaGroupsReader {
     return tracks
   }
 
-  /// RFC 5646 shape, as conformance F4 checks it.
+  /// RFC 5646 shape (RFC 8216bis §4.4.6.1).
   private static func readLanguage(_ r: inout FieldReader) throws -> String {
     let language = try r.required("language") { try $0.quotedString($1) }
     let parts = language.utf8.split(separator: UInt8(ascii: "-"), omittingEmptySubsequences: false)

@@ -134,7 +134,7 @@ public struct AudioRendition: Sendable, Equatable {
   public var isDefault: Bool
   public var autoselect: Bool
 
-  /// Renditions of one codec share a group (conformance F3, D5).
+  /// Renditions of one codec share a group (RFC 8216bis §4.4.6.1.1, §4.4.6.2).
   public var groupID: String { "audio-\(settings.codec.rawValue)" }
 }
 

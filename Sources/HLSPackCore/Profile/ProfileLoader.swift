@@ -151,7 +151,8 @@ public enum ProfileLoader {
     // Alternate audio renditions are encrypted with the video's key too (subtitles are not encrypted).
     let keyedRenditions = rungs.count + audioRenditions.count
     if encryption.iv == .sequence, encryption.scope == .asset, keyedRenditions > 1 {
-      // G8(e): every rendition would encrypt its first block (the same PAT) under the same (key, IV).
+      // Every rendition would encrypt its first block (the same PAT) under the same (key, IV):
+      // docs/conformance.md, IVs.
       throw ProfileError(
         file: file, path: "$.encryption.iv",
         message: "\"sequence\" IVs with one key for \(keyedRenditions) renditions would repeat (key, IV) pairs; use \"random\" or scope \"rendition\"")
@@ -166,7 +167,7 @@ public enum ProfileLoader {
   }
 
   /// SAMPLE-AES in fMP4 is `cbcs`: the key id and the constant IV live in the
-  /// init segment's tenc, one per key (conformance M2, M8), so whatever needs
+  /// init segment's tenc, one per key (ISO/IEC 23001-7; docs/conformance.md, SAMPLE-AES in fMP4), so whatever needs
   /// several keys or IVs per rendition is refused until it is built.
   static func checkCBCS(_ encryption: EncryptionSettings, file: String) throws {
     if encryption.rotateEvery != nil {

@@ -6,7 +6,7 @@ extension Profile {
 
   /// A player picks among a group's AUTOSELECT=YES members by the attributes
   /// that differ; members alike in all of them leave it guessing, which
-  /// RFC 8216bis §4.4.6.1.1 says they SHOULD NOT (conformance F2). Audio
+  /// RFC 8216bis §4.4.6.1.1 says they SHOULD NOT. Audio
   /// renditions differ only in LANGUAGE here, subtitles in LANGUAGE and FORCED.
   private var autoselectWarnings: [String] {
     let audioWarnings = Self.firstRepeats(audioRenditions) { $0.autoselect ? [$0.groupID, $0.language] : nil }.map { first, later in

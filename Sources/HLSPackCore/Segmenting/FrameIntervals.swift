@@ -1,6 +1,6 @@
 /// The frame interval of a stream, from presentation timestamps given in
 /// decode order. It is the interval of the fastest frames: FRAME-RATE is the
-/// maximum rate (conformance D7), and the last frame of a variable-rate stream
+/// maximum rate (RFC 8216bis §4.4.6.2), and the last frame of a variable-rate stream
 /// lasts one such interval, not the average gap. Intervals within `tolerance`
 /// of the smallest are averaged, so that timestamps rounded to a coarse time
 /// base (29.97 fps in milliseconds: 33, 34, 33 ms ...) give 33.367 ms.

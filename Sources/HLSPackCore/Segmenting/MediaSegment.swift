@@ -48,7 +48,7 @@ public protocol SegmentSink: AnyObject {
 public struct WrittenStreamFacts: Sendable, Equatable, Codable {
   /// RFC 6381 codec strings, video first.
   public var codecs: [String]
-  /// The picture's size as shown (RESOLUTION, conformance D6): for
+  /// The picture's size as shown (RESOLUTION, RFC 8216bis §4.4.6.2): for
   /// non-square pixels, see `displayWidth(codedWidth:sampleAspect:)`.
   public var width: Int
   public var height: Int

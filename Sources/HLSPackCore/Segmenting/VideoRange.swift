@@ -1,5 +1,5 @@
 /// The dynamic range a variant's video is coded for, as the master playlist's
-/// VIDEO-RANGE names it (conformance D9), from the transfer characteristics
+/// VIDEO-RANGE names it (RFC 8216bis §4.4.6.2), from the transfer characteristics
 /// of the written stream (H.264/H.265 VUI, ITU-T H.273 code points).
 public enum VideoRange: String, Sendable, Codable {
   case sdr = "SDR"

@@ -3,10 +3,13 @@
 /// spans a boundary is in both. Cue times are the presentation times (the
 /// source's, from 0 at the first picture) and X-TIMESTAMP-MAP ties LOCAL 0 to
 /// that picture's timestamp, as Shaka Packager writes it. Clients that apply
-/// the map (RFC 8216bis §3.5) place cues alike either way; of the clients
+/// the map (RFC 8216bis §3.1.4) place cues alike either way; of the clients
 /// measured that ignore it, VLC 3.0 and yt-dlp time cues from the first
-/// picture (cues on the media clock came 1 s late there) and FFmpeg 8.1 from
-/// the MPEG-TS clock (cues at presentation times come 1 s early there).
+/// picture (cues on the media clock came 1 s late there) and FFmpeg 5.1 and
+/// 8.1 take cue times for MPEG-TS timestamps (cues at presentation times come
+/// 1 s early there). The two agree only when the first picture's PTS is 0,
+/// which B-frame decode times, AAC priming and the PCR's lead rule out
+/// without wrapping the timestamps (README, *Players tried*).
 public struct WebVTTSegmenter: Sendable {
   /// The media timestamp (90 kHz) of source time 0.
   public var originTicks: Int64

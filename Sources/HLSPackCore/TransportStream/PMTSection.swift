@@ -29,7 +29,7 @@ public struct PMTSection: Equatable, Sendable {
   public static let tableID: UInt8 = 0x02
 
   public var programNumber: UInt16
-  /// version_number, 0–31. It must change whenever the content does (L5).
+  /// version_number, 0–31. It must change whenever the content does (ISO/IEC 13818-1 §2.4.4.9).
   public var version: UInt8
   public var currentNext: Bool
   public var sectionNumber: UInt8

@@ -1,5 +1,5 @@
 /// The audio setup information that an encrypted audio stream carries in its
-/// `apad` registration descriptor (conformance L3): audio_type, priming,
+/// `apad` registration descriptor (Apple MPEG-2 Stream Encryption §2.3.4): audio_type, priming,
 /// version, setup_data_length, setup_data. A decoder cannot read the codec
 /// configuration from the encrypted frames, so it comes from here.
 public struct SampleAESAudioSetup: Equatable, Sendable {

@@ -1,10 +1,10 @@
 /// Turns a clear PMT into the PMT of a SAMPLE-AES transport stream
-/// (conformance L1–L5): encrypted stream types, a private_data_indicator
+/// (Apple MPEG-2 Stream Encryption §3): encrypted stream types, a private_data_indicator
 /// descriptor per encrypted stream, the `apad` audio setup descriptor per
 /// encrypted audio stream, a chosen version_number and a new CRC_32.
 ///
 /// With a clear lead, keep the muxer's clear PMT (version 0) for the clear
-/// segments and use version 1 here for the encrypted ones (L5).
+/// segments and use version 1 here for the encrypted ones (ISO/IEC 13818-1 §2.4.4.9).
 public struct SampleAESSignalling: Equatable, Sendable {
   /// version_number of the encrypted PMT, 0–31.
   public var version: UInt8

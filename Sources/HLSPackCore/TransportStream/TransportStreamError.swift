@@ -16,7 +16,7 @@ public enum TransportStreamError: Error, CustomStringConvertible, Equatable, Sen
   case sectionDoesNotFit(pid: UInt16, offset: Int, needed: Int, available: Int)
   /// An audio or video stream type that SAMPLE-AES in MPEG-TS cannot signal.
   case unsupportedStreamType(pid: UInt16, streamType: UInt8)
-  /// An encrypted audio stream needs its audio setup information (conformance L3).
+  /// An encrypted audio stream needs its audio setup information (Apple MPEG-2 Stream Encryption §2.3.4).
   case missingAudioSetup(pid: UInt16, streamType: UInt8)
   /// Audio setup information for another codec than the stream's.
   case audioSetupMismatch(pid: UInt16, streamType: UInt8, audioType: String)

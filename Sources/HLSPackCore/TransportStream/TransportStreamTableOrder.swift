@@ -1,7 +1,7 @@
 /// Puts PAT and PMT first where FFmpeg's TS muxer writes its tables (at the
 /// start of every segment and before every keyframe): it writes SDT, PAT, PMT,
 /// and HLS wants a segment's first two packets to be PAT then PMT
-/// (conformance C5) so that a client can start at any segment or I-frame byte
+/// (RFC 8216bis §3.1.1) so that a client can start at any segment or I-frame byte
 /// range. The three packets are rotated in place, so sizes and offsets stay.
 public enum TransportStreamTableOrder {
   private static let packetSize = 188

@@ -1,5 +1,5 @@
-/// AES-128-CBC for SAMPLE-AES `cbcs` in fMP4 (ISO/IEC 23001-7 §10.4,
-/// conformance M5, M6): every chain starts from the one constant IV (from
+/// AES-128-CBC for SAMPLE-AES `cbcs` in fMP4 (ISO/IEC 23001-7
+/// §10.4): every chain starts from the one constant IV (from
 /// `tenc`), and runs over whole blocks that need not be contiguous: the 1:9
 /// pattern skips 144 bytes between encrypted blocks, and the chain carries on
 /// across them. One key schedule for the whole rendition; one instance per

@@ -1,5 +1,5 @@
 /// Which bytes SAMPLE-AES encrypts in MPEG-TS: Apple's "MPEG-2 Stream
-/// Encryption Format for HTTP Live Streaming" §2.2–2.3, conformance J3, K1, K5.
+/// Encryption Format for HTTP Live Streaming" §2.2–2.3.
 public enum SampleAESLayout {
   /// H.264 NAL units of these types are encrypted: 1 (non-IDR slice), 5 (IDR slice).
   public static func isEncryptedVideoType(_ nalHeader: UInt8) -> Bool {

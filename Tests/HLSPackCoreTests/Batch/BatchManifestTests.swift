@@ -1,6 +1,7 @@
 import Foundation
 import HLSPackCore
 import Testing
+import HLSPackTestSupport
 
 @Suite struct BatchManifestTests {
   let folder: TemporaryFolder

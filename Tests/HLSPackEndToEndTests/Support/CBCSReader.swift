@@ -1,4 +1,5 @@
 import Foundation
+import HLSPackTestSupport
 
 /// What the cbcs tests read from init segments and fragments, with the tests'
 /// own box reader (Support/ISOBMFF.swift), independent of HLSPackCore's.
@@ -20,7 +21,7 @@ enum CBCSReader {
       guard let tkhd = try trak.children().first(where: { $0.type == "tkhd" }),
         let stsd = try trak.find(["mdia", "minf", "stbl", "stsd"])
       else { throw FixtureError("trak without tkhd or stsd") }
-      let trackID = Box.be32(tkhd.payload, tkhd.payload.startIndex + 12)
+      let trackID = readBE32(tkhd.payload, tkhd.payload.startIndex + 12)
       for entry in try Box.parse(stsd.payload.dropFirst(8)) {
         let skip = entry.type == "encv" ? 78 : entry.type == "enca" ? 28 : nil
         guard let skip else { throw FixtureError("track \(trackID): sample entry \(entry.type) is not protected") }
@@ -35,7 +36,7 @@ enum CBCSReader {
         entries.append(
           ProtectedEntry(
             trackID: trackID, type: entry.type, originalFormat: String(decoding: frma.payload, as: UTF8.self),
-            schemeType: String(decoding: schm.payload[(s + 4)..<(s + 8)], as: UTF8.self), schemeVersion: Box.be32(schm.payload, s + 8),
+            schemeType: String(decoding: schm.payload[(s + 4)..<(s + 8)], as: UTF8.self), schemeVersion: readBE32(schm.payload, s + 8),
             tenc: Array(tenc.payload)))
       }
     }
@@ -75,21 +76,21 @@ enum CBCSReader {
           throw FixtureError("traf without tfhd or senc: \(children.map(\.type))")
         }
         let h = tfhd.payload, hs = h.startIndex
-        let hflags = Box.be32(h, hs) & 0xFFFFFF
+        let hflags = readBE32(h, hs) & 0xFFFFFF
         var i = hs + 8
         if hflags & 0x1 != 0 { i += 8 }
         if hflags & 0x2 != 0 { i += 4 }
         if hflags & 0x8 != 0 { i += 4 }
-        let defaultSize = hflags & 0x10 != 0 ? Int(Box.be32(h, i)) : 0
+        let defaultSize = hflags & 0x10 != 0 ? Int(readBE32(h, i)) : 0
         var sizes: [Int] = []
         for trun in children where trun.type == "trun" {
           let r = trun.payload, rs = r.startIndex
-          let rflags = Box.be32(r, rs) & 0xFFFFFF
+          let rflags = readBE32(r, rs) & 0xFFFFFF
           var j = rs + 8 + (rflags & 0x1 != 0 ? 4 : 0) + (rflags & 0x4 != 0 ? 4 : 0)
-          for _ in 0..<Int(Box.be32(r, rs + 4)) {
+          for _ in 0..<Int(readBE32(r, rs + 4)) {
             if rflags & 0x100 != 0 { j += 4 }
             if rflags & 0x200 != 0 {
-              sizes.append(Int(Box.be32(r, j)))
+              sizes.append(Int(readBE32(r, j)))
               j += 4
             } else {
               sizes.append(defaultSize)
@@ -99,16 +100,16 @@ enum CBCSReader {
           }
         }
         let e = senc.payload, es = e.startIndex
-        let sencFlags = Box.be32(e, es) & 0xFFFFFF
+        let sencFlags = readBE32(e, es) & 0xFFFFFF
         var k = es + 8
         var records: [[(Int, Int)]] = []
-        for _ in 0..<Int(Box.be32(e, es + 4)) {
+        for _ in 0..<Int(readBE32(e, es + 4)) {
           var record: [(Int, Int)] = []
           if sencFlags & 0x2 != 0 {
             let count = Int(e[k]) << 8 | Int(e[k + 1])
             k += 2
             for _ in 0..<count {
-              record.append((Int(e[k]) << 8 | Int(e[k + 1]), Int(Box.be32(e, k + 2))))
+              record.append((Int(e[k]) << 8 | Int(e[k + 1]), Int(readBE32(e, k + 2))))
               k += 6
             }
           }
@@ -117,13 +118,13 @@ enum CBCSReader {
         var saizSizes: [Int] = []
         if let saiz = children.first(where: { $0.type == "saiz" }) {
           let z = saiz.payload, zs = z.startIndex
-          let count = Int(Box.be32(z, zs + 5))
+          let count = Int(readBE32(z, zs + 5))
           saizSizes = z[zs + 4] != 0 ? Array(repeating: Int(z[zs + 4]), count: count) : z[(zs + 9)..<(zs + 9 + count)].map(Int.init)
         }
-        let saioOffset = children.first(where: { $0.type == "saio" }).map { Int(Box.be32($0.payload, $0.payload.startIndex + 8)) }
+        let saioOffset = children.first(where: { $0.type == "saio" }).map { Int(readBE32($0.payload, $0.payload.startIndex + 8)) }
         runs.append(
           ProtectedRun(
-            trackID: Box.be32(h, hs + 4), sampleSizes: sizes, sencFlags: sencFlags, subsamples: records, saizSizes: saizSizes,
+            trackID: readBE32(h, hs + 4), sampleSizes: sizes, sencFlags: sencFlags, subsamples: records, saizSizes: saizSizes,
             saioOffset: saioOffset, sencRecordsOffset: es + 8 - start))
       }
     }

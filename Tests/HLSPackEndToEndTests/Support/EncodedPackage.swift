@@ -1,5 +1,6 @@
 import Foundation
 import HLSPackCore
+import HLSPackTestSupport
 
 /// An asset encoded once per test run and shared by the tests that only read it.
 final class EncodedPackage: @unchecked Sendable {
@@ -7,7 +8,7 @@ final class EncodedPackage: @unchecked Sendable {
   let master: PlaylistReader
 
   private init(encryption: String, container: String, rungs: [String]?) throws {
-    let scratch = try Fixtures.scratchFolder("package")
+    let scratch = try ScratchFolder.make("package")
     let profile = try Fixtures.profile(in: scratch, encryption: encryption, container: container, rungs: rungs)
     let outcome = try Fixtures.encode(profile: profile, input: try Fixtures.clip(), output: scratch.appendingPathComponent("out"))
     if let error = outcome.error { throw error }

@@ -2,6 +2,7 @@ import Foundation
 import HLSPack
 import HLSPackCore
 import Logging
+import HLSPackTestSupport
 
 /// Generated media and scratch folders for the end-to-end tests. The clip is
 /// made once per test run by the ffmpeg CLI: 4 s of 640x360 25 fps H.264 with
@@ -16,40 +17,10 @@ enum Fixtures {
     guard made.status == 0 else { throw FixtureError(made.stderr) }
   }
 
-  /// A fresh folder under this test process's scratch root.
-  static func scratchFolder(_ name: String = #function) throws -> URL {
-    let safe = name.filter { $0.isLetter || $0.isNumber }
-    let url = try scratchRoot().appendingPathComponent("\(safe)-\(UUID().uuidString.prefix(8))")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
-  }
-
-  /// One folder per test process, removed when the process exits, so that runs
-  /// do not pile up packages in the temporary directory (about 35 MB a run).
-  /// HLSPACK_KEEP_SCRATCH=1 keeps it, to look at what a failing test wrote.
-  private static func scratchRoot() throws -> URL {
-    try scratchLock.withLock {
-      if let root = scratchRootPath { return URL(fileURLWithPath: root, isDirectory: true) }
-      let url = FileManager.default.temporaryDirectory.appendingPathComponent("hlspack-tests-\(UUID().uuidString.prefix(8))")
-      try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-      scratchRootPath = url.path
-      if ProcessInfo.processInfo.environment["HLSPACK_KEEP_SCRATCH"] != "1" {
-        // A C function pointer captures nothing: the path is read from the static.
-        atexit {
-          if let root = Fixtures.scratchRootPath { try? FileManager.default.removeItem(atPath: root) }
-        }
-      }
-      return url
-    }
-  }
-  nonisolated(unsafe) private static var scratchRootPath: String?
-  /// Not `lock`: `clip()` holds that one while it asks for a scratch folder.
-  private static let scratchLock = NSLock()
-
   static func clip() throws -> URL {
     try lock.withLock {
       if let cachedClip { return cachedClip }
-      let folder = try scratchFolder("clip")
+      let folder = try ScratchFolder.make("clip")
       let url = folder.appendingPathComponent("clip.mp4")
       let result = try Command.run("ffmpeg", [
         "-hide_banner", "-loglevel", "error", "-y",

@@ -1,3 +1,5 @@
+import HLSPackTestSupport
+
 /// A small ISO-BMFF reader for the tests, written from ISO 14496-12: boxes,
 /// nested boxes, and the fragment fields the conformance checks need.
 struct Box {
@@ -8,11 +10,11 @@ struct Box {
     var boxes: [Box] = []
     var offset = bytes.startIndex
     while offset + 8 <= bytes.endIndex {
-      var size = Int(be32(bytes, offset))
+      var size = Int(readBE32(bytes, offset))
       let type = String(decoding: bytes[(offset + 4)..<(offset + 8)], as: UTF8.self)
       var header = 8
       if size == 1 {
-        size = Int(be64(bytes, offset + 8))
+        size = Int(readBE64(bytes, offset + 8))
         header = 16
       }
       guard size >= header, offset + size <= bytes.endIndex else { throw FixtureError("bad box \(type) at \(offset)") }
@@ -38,13 +40,6 @@ struct Box {
     return nil
   }
 
-  static func be32(_ b: ArraySlice<UInt8>, _ i: Int) -> UInt32 {
-    UInt32(b[i]) << 24 | UInt32(b[i + 1]) << 16 | UInt32(b[i + 2]) << 8 | UInt32(b[i + 3])
-  }
-
-  static func be64(_ b: ArraySlice<UInt8>, _ i: Int) -> UInt64 {
-    UInt64(be32(b, i)) << 32 | UInt64(be32(b, i + 4))
-  }
 }
 
 /// A trak's edit list (version 0) and the track's timescale.
@@ -60,9 +55,9 @@ struct TrackEdit {
   /// Nil when the track has no edit list.
   init?(_ trak: Box) throws {
     guard let elst = try trak.find(["edts", "elst"])?.payload else { return nil }
-    entryCount = Box.be32(elst, elst.startIndex + 4)
-    segmentDuration = Box.be32(elst, elst.startIndex + 8)
-    mediaTime = Box.be32(elst, elst.startIndex + 12)
+    entryCount = readBE32(elst, elst.startIndex + 4)
+    segmentDuration = readBE32(elst, elst.startIndex + 8)
+    mediaTime = readBE32(elst, elst.startIndex + 12)
     timescale = try trak.mediaTimescale()
   }
 }
@@ -71,7 +66,7 @@ extension Box {
   /// A trak's timescale (`mdhd` version 0, as the mov muxer writes it).
   func mediaTimescale() throws -> UInt32 {
     guard let mdhd = try find(["mdia", "mdhd"])?.payload else { throw FixtureError("trak without mdhd") }
-    return Box.be32(mdhd, mdhd.startIndex + 12)
+    return readBE32(mdhd, mdhd.startIndex + 12)
   }
 }
 
@@ -90,39 +85,39 @@ struct TrackFragment {
       let trun = children.first(where: { $0.type == "trun" })
     else { throw FixtureError("traf without tfhd, tfdt or trun") }
     let h = tfhd.payload, s = h.startIndex
-    let hflags = Box.be32(h, s) & 0xFFFFFF
-    trackID = Box.be32(h, s + 4)
+    let hflags = readBE32(h, s) & 0xFFFFFF
+    trackID = readBE32(h, s + 4)
     var i = s + 8
     if hflags & 0x1 != 0 { i += 8 }
     if hflags & 0x2 != 0 { i += 4 }
     var defaultDuration: UInt32 = 0
-    if hflags & 0x8 != 0 { defaultDuration = Box.be32(h, i); i += 4 }
+    if hflags & 0x8 != 0 { defaultDuration = readBE32(h, i); i += 4 }
     if hflags & 0x10 != 0 { i += 4 }
     var defaultFlags: UInt32 = 0
-    if hflags & 0x20 != 0 { defaultFlags = Box.be32(h, i) }
+    if hflags & 0x20 != 0 { defaultFlags = readBE32(h, i) }
     let t = tfdt.payload
-    baseDecodeTime = t[t.startIndex] == 1 ? Box.be64(t, t.startIndex + 4) : UInt64(Box.be32(t, t.startIndex + 4))
+    baseDecodeTime = t[t.startIndex] == 1 ? readBE64(t, t.startIndex + 4) : UInt64(readBE32(t, t.startIndex + 4))
 
     let r = trun.payload, rs = r.startIndex
-    let rflags = Box.be32(r, rs) & 0xFFFFFF
-    let count = Int(Box.be32(r, rs + 4))
+    let rflags = readBE32(r, rs) & 0xFFFFFF
+    let count = Int(readBE32(r, rs + 4))
     var j = rs + 8
     if rflags & 0x1 != 0 { j += 4 }
     var firstFlags = defaultFlags
-    if rflags & 0x4 != 0 { firstFlags = Box.be32(r, j); j += 4 }
+    if rflags & 0x4 != 0 { firstFlags = readBE32(r, j); j += 4 }
     var durations: [UInt32] = []
     var offsets: [Int64] = []
     // trun version 1 offsets are signed.
     let signed = r[rs] == 1
     for n in 0..<count {
-      if rflags & 0x100 != 0 { durations.append(Box.be32(r, j)); j += 4 } else { durations.append(defaultDuration) }
+      if rflags & 0x100 != 0 { durations.append(readBE32(r, j)); j += 4 } else { durations.append(defaultDuration) }
       if rflags & 0x200 != 0 { j += 4 }
       if rflags & 0x400 != 0 {
-        if n == 0, rflags & 0x4 == 0 { firstFlags = Box.be32(r, j) }
+        if n == 0, rflags & 0x4 == 0 { firstFlags = readBE32(r, j) }
         j += 4
       }
       if rflags & 0x800 != 0 {
-        let raw = Box.be32(r, j)
+        let raw = readBE32(r, j)
         offsets.append(signed ? Int64(Int32(bitPattern: raw)) : Int64(raw))
         j += 4
       } else {

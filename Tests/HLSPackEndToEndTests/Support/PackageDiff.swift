@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import HLSPackTestSupport
 
 /// Compares two versions of an HLS package for the `rewrite-keys` tests,
 /// without using the rewriter's own parser.
@@ -26,7 +27,7 @@ enum PackageDiff {
 
   /// Copies a package to a fresh scratch folder, keeping its folder name (the `{asset}`).
   static func copy(_ package: URL, scratch: String = #function) throws -> URL {
-    let copy = try Fixtures.scratchFolder(scratch).appendingPathComponent(package.lastPathComponent)
+    let copy = try ScratchFolder.make(scratch).appendingPathComponent(package.lastPathComponent)
     try FileManager.default.copyItem(at: package, to: copy)
     return copy
   }

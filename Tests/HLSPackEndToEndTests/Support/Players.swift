@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import HLSPackTestSupport
 
 /// HLS clients that nobody here wrote, run when they are on PATH
 /// (`scripts/install-peers` installs them). Each fetches a package over HTTP
@@ -55,6 +56,20 @@ enum Player: String, CaseIterable, Sendable {
       guard let name else { throw FixtureError("yt-dlp wrote no media file: \(run.stderr)") }
       return (folder.appendingPathComponent(name), run.stderr)
     }
+  }
+
+  /// What VLC shows of the presentation at `master`, subtitles drawn into
+  /// the pictures (its own renderer, as on screen), re-encoded at a fixed
+  /// quantiser without sound into `file`: the same presentation without a
+  /// subtitle rendition gives the same pictures but for the text.
+  static func vlcPictures(of master: URL, into file: URL) throws {
+    let run = try runUnprivileged(
+      try Command.which(Player.vlc.executableName),
+      ["--no-video-title-show", "--play-and-exit", "--adaptive-logic=highest", "--sub-track=0", "--sout",
+       "#transcode{vcodec=h264,venc=x264{preset=ultrafast,qp=12},soverlay,acodec=none}:std{access=file,mux=mp4,dst=\(file.path)}",
+       master.absoluteString],
+      home: file.deletingLastPathComponent())
+    guard FileManager.default.fileExists(atPath: file.path) else { throw FixtureError("VLC wrote no \(file.lastPathComponent): \(run.stderr)") }
   }
 
   /// VLC refuses to run as root: as root, it runs as nobody (65534), in a

@@ -1,7 +1,8 @@
 import HLSPackCrypto
+import HLSPackTestSupport
 
-/// A SAMPLE-AES decryptor written in the tests from Apple's rules (conformance
-/// J3–J5, K1/K3), independent of the product's encryptor: strip one layer of
+/// A SAMPLE-AES decryptor written in the tests from Apple's rules (Apple MPEG-2 Stream Encryption §2.2,
+/// §2.3.2; docs/conformance.md), independent of the product's encryptor: strip one layer of
 /// emulation prevention, decrypt the blocks at 32 + 160·k while more than 16
 /// bytes remain, one CBC chain per NAL from the IV.
 enum SampleAESReference {
@@ -54,7 +55,7 @@ enum SampleAESReference {
     }
   }
 
-  /// AC-3 (conformance K5): per syncframe, 16 bytes clear, then every whole
+  /// AC-3 (Apple MPEG-2 Stream Encryption §2.3.3): per syncframe, 16 bytes clear, then every whole
   /// block, one CBC chain per frame from the IV. Frames are split by the
   /// syncinfo's frame size (48 kHz only: 2 bytes × kbit/s).
   static func decryptAC3(_ payload: [UInt8], key: [UInt8], iv: [UInt8]) throws -> [UInt8] {

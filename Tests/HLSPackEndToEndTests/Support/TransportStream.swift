@@ -1,3 +1,5 @@
+import HLSPackTestSupport
+
 /// A small MPEG-TS reader written for the tests from ISO 13818-1, independent
 /// of the muxer: packets, PAT/PMT, continuity counters and video PES payloads.
 struct TransportStream {

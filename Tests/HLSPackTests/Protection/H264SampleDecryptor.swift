@@ -1,7 +1,7 @@
 import HLSPackCore
 import HLSPackCrypto
 
-/// Undoes `H264SampleEncryptor` (conformance J5): in each slice NAL unit (types
+/// Undoes `H264SampleEncryptor` (docs/conformance.md, SAMPLE-AES in MPEG-TS): in each slice NAL unit (types
 /// 1 and 5) longer than 48 bytes as it stands in the encrypted stream, strips
 /// one layer of emulation prevention, then decrypts the blocks at the offsets
 /// computed on the stripped length, one CBC chain per NAL unit from the IV.

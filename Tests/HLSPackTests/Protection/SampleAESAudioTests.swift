@@ -51,7 +51,7 @@ private func ac3Frame(fscod: UInt8, frmsizecod: UInt8, size: Int, bsid: UInt8 = 
 
   // MARK: AAC
 
-  /// Conformance K3: raw frames, leader = raw bytes 0–15.
+  /// docs/conformance.md, SAMPLE-AES in MPEG-TS: raw frames, leader = raw bytes 0–15.
   @Test(arguments: [(16, 16..<16), (31, 16..<16), (32, 16..<32), (47, 16..<32), (48, 16..<48), (364, 16..<352)])
   func rawAAC(size: Int, encrypted: Range<Int>) throws {
     var rng = SplitMix64(seed: UInt64(size))
@@ -61,7 +61,7 @@ private func ac3Frame(fscod: UInt8, frmsizecod: UInt8, size: Int, bsid: UInt8 = 
     #expect(try AACSampleDecryptor(key: key).decrypt(rawFrame: out, iv: iv) == clear)
   }
 
-  /// Payload sizes 31, 32, 47, 48 behind a 7-byte and a 9-byte header (K1).
+  /// Payload sizes 31, 32, 47, 48 behind a 7-byte and a 9-byte header (Apple MPEG-2 Stream Encryption §2.3.2).
   @Test(arguments: [false, true], [(31, 0), (32, 1), (47, 1), (48, 2)])
   func adtsPayloadSizes(crc: Bool, sizes: (payload: Int, blocks: Int)) throws {
     let header = crc ? 9 : 7
@@ -72,7 +72,7 @@ private func ac3Frame(fscod: UInt8, frmsizecod: UInt8, size: Int, bsid: UInt8 = 
     #expect(try AACSampleDecryptor(key: key).decrypt(adtsFrames: out, iv: iv) == clear)
   }
 
-  /// Conformance K4: frame_length 371 → [23,359) with a 7-byte header, [25,361) with CRC.
+  /// docs/conformance.md, Worked examples: frame_length 371 → [23,359) with a 7-byte header, [25,361) with CRC.
   @Test(arguments: [(false, 23..<359, 12), (true, 25..<361, 10)])
   func workedExampleK4(crc: Bool, encrypted: Range<Int>, tail: Int) throws {
     var rng = SplitMix64(seed: 371)
@@ -84,7 +84,8 @@ private func ac3Frame(fscod: UInt8, frmsizecod: UInt8, size: Int, bsid: UInt8 = 
     try expectEncrypted(out, clear: clear, range: encrypted, header: header.count)
   }
 
-  /// K3: encrypting raw and then adding the header equals encrypting the ADTS frame.
+  /// Encrypting raw and then adding the header equals encrypting the ADTS frame
+  /// (docs/conformance.md, SAMPLE-AES in MPEG-TS).
   @Test(arguments: [false, true])
   func rawThenHeaderEqualsADTS(crc: Bool) throws {
     var rng = SplitMix64(seed: 99)
@@ -94,7 +95,7 @@ private func ac3Frame(fscod: UInt8, frmsizecod: UInt8, size: Int, bsid: UInt8 = 
     #expect(try header + encryptor.encrypt(rawFrame: raw, iv: iv) == encryptor.encrypt(adtsFrames: header + raw, iv: iv))
   }
 
-  /// K2: every frame of a multi-frame buffer restarts from the IV.
+  /// Apple MPEG-2 Stream Encryption §2.3: every frame of a multi-frame buffer restarts from the IV.
   @Test func eachADTSFrameRestartsFromTheIV() throws {
     var rng = SplitMix64(seed: 5)
     let frames = [(371, false), (38, false), (200, true)].map { length, crc in
@@ -139,7 +140,7 @@ private func ac3Frame(fscod: UInt8, frmsizecod: UInt8, size: Int, bsid: UInt8 = 
 
   // MARK: AC-3
 
-  /// Conformance K5: 48 kHz, 192 kbit/s, 768 bytes → [16,768) = 47 blocks, no tail.
+  /// docs/conformance.md, Worked examples: 48 kHz, 192 kbit/s, 768 bytes → [16,768) = 47 blocks, no tail.
   @Test func ac3Frame768() throws {
     let clear = ac3Frame(fscod: 0, frmsizecod: 20, size: 768, seed: 1)
     let out = try AC3SampleEncryptor(key: key).encrypt(syncFrames: clear, iv: iv)

@@ -33,7 +33,7 @@ private typealias Ref = SampleAESReference
     return Ref.unescape(escaped)
   }
 
-  // MARK: The J8 map
+  // MARK: The worked example's map
 
   @Test(arguments: [
     (48, [Int]()), (49, [32]), (208, [32]), (209, [32, 192]), (368, [32, 192]), (400, [32, 192, 352]),
@@ -62,7 +62,7 @@ private typealias Ref = SampleAESReference
     #expect(offsets.flatMap { body[$0..<$0 + 16] } == expected)
   }
 
-  /// Conformance J4/N8: an IV reset per block is a misreading; it must not decrypt.
+  /// docs/conformance.md, SAMPLE-AES in MPEG-TS: an IV reset per block is a misreading; it must not decrypt.
   @Test func aPerBlockIVResetDoesNotDecrypt() throws {
     let clear = slice(type: 5, length: 400, seed: 3)
     let body = try encryptedBody(clear)

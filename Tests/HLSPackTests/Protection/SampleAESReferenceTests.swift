@@ -1,7 +1,7 @@
 import HLSPackCrypto
 import Testing
 
-/// An independent reading of the SAMPLE-AES rules (conformance J3–J5, K1–K5),
+/// An independent reading of the SAMPLE-AES rules (Apple MPEG-2 Stream Encryption §2.2, §2.3),
 /// written from the document rather than from the product: its own NAL
 /// splitter, its own escaping, the Apple pseudo-code loop for the block
 /// offsets, and one gathered CBC run per NAL unit or frame through the

@@ -1,15 +1,15 @@
 import Foundation
 
 /// Runs a command-line tool and captures what it printed.
-struct CommandResult {
-  var status: Int32
-  var stdout: Data
-  var stderr: String
-  var text: String { String(decoding: stdout, as: UTF8.self) }
+public struct CommandResult: Sendable {
+  public var status: Int32
+  public var stdout: Data
+  public var stderr: String
+  public var text: String { String(decoding: stdout, as: UTF8.self) }
 }
 
-enum Command {
-  static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws -> CommandResult {
+public enum Command {
+  public static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws -> CommandResult {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable.hasPrefix("/") ? executable : try which(executable, path: environment?["PATH"]))
     process.arguments = arguments
@@ -31,7 +31,7 @@ enum Command {
     return CommandResult(status: process.terminationStatus, stdout: outData, stderr: errText)
   }
 
-  static func which(_ name: String, path: String? = nil) throws -> String {
+  public static func which(_ name: String, path: String? = nil) throws -> String {
     for dir in (path ?? ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
       let path = "\(dir)/\(name)"
       if FileManager.default.isExecutableFile(atPath: path) { return path }
@@ -40,7 +40,7 @@ enum Command {
   }
 }
 
-struct FixtureError: Error, CustomStringConvertible {
-  var description: String
-  init(_ description: String) { self.description = description }
+public struct FixtureError: Error, CustomStringConvertible {
+  public var description: String
+  public init(_ description: String) { self.description = description }
 }
