@@ -20,12 +20,16 @@ public protocol SampleEncryptor: AnyObject {
   func adjust(_ packets: inout [UInt8], segment index: Int, audioPID: UInt16?, audioConfig: [UInt8]) throws
 }
 
-extension SegmentSink {
-  /// The sink's sample encryptor, when its rendition uses SAMPLE-AES.
-  public var sampleEncryptor: SampleEncryptor? { (self as? SampleEncryptorProviding)?.sampleEncryptor }
-}
+/// Where one rendition's segments go, handed to the muxer together with the
+/// sample encryptor it runs before muxing: only SAMPLE-AES in MPEG-TS has one
+/// (`SegmentProtection.sampleAESTransportStream`); every other protection
+/// happens past the sink.
+public struct SegmentDestination {
+  public var sink: SegmentSink
+  public var sampleEncryptor: SampleEncryptor?
 
-/// A sink whose rendition encrypts samples.
-public protocol SampleEncryptorProviding {
-  var sampleEncryptor: SampleEncryptor? { get }
+  public init(sink: SegmentSink, sampleEncryptor: SampleEncryptor? = nil) {
+    self.sink = sink
+    self.sampleEncryptor = sampleEncryptor
+  }
 }
