@@ -92,7 +92,7 @@ public struct Packager {
     let readFiles = filesRead(inputs: inputs)
     return zip(inputs, zip(destinations, keysDestinations)).map { input, destinations in
       let (destination, keysDestination) = destinations
-      var encoder = AssetEncoder(
+      var encoder = AssetMaker(
         profile: profile, input: input, destination: destination, keysDestination: keysDestination, replace: replace,
         protecting: readFiles,
         progress: progress, logger: logger)

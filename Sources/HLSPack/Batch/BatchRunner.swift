@@ -54,7 +54,7 @@ public struct BatchRunner: Sendable {
         let encryption = plan.profile.encryption
         let keysDestination = try Packager.keysDestinations(
           for: [plan.destination], keysFolder: encryption.method == .none ? nil : encryption.keysFolder)[0]
-        var encoder = AssetEncoder(
+        var encoder = AssetMaker(
           profile: plan.profile, input: plan.entry.input, destination: plan.destination, keysDestination: keysDestination,
           replace: replace, progress: progress, logger: logger)
         let share = max(1, cores / max(1, min(jobs, plans.count)))

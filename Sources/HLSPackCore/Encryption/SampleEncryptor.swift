@@ -14,10 +14,11 @@ public enum SampleKind: Sendable, Equatable {
 public protocol SampleEncryptor: AnyObject {
   /// The encrypted payload, or nil to write it clear (a clear-lead segment).
   func encrypt(_ payload: [UInt8], kind: SampleKind, segment: Int) throws -> [UInt8]?
-  /// Adjusts whole MPEG-TS packets of segment `index` (the PMT of an encrypted
-  /// segment announces encrypted streams). `audioPID`/`audioConfig`: the audio
+  /// Rewrites the PMT among whole MPEG-TS packets of segment `index` so that an
+  /// encrypted segment announces its encrypted streams (Apple MPEG-2 Stream
+  /// Encryption §3). `audioPID`/`audioConfig`: the audio
   /// stream's PID and codec configuration (AAC AudioSpecificConfig).
-  func adjust(_ packets: inout [UInt8], segment index: Int, audioPID: UInt16?, audioConfig: [UInt8]) throws
+  func signalEncryption(_ packets: inout [UInt8], segment index: Int, audioPID: UInt16?, audioConfig: [UInt8]) throws
 }
 
 /// Where one rendition's segments go, handed to the muxer together with the

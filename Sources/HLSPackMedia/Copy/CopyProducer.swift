@@ -5,7 +5,7 @@ internal import CFFmpeg
 /// Packaging without re-encoding: each rendition takes a pre-encoded source's
 /// video (and audio) packets as they are and cuts at its keyframes. Renditions
 /// run in parallel, each reading its own source.
-public final class CopyPackager: RenditionProducer {
+public final class CopyProducer: RenditionProducer {
   public struct Rendition: Sendable {
     public var name: String
     public var source: String

@@ -75,7 +75,7 @@ final class TransportStreamRules: ContainerRules {
     let audio = (0..<Int(ctx.pointee.nb_streams)).lazy.map { ctx.pointee.streams[$0].unsafelyUnwrapped.pointee }
       .first { $0.id == Self.audioPID }
     let config = audio.map { copiedBytes($0.codecpar.pointee.extradata, count: $0.codecpar.pointee.extradata_size) } ?? []
-    try sampleEncryptor.adjust(
+    try sampleEncryptor.signalEncryption(
       &bytes, segment: segment, audioPID: audio.map { _ in UInt16(Self.audioPID) }, audioConfig: config)
     return nil
   }

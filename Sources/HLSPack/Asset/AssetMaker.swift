@@ -5,7 +5,7 @@ import Logging
 
 /// Makes one asset from one input: transcode and segment every rung, encrypt,
 /// write playlists, report and key manifests in a staging folder, then publish.
-struct AssetEncoder {
+struct AssetMaker {
   let profile: Profile
   let input: URL
   let destination: URL
@@ -156,7 +156,7 @@ struct AssetEncoder {
     let output = RenditionOutput(
       container: profile.segment.container, segmentDuration: profile.segment.duration, reproducible: isReproducible)
     if profile.copiesVideo {
-      return try CopyPackager(
+      return try CopyProducer(
         renditions: profile.video.map { .init(name: $0.name, source: ($0.source ?? input).path) },
         copyAudio: profile.audio != nil, output: output)
     }
