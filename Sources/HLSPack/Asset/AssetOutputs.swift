@@ -31,43 +31,10 @@ struct AssetOutputs {
     var iFrameVariants: [MultivariantPlaylist.IFrameVariant] = []
     var renditions: [AssetReport.Rendition] = []
     for (writer, fact) in zip(writers, facts) {
-      let playlist = MediaPlaylist(
-        entries: writer.records.map {
-          .init(uri: $0.uri, durationTicks: $0.durationTicks, key: $0.key, discontinuity: $0.discontinuity)
-        },
-        targetDuration: targetDuration, map: writer.initialization)
-      let playlistPath = "\(writer.name)/index.m3u8"
-      try write(playlist.render(), to: playlistPath)
-
-      let samples = writer.records.map { BandwidthMeter.Sample(bytes: $0.byteCount, durationTicks: $0.durationTicks) }
-      let variant = MultivariantPlan.Measured(
-        playlist: playlistPath, facts: fact, peak: BandwidthMeter.peak(samples, targetDuration: targetDuration),
-        average: BandwidthMeter.average(samples))
-      measured.append(variant)
-      if profile.segment.iFramePlaylists, let iFrames = iFramePlaylist(writer, targetDuration: targetDuration),
-        !iFrames.entries.isEmpty
-      {
-        let path = "\(writer.name)/iframes.m3u8"
-        try write(iFrames.render(), to: path)
-        let samples = iFrames.entries.map { BandwidthMeter.Sample(bytes: $0.length, durationTicks: $0.durationTicks) }
-        iFrameVariants.append(
-          MultivariantPlaylist.IFrameVariant(
-            uri: path, bandwidth: BandwidthMeter.peak(samples, targetDuration: iFrames.targetDuration),
-            averageBandwidth: BandwidthMeter.average(samples), codecs: Array(fact.codecs.prefix(1)),
-            width: fact.width, height: fact.height,
-            hdcpLevel: profile.encryption.hdcp.level(width: fact.width, height: fact.height), videoRange: fact.videoRange))
-      }
-      renditions.append(
-        AssetReport.Rendition(
-          name: writer.name, playlist: playlistPath, bandwidth: variant.peak,
-          averageBandwidth: variant.average, codecs: fact.codecs.joined(separator: ","),
-          resolution: fact.width > 0 ? "\(fact.width)x\(fact.height)" : "", frameRate: (fact.frameRate * 1000).rounded() / 1000,
-          videoFrames: fact.videoFrames,
-          segments: writer.records.map {
-            AssetReport.Segment(
-              uri: "\(writer.name)/\($0.uri)", duration: MediaClock.seconds($0.durationTicks), bytes: $0.byteCount,
-              sha256: $0.sha256, iv: $0.key.iv.map(KeyTag.formatIV), keyID: $0.keyID)
-          }))
+      let written = try writeMediaPlaylists(writer, fact: fact, targetDuration: targetDuration)
+      measured.append(written.measured)
+      iFrameVariants += written.iFrameVariant.map { [$0] } ?? []
+      renditions.append(written.report)
     }
     let sessionKeys = sessionKeys(writers)
     let videoCount = profile.video.count
@@ -75,19 +42,23 @@ struct AssetOutputs {
     let presentationShift = profile.segment.container == .fmp4 ? MediaClock.timelineOffset : 0
     let subtitleReports = try subtitles.map {
       try $0.write(
-        into: folder, segments: writers[0].records, presentationShift: presentationShift, targetDuration: targetDuration,
+        into: folder, segments: writers[0].records, presentationShift: presentationShift,
+        targetDuration: targetDuration,
         checksums: profile.segment.checksums)
     }
     let plan = MultivariantPlan(
       profile: profile, video: Array(measured.prefix(videoCount)), audio: Array(measured.dropFirst(videoCount)),
-      subtitles: zip(subtitles, subtitleReports).map { measure($0.track, $1, video: writers[0], targetDuration: targetDuration) },
+      subtitles: zip(subtitles, subtitleReports).map {
+        measure($0.track, $1, video: writers[0], targetDuration: targetDuration)
+      },
       iFrameVariants: iFrameVariants, sessionKeys: sessionKeys.map(\.tag))
     let master = plan.playlist()
     try write(master.render(), to: "master.m3u8")
 
     let manifest = keysManifest(writers, sessionKeys: sessionKeys)
     if !manifest.keys.isEmpty {
-      try writeJSON(manifest, to: keysFolder.appendingPathComponent("keys.json"), privateFile: profile.encryption.exportKeys)
+      try writeJSON(
+        manifest, to: keysFolder.appendingPathComponent("keys.json"), privateFile: profile.encryption.exportKeys)
       if profile.encryption.writeKeyInfo { try writeKeyInfo(writers) }
     }
 
@@ -103,10 +74,58 @@ struct AssetOutputs {
     if profile.encryption.method != .none, manifest.keys.isEmpty {
       let segments = writers.map(\.records.count).max() ?? 0
       warnings.append(
-        "clear_lead_segments is \(profile.encryption.clearLeadSegments) but the asset has \(segments) segments: nothing was encrypted and no key was written")
+        "clear_lead_segments is \(profile.encryption.clearLeadSegments) but the asset has \(segments) segments: nothing was encrypted and no key was written"
+      )
     }
     warnings += shortAudioWarnings(writers, facts: facts)
     return (report, warnings)
+  }
+
+  /// Writes one rendition's media and I-frame playlists; what the multivariant
+  /// playlist and the report say of it, measured from what was written.
+  private func writeMediaPlaylists(_ writer: RenditionWriter, fact: WrittenStreamFacts, targetDuration: Int64) throws
+    -> (
+      measured: MultivariantPlan.Measured, iFrameVariant: MultivariantPlaylist.IFrameVariant?,
+      report: AssetReport.Rendition
+    )
+  {
+    let playlist = MediaPlaylist(
+      entries: writer.records.map {
+        .init(uri: $0.uri, durationTicks: $0.durationTicks, key: $0.key, discontinuity: $0.discontinuity)
+      },
+      targetDuration: targetDuration, map: writer.initialization)
+    let playlistPath = "\(writer.name)/index.m3u8"
+    try write(playlist.render(), to: playlistPath)
+
+    let samples = writer.records.map { BandwidthMeter.Sample(bytes: $0.byteCount, durationTicks: $0.durationTicks) }
+    let variant = MultivariantPlan.Measured(
+      playlist: playlistPath, facts: fact, peak: BandwidthMeter.peak(samples, targetDuration: targetDuration),
+      average: BandwidthMeter.average(samples))
+    var iFrameVariant: MultivariantPlaylist.IFrameVariant?
+    if profile.segment.iFramePlaylists, let iFrames = iFramePlaylist(writer, targetDuration: targetDuration),
+      !iFrames.entries.isEmpty
+    {
+      let path = "\(writer.name)/iframes.m3u8"
+      try write(iFrames.render(), to: path)
+      let samples = iFrames.entries.map { BandwidthMeter.Sample(bytes: $0.length, durationTicks: $0.durationTicks) }
+      iFrameVariant = MultivariantPlaylist.IFrameVariant(
+        uri: path, bandwidth: BandwidthMeter.peak(samples, targetDuration: iFrames.targetDuration),
+        averageBandwidth: BandwidthMeter.average(samples), codecs: Array(fact.codecs.prefix(1)),
+        width: fact.width, height: fact.height,
+        hdcpLevel: profile.encryption.hdcp.level(width: fact.width, height: fact.height), videoRange: fact.videoRange)
+    }
+    let report = AssetReport.Rendition(
+      name: writer.name, playlist: playlistPath, bandwidth: variant.peak,
+      averageBandwidth: variant.average, codecs: fact.codecs.joined(separator: ","),
+      resolution: fact.width > 0 ? "\(fact.width)x\(fact.height)" : "",
+      frameRate: (fact.frameRate * 1000).rounded() / 1000,
+      videoFrames: fact.videoFrames,
+      segments: writer.records.map {
+        AssetReport.Segment(
+          uri: "\(writer.name)/\($0.uri)", duration: MediaClock.seconds($0.durationTicks), bytes: $0.byteCount,
+          sha256: $0.sha256, iv: $0.key.iv.map(KeyTag.formatIV), keyID: $0.keyID)
+      })
+    return (variant, iFrameVariant, report)
   }
 
   /// A subtitle rendition's rates: each segment lasts as long as the video segment it was cut at.
@@ -133,7 +152,8 @@ struct AssetOutputs {
     let slack = Int64(profile.segment.duration * Double(MediaClock.ticksPerSecond))
     return lengths.filter { !$0.video && video - $0.ticks >= slack }.map {
       String(
-        format: "audio rendition %@ lasts %.3f s, the video %.3f s (the source's audio is shorter); players may go silent or stall where it ends",
+        format:
+          "audio rendition %@ lasts %.3f s, the video %.3f s (the source's audio is shorter); players may go silent or stall where it ends",
         $0.name, MediaClock.seconds($0.ticks), MediaClock.seconds(video))
     }
   }
@@ -151,7 +171,9 @@ struct AssetOutputs {
         var tag = record.key
         tag.iv = nil
         tag.uri = tag.uri.map { URIReference.fromPackageRoot($0, writtenIn: writer.name) }
-        if !keys.contains(where: { $0.tag == tag }) { keys.append(SessionKey(tag: tag, keyID: record.keyID, keyFile: record.keyFile)) }
+        if !keys.contains(where: { $0.tag == tag }) {
+          keys.append(SessionKey(tag: tag, keyID: record.keyID, keyFile: record.keyFile))
+        }
       }
     }
     return keys
@@ -209,7 +231,8 @@ struct AssetOutputs {
       if let known = index[name] { return known }
       index[name] = entries.count
       let exported = profile.encryption.exportKeys ? keyHex(keyFile) : nil
-      entries.append(.init(uri: uri, keyID: keyID, keyFile: keyFile, renditions: [], periods: [], segments: [], key: exported))
+      entries.append(
+        .init(uri: uri, keyID: keyID, keyFile: keyFile, renditions: [], periods: [], segments: [], key: exported))
       return entries.count - 1
     }
     for writer in writers {
@@ -234,7 +257,9 @@ struct AssetOutputs {
       var seen = Set<Int>()
       // Clear-lead segments carry no key: they must not use up their period's file.
       for record in writer.records {
-        guard let uri = record.key.uri, let keyFile = record.keyFile, seen.insert(record.period).inserted else { continue }
+        guard let uri = record.key.uri, let keyFile = record.keyFile, seen.insert(record.period).inserted else {
+          continue
+        }
         var fixedIV: [UInt8]?
         if case .fixed(let iv) = profile.encryption.iv { fixedIV = iv }
         let info = FFmpegKeyInfo(uri: uri, keyPath: keysDestination.appendingPathComponent(keyFile).path, iv: fixedIV)

@@ -6,11 +6,66 @@ import Foundation
 enum EncryptionReader {
   static let keySourceFields = ["key_file", "key_hex", "key_env", "key_info"]
 
-  static func read(_ reader: FieldReader, baseDirectory: URL, environment: [String: String]) throws -> EncryptionSettings {
+  static func read(_ reader: FieldReader, baseDirectory: URL, environment: [String: String]) throws
+    -> EncryptionSettings
+  {
     var r = reader
-    let method = try r.oneOf("method", EncryptionMethod.allCases.map(\.rawValue)).flatMap(EncryptionMethod.init) ?? .none
+    let method =
+      try r.oneOf("method", EncryptionMethod.allCases.map(\.rawValue)).flatMap(EncryptionMethod.init) ?? .none
     var settings = EncryptionSettings(method: method)
 
+    let keyInfo = try readKeySource(&r, into: &settings, baseDirectory: baseDirectory, environment: environment)
+
+    if let hex = try r.string("key_id") {
+      guard let id = Hex.decode(hex), id.count == 16 else {
+        throw r.error("key_id", "must be 16 bytes as 32 hex digits")
+      }
+      settings.keyID = id
+    }
+    settings.scope = try r.oneOf("scope", KeyScope.allCases.map(\.rawValue)).flatMap(KeyScope.init) ?? .asset
+    settings.rotateEvery = try r.integer("rotate_every", in: 1...1_000_000)
+
+    try readKeyURIAndIV(&r, keyInfo: keyInfo, into: &settings)
+
+    settings.keyFormat = try r.quotedString("keyformat")
+    settings.keyFormatVersions = try r.quotedString("keyformat_versions")
+    if let v = settings.keyFormatVersions,
+      v.split(separator: "/", omittingEmptySubsequences: false).contains(where: { Int($0).map { $0 < 1 } ?? true })
+    {
+      throw r.error("keyformat_versions", "must be positive integers separated by '/', such as \"1\" or \"1/2\"")
+    }
+    settings.seed = try r.string("seed")
+    if settings.seed?.isEmpty == true { throw r.error("seed", "must not be empty") }
+    settings.exportKeys = try r.bool("export_keys") ?? false
+    settings.writeKeyInfo = try r.bool("write_key_info") ?? false
+    if let folder = try r.string("keys_dir") {
+      guard !folder.isEmpty else { throw r.error("keys_dir", "must not be empty") }
+      settings.keysFolder = ProfileLoader.resolve(folder, against: baseDirectory)
+    }
+    // Variants that share keys should announce them in the master (RFC 8216bis §4.4.6.5),
+    // unless the keys rotate: then every future key would be handed out up front.
+    settings.sessionKey = try r.bool("session_key") ?? (method != .none && settings.rotateEvery == nil)
+    settings.clearLeadSegments = try r.integer("clear_lead_segments", in: 0...1_000_000) ?? 0
+    try readFairPlay(&r, into: &settings)
+    // Apple's rule for protected content (Apple HLS Authoring Spec 13.5–13.7); clear or AES-128 test
+    // fixtures are not held back on outputs without HDCP unless asked.
+    switch try r.oneOf("hdcp_level", ["auto", "none", "type-0", "type-1", "omit"]) {
+    case "auto"?: settings.hdcp = .byResolution
+    case "none"?: settings.hdcp = .fixed(.none)
+    case "type-0"?: settings.hdcp = .fixed(.type0)
+    case "type-1"?: settings.hdcp = .fixed(.type1)
+    case "omit"?: settings.hdcp = .omitted
+    default: settings.hdcp = settings.fairPlay ? .byResolution : .omitted
+    }
+    try r.finish()
+    try checkConsistency(settings, r)
+    return settings
+  }
+
+  /// One of key_file, key_hex, key_env and key_info; the key-info file, when that is the one.
+  private static func readKeySource(
+    _ r: inout FieldReader, into settings: inout EncryptionSettings, baseDirectory: URL, environment: [String: String]
+  ) throws -> FFmpegKeyInfo? {
     var keyInfo: FFmpegKeyInfo?
     let given = try keySourceFields.compactMap { field in try r.string(field).map { (field, $0) } }
     if given.count > 1 {
@@ -50,14 +105,13 @@ enum EncryptionReader {
         }
       }
     }
+    return keyInfo
+  }
 
-    if let hex = try r.string("key_id") {
-      guard let id = Hex.decode(hex), id.count == 16 else { throw r.error("key_id", "must be 16 bytes as 32 hex digits") }
-      settings.keyID = id
-    }
-    settings.scope = try r.oneOf("scope", KeyScope.allCases.map(\.rawValue)).flatMap(KeyScope.init) ?? .asset
-    settings.rotateEvery = try r.integer("rotate_every", in: 1...1_000_000)
-
+  /// The key URI and IV, which a key-info file may give instead.
+  private static func readKeyURIAndIV(
+    _ r: inout FieldReader, keyInfo: FFmpegKeyInfo?, into settings: inout EncryptionSettings
+  ) throws {
     if let text = try r.string("key_uri") {
       if keyInfo != nil { throw r.error("key_uri", "is set, but key_info already gives the key URI") }
       do {
@@ -87,27 +141,13 @@ enum EncryptionReader {
     } else if let fixed = keyInfo?.iv {
       settings.iv = .fixed(fixed)
     }
+  }
 
-    settings.keyFormat = try r.quotedString("keyformat")
-    settings.keyFormatVersions = try r.quotedString("keyformat_versions")
-    if let v = settings.keyFormatVersions, v.split(separator: "/", omittingEmptySubsequences: false).contains(where: { Int($0).map { $0 < 1 } ?? true }) {
-      throw r.error("keyformat_versions", "must be positive integers separated by '/', such as \"1\" or \"1/2\"")
-    }
-    settings.seed = try r.string("seed")
-    if settings.seed?.isEmpty == true { throw r.error("seed", "must not be empty") }
-    settings.exportKeys = try r.bool("export_keys") ?? false
-    settings.writeKeyInfo = try r.bool("write_key_info") ?? false
-    if let folder = try r.string("keys_dir") {
-      guard !folder.isEmpty else { throw r.error("keys_dir", "must not be empty") }
-      settings.keysFolder = ProfileLoader.resolve(folder, against: baseDirectory)
-    }
-    // Variants that share keys should announce them in the master (RFC 8216bis §4.4.6.5),
-    // unless the keys rotate: then every future key would be handed out up front.
-    settings.sessionKey = try r.bool("session_key") ?? (method != .none && settings.rotateEvery == nil)
-    settings.clearLeadSegments = try r.integer("clear_lead_segments", in: 0...1_000_000) ?? 0
+  /// FairPlay: SAMPLE-AES with Apple's key format and skd:// URIs.
+  private static func readFairPlay(_ r: inout FieldReader, into settings: inout EncryptionSettings) throws {
     settings.fairPlay = try r.bool("fairplay") ?? false
     if settings.fairPlay {
-      guard method == .sampleAES else { throw r.error("fairplay", "needs method \"sample-aes\"") }
+      guard settings.method == .sampleAES else { throw r.error("fairplay", "needs method \"sample-aes\"") }
       for field in ["keyformat", "keyformat_versions"] where r.wasGiven(field) {
         throw r.error(field, "is set by fairplay (com.apple.streamingkeydelivery, version 1)")
       }
@@ -125,27 +165,15 @@ enum EncryptionReader {
             + "carries none, so no client derives it from the media sequence number; use \"random\" or a fixed IV")
       }
     }
-    // Apple's rule for protected content (Apple HLS Authoring Spec 13.5–13.7); clear or AES-128 test
-    // fixtures are not held back on outputs without HDCP unless asked.
-    switch try r.oneOf("hdcp_level", ["auto", "none", "type-0", "type-1", "omit"]) {
-    case "auto"?: settings.hdcp = .byResolution
-    case "none"?: settings.hdcp = .fixed(.none)
-    case "type-0"?: settings.hdcp = .fixed(.type0)
-    case "type-1"?: settings.hdcp = .fixed(.type1)
-    case "omit"?: settings.hdcp = .omitted
-    default: settings.hdcp = settings.fairPlay ? .byResolution : .omitted
-    }
-    try r.finish()
-    try checkConsistency(settings, r)
-    return settings
   }
 
   private static func checkConsistency(_ s: EncryptionSettings, _ r: FieldReader) throws {
     // Not "seed": it also makes encoding bit-exact, which a clear package wants too (as with --seed).
-    let explicit = [
-      "key_uri", "key_id", "scope", "rotate_every", "iv", "keyformat", "keyformat_versions", "export_keys",
-      "write_key_info", "keys_dir", "fairplay", "session_key", "clear_lead_segments", "hdcp_level",
-    ] + keySourceFields
+    let explicit =
+      [
+        "key_uri", "key_id", "scope", "rotate_every", "iv", "keyformat", "keyformat_versions", "export_keys",
+        "write_key_info", "keys_dir", "fairplay", "session_key", "clear_lead_segments", "hdcp_level",
+      ] + keySourceFields
     if s.method == .none {
       if let field = explicit.first(where: { r.wasGiven($0) }) {
         throw r.error(field, "is set but method is \"none\": nothing would be encrypted")
@@ -154,7 +182,9 @@ enum EncryptionReader {
     }
     if case .fixed = s.keySource {
       if s.rotateEvery != nil { throw r.error("rotate_every", "needs generated keys: one given key cannot rotate") }
-      if s.scope == .rendition { throw r.error("scope", "\"rendition\" needs generated keys: one given key cannot differ per rendition") }
+      if s.scope == .rendition {
+        throw r.error("scope", "\"rendition\" needs generated keys: one given key cannot differ per rendition")
+      }
     }
     if s.keyID != nil, s.rotateEvery != nil || s.scope == .rendition {
       throw r.error("key_id", "names one key, but rotation or per-rendition scope makes several")

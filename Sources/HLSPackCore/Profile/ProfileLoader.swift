@@ -13,8 +13,11 @@ public enum ProfileLoader {
   /// Rung names become folder names; "keys" holds the key files.
   static let reservedNames: Set<String> = ["keys"]
 
-  public static func load(contentsOf url: URL, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Profile {
-    try load(root: document(contentsOf: url), file: url.path, baseDirectory: baseDirectory(of: url), environment: environment)
+  public static func load(contentsOf url: URL, environment: [String: String] = ProcessInfo.processInfo.environment)
+    throws -> Profile
+  {
+    try load(
+      root: document(contentsOf: url), file: url.path, baseDirectory: baseDirectory(of: url), environment: environment)
   }
 
   /// The profile file's JSON, before its fields are read (for a batch
@@ -55,7 +58,8 @@ public enum ProfileLoader {
   }
 
   public static func load(
-    root: JSONValue, file: String, baseDirectory: URL, environment: [String: String] = ProcessInfo.processInfo.environment
+    root: JSONValue, file: String, baseDirectory: URL,
+    environment: [String: String] = ProcessInfo.processInfo.environment
   ) throws -> Profile {
     var r = try FieldReader(root, file: file, path: "$")
     // Editors use "$schema" to find Profiles/profile.schema.json.
@@ -66,16 +70,7 @@ public enum ProfileLoader {
       throw r.error("version", "unsupported version \(version); this hlspack reads version \(supportedVersion)")
     }
 
-    var inputs: [URL] = []
-    let basePath = baseDirectory.path
-    if let list = try r.array("inputs") {
-      for (i, item) in list.enumerated() {
-        guard case .string(let p) = item, !p.isEmpty else {
-          throw ProfileError(file: file, path: "$.inputs[\(i)]", message: "expected a non-empty path string")
-        }
-        inputs.append(resolve(p, inFolder: basePath))
-      }
-    }
+    let inputs = try readInputs(r.array("inputs") ?? [], file: file, baseDirectory: baseDirectory)
     let output = try r.string("output").map { p -> URL in
       guard !p.isEmpty else { throw r.error("output", "must not be empty") }
       return resolve(p, against: baseDirectory)
@@ -85,15 +80,7 @@ public enum ProfileLoader {
     guard let videoList = try r.array("video"), !videoList.isEmpty else {
       throw r.error("video", "is required: a list of one or more rungs")
     }
-    var rungs: [VideoRung] = []
-    var rungNames: Set<String> = []
-    for (i, item) in videoList.enumerated() {
-      let rung = try readRung(try FieldReader(item, file: file, path: "$.video[\(i)]"), baseDirectory: baseDirectory)
-      guard rungNames.insert(rung.name).inserted else {
-        throw ProfileError(file: file, path: "$.video[\(i)].name", message: "duplicate rung name \"\(rung.name)\"")
-      }
-      rungs.append(rung)
-    }
+    let rungs = try readRungs(videoList, file: file, baseDirectory: baseDirectory)
     var audio: AudioSettings?
     var audioRenditions: [AudioRendition] = []
     switch r.value("audio") {
@@ -103,17 +90,65 @@ public enum ProfileLoader {
     }
     if let mode = try r.oneOf("audio_mode", ["muxed", "group"]) {
       // The form of "audio" already says which; the mode must agree with it.
-      if mode == "group", audio != nil { throw r.error("audio_mode", "\"group\" takes \"audio\" as a list of renditions") }
+      if mode == "group", audio != nil {
+        throw r.error("audio_mode", "\"group\" takes \"audio\" as a list of renditions")
+      }
       if mode == "muxed", !audioRenditions.isEmpty {
-        throw r.error("audio_mode", "\"muxed\" takes \"audio\" as one object: a segment never carries two audio streams")
+        throw r.error(
+          "audio_mode", "\"muxed\" takes \"audio\" as one object: a segment never carries two audio streams")
       }
     }
-    let subtitles = try r.array("subtitles").map { try MediaGroupsReader.subtitles($0, file: file, baseDirectory: baseDirectory) } ?? []
+    let subtitles =
+      try r.array("subtitles").map { try MediaGroupsReader.subtitles($0, file: file, baseDirectory: baseDirectory) }
+      ?? []
     let audioOnlyVariants = try r.bool("audio_only_variants") ?? false
     if audioOnlyVariants, audioRenditions.isEmpty {
       throw r.error("audio_only_variants", "needs alternate audio renditions (\"audio\" as a list)")
     }
     let lowVariantBandwidth = try r.integer("low_variant_bandwidth", in: 1...2_000_000_000) ?? 265_000
+    try checkCopyRungs(rungs, audio: audio, alternates: !audioRenditions.isEmpty || !subtitles.isEmpty, file: file)
+    let encryption =
+      try r.object("encryption").map {
+        try EncryptionReader.read($0, baseDirectory: baseDirectory, environment: environment)
+      } ?? .none
+    try r.finish()
+    try checkCombinations(
+      segment: segment, encryption: encryption, rungs: rungs, audio: audio, audioRenditions: audioRenditions, file: file
+    )
+
+    var profile = Profile(
+      inputs: inputs, output: output, segment: segment, video: rungs, audio: audio, encryption: encryption)
+    profile.audioRenditions = audioRenditions
+    profile.audioOnlyVariants = audioOnlyVariants
+    profile.subtitles = subtitles
+    profile.lowVariantBandwidth = lowVariantBandwidth
+    return profile
+  }
+
+  static func readInputs(_ list: [JSONValue], file: String, baseDirectory: URL) throws -> [URL] {
+    let basePath = baseDirectory.path
+    return try list.enumerated().map { i, item in
+      guard case .string(let p) = item, !p.isEmpty else {
+        throw ProfileError(file: file, path: "$.inputs[\(i)]", message: "expected a non-empty path string")
+      }
+      return resolve(p, inFolder: basePath)
+    }
+  }
+
+  static func readRungs(_ list: [JSONValue], file: String, baseDirectory: URL) throws -> [VideoRung] {
+    var names: Set<String> = []
+    return try list.enumerated().map { i, item in
+      let rung = try readRung(try FieldReader(item, file: file, path: "$.video[\(i)]"), baseDirectory: baseDirectory)
+      guard names.insert(rung.name).inserted else {
+        throw ProfileError(file: file, path: "$.video[\(i)].name", message: "duplicate rung name \"\(rung.name)\"")
+      }
+      return rung
+    }
+  }
+
+  /// Copy rungs package their sources as they are: all rungs copy or none
+  /// does, and the audio follows the video.
+  static func checkCopyRungs(_ rungs: [VideoRung], audio: AudioSettings?, alternates: Bool, file: String) throws {
     let copies = rungs.map { $0.codec == .copy }
     if copies.contains(true), copies.contains(false) {
       let i = copies.firstIndex(of: false) ?? 0
@@ -122,31 +157,39 @@ public enum ProfileLoader {
         message: "copy rungs and encoded rungs cannot be mixed in one profile (their keyframes would not align)")
     }
     if let audio, copies.first == true, audio.codec != .copy {
-      throw ProfileError(file: file, path: "$.audio.codec", message: "must be \"copy\" when the video rungs copy their sources")
+      throw ProfileError(
+        file: file, path: "$.audio.codec", message: "must be \"copy\" when the video rungs copy their sources")
     }
-    if copies.first == true, !audioRenditions.isEmpty || !subtitles.isEmpty {
-      throw ProfileError(file: file, path: "$.audio", message: "alternate audio and subtitles need encoded (not copy) video rungs")
+    if copies.first == true, alternates {
+      throw ProfileError(
+        file: file, path: "$.audio", message: "alternate audio and subtitles need encoded (not copy) video rungs")
     }
     if let audio, copies.first == false, audio.codec == .copy {
       throw ProfileError(file: file, path: "$.audio.codec", message: "\"copy\" needs video rungs with codec \"copy\"")
     }
-    let encryption = try r.object("encryption").map {
-      try EncryptionReader.read($0, baseDirectory: baseDirectory, environment: environment)
-    } ?? .none
-    try r.finish()
+  }
+
+  /// What the containers and methods cannot do together.
+  static func checkCombinations(
+    segment: SegmentSettings, encryption: EncryptionSettings, rungs: [VideoRung], audio: AudioSettings?,
+    audioRenditions: [AudioRendition], file: String
+  ) throws {
     let audioCodecs = [audio?.codec].compactMap { $0 } + audioRenditions.map(\.settings.codec)
     if segment.container == .fmp4, audioCodecs.contains(.ac3) {
       // FFmpeg 5.1's mov muxer cannot write an AC-3 sample entry before it has seen a frame.
-      throw ProfileError(file: file, path: "$.audio", message: "AC-3 audio in fMP4 is not supported yet; use container \"ts\" or AAC")
+      throw ProfileError(
+        file: file, path: "$.audio", message: "AC-3 audio in fMP4 is not supported yet; use container \"ts\" or AAC")
     }
     if encryption.method == .sampleAES, segment.container == .fmp4 {
       try checkCBCS(encryption, file: file)
     }
-    if encryption.method == .sampleAES, segment.container == .ts, let i = rungs.firstIndex(where: { $0.codec == .hevc }) {
+    if encryption.method == .sampleAES, segment.container == .ts, let i = rungs.firstIndex(where: { $0.codec == .hevc })
+    {
       // Apple's MPEG-2 stream encryption format defines H.264, AAC and AC-3 only.
       throw ProfileError(
         file: file, path: "$.video[\(i)].codec",
-        message: "\"sample-aes\" in MPEG-TS encrypts H.264 only; HEVC needs container \"fmp4\" (cbcs) or method \"aes-128\"")
+        message:
+          "\"sample-aes\" in MPEG-TS encrypts H.264 only; HEVC needs container \"fmp4\" (cbcs) or method \"aes-128\"")
     }
     // Alternate audio renditions are encrypted with the video's key too (subtitles are not encrypted).
     let keyedRenditions = rungs.count + audioRenditions.count
@@ -155,15 +198,10 @@ public enum ProfileLoader {
       // docs/conformance.md, IVs.
       throw ProfileError(
         file: file, path: "$.encryption.iv",
-        message: "\"sequence\" IVs with one key for \(keyedRenditions) renditions would repeat (key, IV) pairs; use \"random\" or scope \"rendition\"")
+        message:
+          "\"sequence\" IVs with one key for \(keyedRenditions) renditions would repeat (key, IV) pairs; use \"random\" or scope \"rendition\""
+      )
     }
-
-    var profile = Profile(inputs: inputs, output: output, segment: segment, video: rungs, audio: audio, encryption: encryption)
-    profile.audioRenditions = audioRenditions
-    profile.audioOnlyVariants = audioOnlyVariants
-    profile.subtitles = subtitles
-    profile.lowVariantBandwidth = lowVariantBandwidth
-    return profile
   }
 
   /// SAMPLE-AES in fMP4 is `cbcs`: the key id and the constant IV live in the
@@ -173,17 +211,23 @@ public enum ProfileLoader {
     if encryption.rotateEvery != nil {
       throw ProfileError(
         file: file, path: "$.encryption.rotate_every",
-        message: "key rotation with \"sample-aes\" in fMP4 (cbcs) is not supported yet: every key period would need its own init segment and EXT-X-MAP")
+        message:
+          "key rotation with \"sample-aes\" in fMP4 (cbcs) is not supported yet: every key period would need its own init segment and EXT-X-MAP"
+      )
     }
     if encryption.clearLeadSegments > 0 {
       throw ProfileError(
         file: file, path: "$.encryption.clear_lead_segments",
-        message: "a clear lead with \"sample-aes\" in fMP4 (cbcs) is not supported yet: it needs a second, clear sample description")
+        message:
+          "a clear lead with \"sample-aes\" in fMP4 (cbcs) is not supported yet: it needs a second, clear sample description"
+      )
     }
     if encryption.iv == .sequence {
       throw ProfileError(
         file: file, path: "$.encryption.iv",
-        message: "\"sequence\" IVs cannot be used with \"sample-aes\" in fMP4 (cbcs): the IV is the init segment's constant IV; use \"random\" or a fixed IV")
+        message:
+          "\"sequence\" IVs cannot be used with \"sample-aes\" in fMP4 (cbcs): the IV is the init segment's constant IV; use \"random\" or a fixed IV"
+      )
     }
   }
 
@@ -249,7 +293,9 @@ public enum ProfileLoader {
     var r = reader
     let name = try r.required("name") { try $0.quotedString($1) }
     guard isSafePathComponent(name) else {
-      throw r.error("name", "\"\(name)\" is not a safe folder name: use letters, digits, '.', '_' and '-', not starting with '.' or '-'")
+      throw r.error(
+        "name",
+        "\"\(name)\" is not a safe folder name: use letters, digits, '.', '_' and '-', not starting with '.' or '-'")
     }
     guard !reservedNames.contains(name) else { throw r.error("name", "\"\(name)\" is reserved for the key folder") }
     let codec = try r.oneOf("codec", VideoCodec.allCases.map(\.rawValue)).flatMap(VideoCodec.init) ?? .h264
@@ -259,7 +305,8 @@ public enum ProfileLoader {
         guard !path.isEmpty else { throw r.error("source", "must not be empty") }
         return resolve(path, against: baseDirectory)
       }
-      for field in ["width", "height", "bitrate", "maxrate", "bufsize", "profile", "level", "preset", "fps", "fit"] where r.wasGiven(field) {
+      for field in ["width", "height", "bitrate", "maxrate", "bufsize", "profile", "level", "preset", "fps", "fit"]
+      where r.wasGiven(field) {
         throw r.error(field, "does not apply to a rung with codec \"copy\" (the source's stream is taken as it is)")
       }
       try r.finish()
@@ -318,7 +365,8 @@ public enum ProfileLoader {
     guard let v = r.value(key) else { return nil }
     // Some strings are frame rates ("30000/1001"): a wrong one is quoted, not called "a string".
     let found = if case .string(let s) = v { "\"\(s)\"" } else { v.typeName }
-    let bad = r.error(key, "expected a frame rate from 1 to 120 such as 25, 12.5, 29.97 or \"30000/1001\", found \(found)")
+    let bad = r.error(
+      key, "expected a frame rate from 1 to 120 such as 25, 12.5, 29.97 or \"30000/1001\", found \(found)")
     let rate: FrameRate
     switch v {
     case .number(let n):
@@ -331,7 +379,10 @@ public enum ProfileLoader {
         rate = FrameRate(numerator: Int(millis) / common, denominator: 1000 / common)
       } else {
         let shown = n.rounded() == n && abs(n) < 1e9 ? String(Int(n)) : String(n)
-        throw r.error(key, "\(shown) is not a frame rate from 1 to 120 with at most three decimals; give other rates as a fraction such as \"30000/1001\"")
+        throw r.error(
+          key,
+          "\(shown) is not a frame rate from 1 to 120 with at most three decimals; give other rates as a fraction such as \"30000/1001\""
+        )
       }
     case .string(let s):
       let parts = s.split(separator: "/", omittingEmptySubsequences: false).map { Int($0) }
@@ -340,7 +391,8 @@ public enum ProfileLoader {
       // positions multiply it by segment and frame counts: small terms keep
       // all of that exact and far from overflowing.
       guard num <= FrameRate.largestTerm, den <= FrameRate.largestTerm else {
-        throw r.error(key, "\"\(s)\": a frame rate's numerator and denominator must be from 1 to \(FrameRate.largestTerm)")
+        throw r.error(
+          key, "\"\(s)\": a frame rate's numerator and denominator must be from 1 to \(FrameRate.largestTerm)")
       }
       let common = Self.greatestCommonDivisor(num, den)
       rate = FrameRate(numerator: num / common, denominator: den / common)
@@ -375,7 +427,10 @@ public enum ProfileLoader {
     let sampleRate = try r.integer("sample_rate", in: 8_000...96_000) ?? 48_000
     let rates = ac3 ? [32000, 44100, 48000] : aacSampleRates
     guard rates.contains(sampleRate) else {
-      throw r.error("sample_rate", "\(sampleRate) is not an \(codec.rawValue.uppercased()) sample rate (\(rates.map(String.init).joined(separator: ", ")))")
+      throw r.error(
+        "sample_rate",
+        "\(sampleRate) is not an \(codec.rawValue.uppercased()) sample rate (\(rates.map(String.init).joined(separator: ", ")))"
+      )
     }
     return AudioSettings(codec: codec, bitrate: bitrate, channels: channels, sampleRate: sampleRate)
   }

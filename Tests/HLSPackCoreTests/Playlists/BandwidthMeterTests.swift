@@ -1,3 +1,4 @@
+import HLSPackTestSupport
 import Testing
 
 @testable import HLSPackCore
@@ -33,18 +34,6 @@ private func referenceAverage(_ s: [Sample]) -> Int {
 }
 
 private func ceilDiv(_ a: Int64, _ b: Int64) -> Int64 { (a + b - 1) / b }
-
-/// SplitMix64: a fixed seed gives the same cases on every run and platform.
-struct SeededGenerator: RandomNumberGenerator {
-  var state: UInt64
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}
 
 @Suite struct BandwidthMeterTests {
   /// docs/conformance.md, Worked examples, peak bit rate: only the three 6 s segments and the [6+2] pair qualify.
@@ -93,7 +82,7 @@ struct SeededGenerator: RandomNumberGenerator {
   }
 
   @Test func matchesReferenceOnRandomPresentations() {
-    var rng = SeededGenerator(state: 0x686C_7370_6163_6B21)
+    var rng = SplitMix64(seed: 0x686C_7370_6163_6B21)
     for round in 0..<2_000 {
       let td = Int64.random(in: 1...10, using: &rng)
       let count = Int.random(in: 0...25, using: &rng)

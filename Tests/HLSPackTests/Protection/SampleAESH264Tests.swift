@@ -1,5 +1,6 @@
 import HLSPackCore
 import HLSPackCrypto
+import HLSPackTestSupport
 import Testing
 
 @testable import HLSPack

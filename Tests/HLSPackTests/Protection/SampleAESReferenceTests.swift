@@ -1,4 +1,5 @@
 import HLSPackCrypto
+import HLSPackTestSupport
 import Testing
 
 /// An independent reading of the SAMPLE-AES rules (Apple MPEG-2 Stream Encryption §2.2, §2.3),
@@ -131,25 +132,6 @@ enum SampleAESReference {
     var out = frame
     out[range] = try AES128CBC().decryptBlocks(Array(frame[range]), key: key, iv: iv)[...]
     return out
-  }
-}
-
-/// A seeded generator (SplitMix64), so that "random" fixtures are the same on every run.
-struct SplitMix64: RandomNumberGenerator {
-  private var state: UInt64
-
-  init(seed: UInt64) { state = seed }
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-
-  mutating func bytes(_ count: Int, in range: ClosedRange<UInt8> = 0...255) -> [UInt8] {
-    (0..<count).map { _ in UInt8.random(in: range, using: &self) }
   }
 }
 
