@@ -1,0 +1,214 @@
+import Foundation
+import HLSPackCore
+import HLSPackCrypto
+
+/// The package cannot be checked at all: its entry playlist cannot be read.
+public struct VerifyError: Error, CustomStringConvertible {
+  public var description: String
+}
+
+/// Checks a local HLS package made by any packager: its playlists, its key
+/// files and every byte of its segments, decrypting AES-128 ones.
+public struct PackageVerifier {
+  /// The folder every location is reported relative to.
+  public let root: URL
+  /// The playlist verification starts from, relative to `root`.
+  public let entry: String
+
+  /// `package` is a folder holding master.m3u8, or a master or media playlist.
+  public init(package: URL) throws(VerifyError) {
+    var isFolder: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: package.path, isDirectory: &isFolder) else {
+      throw VerifyError(description: "\(package.path): no such file or folder")
+    }
+    if isFolder.boolValue {
+      root = package
+      entry = "master.m3u8"
+    } else {
+      root = package.deletingLastPathComponent()
+      entry = package.lastPathComponent
+    }
+  }
+
+  /// What one media playlist's segments weigh, for the bandwidth rules; nil
+  /// when a segment is missing or has no duration, so nothing can be measured.
+  struct Measured {
+    var samples: [BandwidthRules.Sample]
+    var targetDuration: Int
+  }
+
+  private struct Run {
+    var findings: [Finding] = []
+    var keys: VerifyKeyStore
+    var keyUses: [KeyRules.Use] = []
+    var playlists = 0
+    var segments = 0
+    var bytes = 0
+    let cipher: AES128CBC
+  }
+
+  public func run() throws(VerifyError) -> VerifyReport {
+    guard let bytes = read(entry) else {
+      throw VerifyError(description: "\(root.appendingPathComponent(entry).path): cannot read the playlist")
+    }
+    let cipher: AES128CBC
+    do { cipher = try AES128CBC() } catch { throw VerifyError(description: "AES-128-CBC unavailable: \(error)") }
+    var run = Run(keys: VerifyKeyStore(root: root), cipher: cipher)
+    let text = PlaylistText(bytes)
+    run.playlists += 1
+    run.findings += PlaylistRules.header(text, file: entry)
+    if text.isMultivariant {
+      verifyMultivariant(VerifiedMultivariantPlaylist(text), run: &run)
+    } else {
+      _ = verifyMedia(text, file: entry, run: &run)
+    }
+    let findings = run.findings + run.keys.findings + KeyRules.uniquePairs(run.keyUses)
+    return VerifyReport(findings: findings, playlists: run.playlists, segments: run.segments, bytes: run.bytes)
+  }
+
+  private func verifyMultivariant(_ playlist: VerifiedMultivariantPlaylist, run: inout Run) {
+    run.findings += PlaylistRules.groups(playlist, file: entry)
+    let folder = PackagePaths.folder(of: entry)
+    let uris = playlist.variants.map(\.uri) + playlist.renditions.compactMap(\.uri)
+    var measured: [String: Measured?] = [:]
+    for path in Set(uris.map { URIReference.fromPackageRoot($0, writtenIn: folder) }).sorted()
+    where URIReference.scheme(of: path) == nil {
+      guard let bytes = read(path) else {
+        run.findings.append(Finding(VerifyRules.playlistUnreadable, file: entry, detail: "cannot read \(path)"))
+        measured[path] = .some(nil)
+        continue
+      }
+      run.playlists += 1
+      let text = PlaylistText(bytes)
+      run.findings += PlaylistRules.header(text, file: path)
+      measured[path] = verifyMedia(text, file: path, run: &run)
+    }
+    func rates(_ uri: String) -> (peak: Double, average: Double)? {
+      guard let found = measured[URIReference.fromPackageRoot(uri, writtenIn: folder)], let found else { return nil }
+      return (
+        BandwidthRules.peak(found.samples, targetDuration: found.targetDuration), BandwidthRules.average(found.samples)
+      )
+    }
+    for variant in playlist.variants where !variant.iFrame {
+      guard var total = rates(variant.uri) else { continue }
+      var measurable = true
+      // The largest playable combination: the heaviest rendition of each group.
+      for (_, type) in VerifiedMultivariantPlaylist.groupAttributes {
+        let members = playlist.renditions(of: variant, type: type).compactMap(\.uri)
+        let memberRates = members.map(rates)
+        if memberRates.contains(where: { $0 == nil }) { measurable = false }
+        let known = memberRates.compactMap { $0 }
+        total.peak += known.map(\.peak).max() ?? 0
+        total.average += known.map(\.average).max() ?? 0
+      }
+      guard measurable else { continue }
+      run.findings += BandwidthRules.check(variant, measuredPeak: total.peak, measuredAverage: total.average, file: entry)
+    }
+  }
+
+  private func verifyMedia(_ text: PlaylistText, file: String, run: inout Run) -> Measured? {
+    let playlist = VerifiedMediaPlaylist(text)
+    run.findings += PlaylistRules.media(playlist, file: file)
+    let folder = PackagePaths.folder(of: file)
+    var samples: [BandwidthRules.Sample] = []
+    var complete = true
+    var initializationSections: Set<String> = []
+    for segment in playlist.segments {
+      if let map = segment.mapURI, initializationSections.insert(map).inserted {
+        let resource = URIReference.fromPackageRoot(map, writtenIn: folder)
+        if URIReference.scheme(of: resource) == nil, fileSize(root.appendingPathComponent(PackagePaths.stripQuery(resource))) == nil {
+          run.findings.append(
+            Finding(VerifyRules.segmentMissing, file: file, line: segment.line, segment: map, detail: "no file \(resource) (EXT-X-MAP)"))
+        }
+      }
+      let resource = URIReference.fromPackageRoot(segment.uri, writtenIn: folder)
+      guard URIReference.scheme(of: resource) == nil else {
+        complete = false
+        continue
+      }
+      let url = root.appendingPathComponent(PackagePaths.stripQuery(resource))
+      guard let size = fileSize(url) else {
+        run.findings.append(
+          Finding(VerifyRules.segmentMissing, file: file, line: segment.line, segment: segment.uri, detail: "no file \(resource)"))
+        complete = false
+        continue
+      }
+      if let duration = segment.duration {
+        samples.append(BandwidthRules.Sample(bytes: segment.byteRange?.length ?? size, seconds: duration))
+      } else {
+        complete = false
+      }
+      recordKeyUse(segment, resource: resource, file: file, folder: folder, run: &run)
+      // An I-frame playlist names ranges of segments its parent playlist already checks whole.
+      guard !playlist.iFramesOnly else { continue }
+      run.segments += 1
+      run.bytes += size
+      checkBytes(segment, url: url, file: file, folder: folder, run: &run)
+    }
+    guard complete, let target = playlist.targetDuration, target >= 1, !playlist.iFramesOnly else { return nil }
+    return Measured(samples: samples, targetDuration: target)
+  }
+
+  /// Only whole-segment AES-128 with the identity key format: SAMPLE-AES and
+  /// `cbcs` reuse one IV by design, and other key formats carry their own IVs.
+  private func recordKeyUse(
+    _ segment: VerifiedMediaPlaylist.Segment, resource: String, file: String, folder: String, run: inout Run
+  ) {
+    guard let key = segment.key, key.method == "AES-128", (key.value("KEYFORMAT") ?? "identity") == "identity",
+      let iv = segment.effectiveIV, let uri = key.uri
+    else { return }
+    let identity = run.keys.bytes(for: key, file: file, folder: folder).map { Hex.encode($0) }
+      ?? URIReference.fromPackageRoot(uri, writtenIn: folder)
+    run.keyUses.append(
+      KeyRules.Use(key: identity, iv: iv, resource: resource, file: file, line: segment.line, segment: segment.uri))
+  }
+
+  private func checkBytes(
+    _ segment: VerifiedMediaPlaylist.Segment, url: URL, file: String, folder: String, run: inout Run
+  ) {
+    let isTransportStream = segment.mapURI == nil
+    func finding(_ rule: VerifyRule, _ detail: String) {
+      run.findings.append(Finding(rule, file: file, line: segment.line, segment: segment.uri, detail: detail))
+    }
+    switch segment.key?.method {
+    case nil, "SAMPLE-AES":
+      // SAMPLE-AES leaves the transport stream's packet structure clear.
+      guard isTransportStream, let data = FileManager.default.contents(atPath: url.path) else { return }
+      if let problem = SegmentBytesRules.transportStreamProblem([UInt8](data)) { finding(VerifyRules.segmentTSSyncLost, problem) }
+    case "AES-128":
+      guard let key = segment.key, let keyBytes = run.keys.bytes(for: key, file: file, folder: folder),
+        let iv = segment.effectiveIV, let data = FileManager.default.contents(atPath: url.path)
+      else { return }
+      guard !data.isEmpty, data.count % AES128CBC.blockSize == 0 else {
+        finding(VerifyRules.segmentAES128Length, "\(data.count) bytes")
+        return
+      }
+      let clear: [UInt8]
+      do {
+        clear = try run.cipher.decryptPadded([UInt8](data), key: keyBytes, iv: iv)
+      } catch {
+        finding(VerifyRules.segmentAES128Undecryptable, "PKCS#7 padding invalid after decryption")
+        return
+      }
+      let problem = isTransportStream
+        ? SegmentBytesRules.transportStreamProblem(clear) : SegmentBytesRules.fragmentProblem(clear)
+      if let problem {
+        finding(VerifyRules.segmentAES128Undecryptable, "decrypted bytes are not \(isTransportStream ? "MPEG-TS" : "fMP4"): \(problem)")
+      }
+    default:
+      return
+    }
+  }
+
+  private func read(_ path: String) -> [UInt8]? {
+    FileManager.default.contents(atPath: root.appendingPathComponent(PackagePaths.stripQuery(path)).path).map { [UInt8]($0) }
+  }
+
+  private func fileSize(_ url: URL) -> Int? {
+    var isFolder: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), !isFolder.boolValue,
+      let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? NSNumber
+    else { return nil }
+    return size.intValue
+  }
+}

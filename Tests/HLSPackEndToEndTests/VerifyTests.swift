@@ -1,0 +1,265 @@
+import Foundation
+import HLSPackCore
+import HLSPackCrypto
+import Testing
+import HLSPackTestSupport
+
+/// `hlspack verify` on packages hlspack makes (copy mode of the generated
+/// clip, AES-128): the clean package passes with no finding, and each broken
+/// copy is flagged by exactly the rule meant for it.
+@Suite("hlspack verify")
+struct VerifyTests {
+  private static let lock = NSLock()
+  nonisolated(unsafe) private static var cleanPackages: [String: URL] = [:]
+
+  /// One clean asset per container, made once per test run: 2 s segments of
+  /// the clip's 1 s GOPs, one rendition `main`, explicit IVs.
+  static func cleanPackage(container: String) throws -> URL {
+    try lock.withLock {
+      if let made = cleanPackages[container] { return made }
+      let scratch = try ScratchFolder.make("verify\(container)")
+      let profile = scratch.appendingPathComponent("profile.json")
+      try Data(
+        """
+        {"version": 1, "segment": {"duration": 2, "container": "\(container)"},
+         "video": [{"name": "main", "codec": "copy"}], "audio": {"codec": "copy"},
+         "encryption": {"method": "aes-128"}}
+        """.utf8
+      ).write(to: profile)
+      let output = scratch.appendingPathComponent("out")
+      let run = try Command.run(
+        try Fixtures.executable(), ["encode", "--profile", profile.path, "--output", output.path, try Fixtures.clip().path])
+      guard run.status == 0 else { throw FixtureError("encode failed: \(run.stderr)") }
+      let asset = output.appendingPathComponent("clip")
+      cleanPackages[container] = asset
+      return asset
+    }
+  }
+
+  /// The exit status and the distinct rule ids of `verify --json`, in report order.
+  func verify(_ package: URL) throws -> (status: Int32, rules: [String]) {
+    let run = try Command.run(try Fixtures.executable(), ["verify", "--json", package.path])
+    let object = try #require(try JSONSerialization.jsonObject(with: run.stdout) as? [String: Any], "\(run.stderr)")
+    let findings = try #require(object["findings"] as? [[String: Any]])
+    var rules: [String] = []
+    for case let rule as String in findings.map({ $0["rule"] }) where !rules.contains(rule) { rules.append(rule) }
+    return (run.status, rules)
+  }
+
+  /// A copy of the clean package (modes kept), broken by `breakIt`, verified.
+  func broken(_ container: String = "ts", _ breakIt: (URL) throws -> Void) throws -> (status: Int32, rules: [String]) {
+    let copy = try ScratchFolder.make("broken").appendingPathComponent("clip")
+    let copied = try Command.run("cp", ["-a", try Self.cleanPackage(container: container).path, copy.path])
+    guard copied.status == 0 else { throw FixtureError(copied.stderr) }
+    try breakIt(copy)
+    return try verify(copy)
+  }
+
+  func edit(_ file: URL, sourceLocation: SourceLocation = #_sourceLocation, _ change: (String) -> String) throws {
+    let before = try String(contentsOf: file, encoding: .utf8)
+    let after = change(before)
+    #expect(after != before, "the edit changed nothing in \(file.lastPathComponent)", sourceLocation: sourceLocation)
+    try Data(after.utf8).write(to: file)
+  }
+
+  func keyFile(_ package: URL) throws -> URL {
+    let keys = package.appendingPathComponent("keys")
+    let name = try #require(try FileManager.default.contentsOfDirectory(atPath: keys.path).sorted().first { $0.hasSuffix(".key") })
+    return keys.appendingPathComponent(name)
+  }
+
+  /// Replaces a file's bytes in place, so that its mode stays.
+  func overwrite(_ file: URL, with bytes: [UInt8]) throws {
+    let handle = try FileHandle(forWritingTo: file)
+    try handle.truncate(atOffset: 0)
+    try handle.write(contentsOf: Data(bytes))
+    try handle.close()
+  }
+
+  /// The explicit IVs of a media playlist's EXT-X-KEY tags, as written.
+  func writtenIVs(_ playlist: URL) throws -> [String] {
+    try String(contentsOf: playlist, encoding: .utf8).split(separator: "\n").filter { $0.hasPrefix("#EXT-X-KEY:") }
+      .compactMap { $0.components(separatedBy: "IV=").last.map { String($0.prefix { $0 != "," }) } }
+  }
+
+  static let media = "main/index.m3u8"
+
+  @Test(arguments: ["ts", "fmp4"])
+  func cleanPackagePasses(container: String) throws {
+    let result = try verify(try Self.cleanPackage(container: container))
+    #expect(result.rules == [])
+    #expect(result.status == 0)
+    let human = try Command.run(try Fixtures.executable(), ["verify", try Self.cleanPackage(container: container).path])
+    #expect(human.text.contains("0 must-fix rules and 0 should-fix rules failed"), "\(human.text)")
+    let mediaOnly = try verify(try Self.cleanPackage(container: container).appendingPathComponent(Self.media))
+    #expect(mediaOnly.rules == [] && mediaOnly.status == 0)
+  }
+
+  @Test func unreadablePackageExitsTwo() throws {
+    let run = try Command.run(try Fixtures.executable(), ["verify", try ScratchFolder.make().path])
+    #expect(run.status == 2)
+    #expect(run.stderr.contains("master.m3u8"))
+  }
+
+  @Test func missingEXTM3U() throws {
+    let result = try broken { try edit($0.appendingPathComponent(Self.media)) { String($0.dropFirst("#EXTM3U\n".count)) } }
+    #expect(result.rules == ["playlist.extm3u-missing"] && result.status == 1)
+  }
+
+  @Test func extinfOverTargetDuration() throws {
+    let result = try broken {
+      try edit($0.appendingPathComponent(Self.media)) {
+        $0.replacingOccurrences(of: "#EXT-X-TARGETDURATION:2\n", with: "#EXT-X-TARGETDURATION:1\n")
+      }
+    }
+    #expect(result.rules == ["playlist.targetduration-exceeded"] && result.status == 1)
+  }
+
+  @Test func targetDurationMissing() throws {
+    let result = try broken {
+      try edit($0.appendingPathComponent(Self.media)) { $0.replacingOccurrences(of: "#EXT-X-TARGETDURATION:2\n", with: "") }
+    }
+    #expect(result.rules == ["playlist.targetduration-missing"] && result.status == 1)
+  }
+
+  @Test func vodWithoutEndList() throws {
+    let result = try broken {
+      try edit($0.appendingPathComponent(Self.media)) { $0.replacingOccurrences(of: "#EXT-X-ENDLIST\n", with: "") }
+    }
+    #expect(result.rules == ["playlist.endlist-missing"] && result.status == 1)
+  }
+
+  @Test func mapAfterKey() throws {
+    let result = try broken("fmp4") {
+      try edit($0.appendingPathComponent(Self.media)) { text in
+        var lines = text.components(separatedBy: "\n")
+        guard let map = lines.firstIndex(where: { $0.hasPrefix("#EXT-X-MAP:") }) else { return text }
+        let line = lines.remove(at: map)
+        guard let key = lines.firstIndex(where: { $0.hasPrefix("#EXT-X-KEY:") }) else { return text }
+        lines.insert(line, at: key + 1)
+        return lines.joined(separator: "\n")
+      }
+    }
+    #expect(result.rules == ["playlist.map-after-key"] && result.status == 1)
+  }
+
+  @Test func unknownKeyMethod() throws {
+    let result = try broken {
+      try edit($0.appendingPathComponent(Self.media)) { $0.replacingOccurrences(of: "METHOD=AES-128", with: "METHOD=AES-192") }
+    }
+    #expect(result.rules == ["key.method-invalid"] && result.status == 1)
+  }
+
+  @Test func malformedIV() throws {
+    let result = try broken {
+      try edit($0.appendingPathComponent(Self.media)) { $0.replacingOccurrences(of: "IV=0x", with: "IV=0xZZ") }
+    }
+    #expect(result.rules == ["key.iv-malformed"] && result.status == 1)
+  }
+
+  @Test func unquotedKeyFormat() throws {
+    let result = try broken {
+      try edit($0.appendingPathComponent(Self.media)) { $0.replacingOccurrences(of: "METHOD=AES-128,", with: "METHOD=AES-128,KEYFORMAT=identity,") }
+    }
+    #expect(result.rules == ["key.keyformat-malformed"] && result.status == 1)
+  }
+
+  @Test func keyFileMissing() throws {
+    let result = try broken { try FileManager.default.removeItem(at: try keyFile($0)) }
+    #expect(result.rules == ["key.file-missing"] && result.status == 1)
+  }
+
+  @Test func keyFileNotSixteenBytes() throws {
+    let result = try broken { package in
+      let key = try keyFile(package)
+      try overwrite(key, with: [UInt8](try Data(contentsOf: key)) + [0])
+    }
+    #expect(result.rules == ["key.file-size"] && result.status == 1)
+  }
+
+  @Test func worldReadableKeyFileIsShouldFix() throws {
+    let result = try broken { try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: try keyFile($0).path) }
+    #expect(result.rules == ["key.file-world-readable"])
+    #expect(result.status == 0)
+  }
+
+  @Test(arguments: ["ts", "fmp4"])
+  func wrongKey(container: String) throws {
+    let result = try broken(container) { package in
+      let key = try keyFile(package)
+      try overwrite(key, with: [UInt8](try Data(contentsOf: key)).map { $0 ^ 0x5A })
+    }
+    #expect(result.rules == ["segment.aes128-undecryptable"] && result.status == 1)
+  }
+
+  @Test func segmentMissing() throws {
+    let result = try broken { try FileManager.default.removeItem(at: $0.appendingPathComponent("main/segment_00001.ts")) }
+    #expect(result.rules == ["segment.missing"] && result.status == 1)
+  }
+
+  @Test func initializationSectionMissing() throws {
+    let result = try broken("fmp4") { try FileManager.default.removeItem(at: $0.appendingPathComponent("main/init.mp4")) }
+    #expect(result.rules == ["segment.missing"] && result.status == 1)
+  }
+
+  @Test func truncatedSegment() throws {
+    let result = try broken { package in
+      let segment = package.appendingPathComponent("main/segment_00001.ts")
+      try overwrite(segment, with: [UInt8](try Data(contentsOf: segment).dropLast(100)))
+    }
+    #expect(result.rules == ["segment.aes128-length"] && result.status == 1)
+  }
+
+  /// Scales the first EXT-X-STREAM-INF's `name` attribute by `factor`.
+  func scaleVariantAttribute(_ name: String, by factor: Double, in master: URL) throws {
+    try edit(master) { text in
+      var lines = text.components(separatedBy: "\n")
+      guard let index = lines.firstIndex(where: { $0.hasPrefix("#EXT-X-STREAM-INF:") }) else { return text }
+      let attributes = lines[index].dropFirst("#EXT-X-STREAM-INF:".count).components(separatedBy: ",").map { attribute in
+        guard attribute.hasPrefix(name + "="), let value = Double(attribute.dropFirst(name.count + 1)) else { return attribute }
+        return "\(name)=\(Int(value * factor))"
+      }
+      lines[index] = "#EXT-X-STREAM-INF:" + attributes.joined(separator: ",")
+      return lines.joined(separator: "\n")
+    }
+  }
+
+  @Test func bandwidthBelowPeak() throws {
+    let result = try broken { try scaleVariantAttribute("BANDWIDTH", by: 0.5, in: $0.appendingPathComponent("master.m3u8")) }
+    #expect(result.rules == ["multivariant.bandwidth-below-peak"] && result.status == 1)
+  }
+
+  @Test func averageBandwidthOff() throws {
+    let result = try broken { try scaleVariantAttribute("AVERAGE-BANDWIDTH", by: 1.5, in: $0.appendingPathComponent("master.m3u8")) }
+    #expect(result.rules == ["multivariant.average-bandwidth-off"] && result.status == 1)
+  }
+
+  @Test func unresolvedAudioGroup() throws {
+    let result = try broken {
+      try edit($0.appendingPathComponent("master.m3u8")) {
+        $0.replacingOccurrences(of: "FRAME-RATE=25.000\n", with: "FRAME-RATE=25.000,AUDIO=\"missing\"\n")
+      }
+    }
+    #expect(result.rules == ["multivariant.group-unresolved"] && result.status == 1)
+  }
+
+  /// Segment 1 re-encrypted under segment 0's IV, and both playlists say so.
+  @Test func reusedKeyAndIV() throws {
+    let result = try broken { package in
+      let playlist = package.appendingPathComponent(Self.media)
+      let ivs = try writtenIVs(playlist)
+      try #require(ivs.count >= 2 && ivs[0] != ivs[1])
+      let key = [UInt8](try Data(contentsOf: try keyFile(package)))
+      let segment = package.appendingPathComponent("main/segment_00001.ts")
+      let cipher = try AES128CBC()
+      let clear = try cipher.decryptPadded(
+        [UInt8](try Data(contentsOf: segment)), key: key, iv: try #require(Hex.decode(String(ivs[1].dropFirst(2)))))
+      try overwrite(
+        segment, with: try cipher.encryptPadded(clear, key: key, iv: try #require(Hex.decode(String(ivs[0].dropFirst(2))))))
+      for name in [Self.media, "main/iframes.m3u8"] {
+        try edit(package.appendingPathComponent(name)) { $0.replacingOccurrences(of: ivs[1], with: ivs[0]) }
+      }
+    }
+    #expect(result.rules == ["key.iv-reused"] && result.status == 1)
+  }
+}
