@@ -68,7 +68,7 @@ public struct PackageVerifier {
 
   private func verifyMultivariant(_ playlist: VerifiedMultivariantPlaylist, run: inout Run) {
     run.findings += PlaylistRules.groups(playlist, file: entry)
-    let folder = PackagePaths.folder(of: entry)
+    let folder = VerifyPaths.folder(of: entry)
     let uris = playlist.variants.map(\.uri) + playlist.renditions.compactMap(\.uri)
     var measured: [String: Measured?] = [:]
     for path in Set(uris.map { URIReference.fromPackageRoot($0, writtenIn: folder) }).sorted()
@@ -109,14 +109,14 @@ public struct PackageVerifier {
   private func verifyMedia(_ text: PlaylistText, file: String, run: inout Run) -> Measured? {
     let playlist = VerifiedMediaPlaylist(text)
     run.findings += PlaylistRules.media(playlist, file: file)
-    let folder = PackagePaths.folder(of: file)
+    let folder = VerifyPaths.folder(of: file)
     var samples: [BandwidthRules.Sample] = []
     var complete = true
     var initializationSections: Set<String> = []
     for segment in playlist.segments {
       if let map = segment.mapURI, initializationSections.insert(map).inserted {
         let resource = URIReference.fromPackageRoot(map, writtenIn: folder)
-        if URIReference.scheme(of: resource) == nil, fileSize(root.appendingPathComponent(PackagePaths.stripQuery(resource))) == nil {
+        if URIReference.scheme(of: resource) == nil, fileSize(root.appendingPathComponent(VerifyPaths.stripQuery(resource))) == nil {
           run.findings.append(
             Finding(VerifyRules.segmentMissing, file: file, line: segment.line, segment: map, detail: "no file \(resource) (EXT-X-MAP)"))
         }
@@ -126,7 +126,7 @@ public struct PackageVerifier {
         complete = false
         continue
       }
-      let url = root.appendingPathComponent(PackagePaths.stripQuery(resource))
+      let url = root.appendingPathComponent(VerifyPaths.stripQuery(resource))
       guard let size = fileSize(url) else {
         run.findings.append(
           Finding(VerifyRules.segmentMissing, file: file, line: segment.line, segment: segment.uri, detail: "no file \(resource)"))
@@ -201,7 +201,7 @@ public struct PackageVerifier {
   }
 
   private func read(_ path: String) -> [UInt8]? {
-    FileManager.default.contents(atPath: root.appendingPathComponent(PackagePaths.stripQuery(path)).path).map { [UInt8]($0) }
+    FileManager.default.contents(atPath: root.appendingPathComponent(VerifyPaths.stripQuery(path)).path).map { [UInt8]($0) }
   }
 
   private func fileSize(_ url: URL) -> Int? {

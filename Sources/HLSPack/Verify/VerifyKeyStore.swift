@@ -28,7 +28,7 @@ struct VerifyKeyStore {
         Finding(VerifyRules.keyUnavailable, file: file, line: line, detail: "\(uri) is not a file of the package"))
       return nil
     }
-    let path = root.appendingPathComponent(PackagePaths.stripQuery(resolved)).standardizedFileURL.path
+    let path = root.appendingPathComponent(VerifyPaths.stripQuery(resolved)).standardizedFileURL.path
     guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
       let data = FileManager.default.contents(atPath: path)
     else {
@@ -49,7 +49,7 @@ struct VerifyKeyStore {
   }
 }
 
-enum PackagePaths {
+enum VerifyPaths {
   /// A URI's path without its query and fragment, to open as a file.
   static func stripQuery(_ reference: String) -> String {
     String(reference[..<(reference.firstIndex { $0 == "?" || $0 == "#" } ?? reference.endIndex)])

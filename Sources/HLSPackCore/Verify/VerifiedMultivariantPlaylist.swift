@@ -58,7 +58,7 @@ public struct VerifiedMultivariantPlaylist: Sendable {
   }
 
   /// EXT-X-STREAM-INF attributes that name an EXT-X-MEDIA group, and the TYPE it must have.
-  static let groupAttributes: [(attribute: String, type: String)] = [
+  public static let groupAttributes: [(attribute: String, type: String)] = [
     ("AUDIO", "AUDIO"), ("VIDEO", "VIDEO"), ("SUBTITLES", "SUBTITLES"), ("CLOSED-CAPTIONS", "CLOSED-CAPTIONS"),
   ]
 }
