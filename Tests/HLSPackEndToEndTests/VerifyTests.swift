@@ -12,18 +12,27 @@ struct VerifyTests {
   private static let lock = NSLock()
   nonisolated(unsafe) private static var cleanPackages: [String: URL] = [:]
 
-  /// One clean asset per container, made once per test run: 2 s segments of
-  /// the clip's 1 s GOPs, one rendition `main`, explicit IVs.
-  static func cleanPackage(container: String) throws -> URL {
+  /// The packages the tests break: container and encryption of each.
+  static let kinds: [String: (container: String, encryption: String)] = [
+    "ts": ("ts", #"{"method": "aes-128"}"#),
+    "fmp4": ("fmp4", #"{"method": "aes-128"}"#),
+    "ts-sequence-iv": ("ts", #"{"method": "aes-128", "iv": "sequence"}"#),
+    "ts-clear": ("ts", #"{"method": "none"}"#),
+  ]
+
+  /// One clean asset per kind, made once per test run: 2 s segments of the
+  /// clip's 1 s GOPs, one rendition `main`.
+  static func cleanPackage(_ kind: String) throws -> URL {
     try lock.withLock {
-      if let made = cleanPackages[container] { return made }
-      let scratch = try ScratchFolder.make("verify\(container)")
+      if let made = cleanPackages[kind] { return made }
+      let (container, encryption) = try #require(kinds[kind])
+      let scratch = try ScratchFolder.make("verify\(kind)")
       let profile = scratch.appendingPathComponent("profile.json")
       try Data(
         """
         {"version": 1, "segment": {"duration": 2, "container": "\(container)"},
          "video": [{"name": "main", "codec": "copy"}], "audio": {"codec": "copy"},
-         "encryption": {"method": "aes-128"}}
+         "encryption": \(encryption)}
         """.utf8
       ).write(to: profile)
       let output = scratch.appendingPathComponent("out")
@@ -31,7 +40,7 @@ struct VerifyTests {
         try Fixtures.executable(), ["encode", "--profile", profile.path, "--output", output.path, try Fixtures.clip().path])
       guard run.status == 0 else { throw FixtureError("encode failed: \(run.stderr)") }
       let asset = output.appendingPathComponent("clip")
-      cleanPackages[container] = asset
+      cleanPackages[kind] = asset
       return asset
     }
   }
@@ -47,9 +56,9 @@ struct VerifyTests {
   }
 
   /// A copy of the clean package (modes kept), broken by `breakIt`, verified.
-  func broken(_ container: String = "ts", _ breakIt: (URL) throws -> Void) throws -> (status: Int32, rules: [String]) {
+  func broken(_ kind: String = "ts", _ breakIt: (URL) throws -> Void) throws -> (status: Int32, rules: [String]) {
     let copy = try ScratchFolder.make("broken").appendingPathComponent("clip")
-    let copied = try Command.run("cp", ["-a", try Self.cleanPackage(container: container).path, copy.path])
+    let copied = try Command.run("cp", ["-a", try Self.cleanPackage(kind).path, copy.path])
     guard copied.status == 0 else { throw FixtureError(copied.stderr) }
     try breakIt(copy)
     return try verify(copy)
@@ -84,14 +93,15 @@ struct VerifyTests {
 
   static let media = "main/index.m3u8"
 
-  @Test(arguments: ["ts", "fmp4"])
-  func cleanPackagePasses(container: String) throws {
-    let result = try verify(try Self.cleanPackage(container: container))
+  /// The sequence-IV package proves IVs derived from the media sequence number decrypt.
+  @Test(arguments: ["ts", "fmp4", "ts-sequence-iv", "ts-clear"])
+  func cleanPackagePasses(kind: String) throws {
+    let result = try verify(try Self.cleanPackage(kind))
     #expect(result.rules == [])
     #expect(result.status == 0)
-    let human = try Command.run(try Fixtures.executable(), ["verify", try Self.cleanPackage(container: container).path])
+    let human = try Command.run(try Fixtures.executable(), ["verify", try Self.cleanPackage(kind).path])
     #expect(human.text.contains("0 must-fix rules and 0 should-fix rules failed"), "\(human.text)")
-    let mediaOnly = try verify(try Self.cleanPackage(container: container).appendingPathComponent(Self.media))
+    let mediaOnly = try verify(try Self.cleanPackage(kind).appendingPathComponent(Self.media))
     #expect(mediaOnly.rules == [] && mediaOnly.status == 0)
   }
 
@@ -183,13 +193,32 @@ struct VerifyTests {
     #expect(result.status == 0)
   }
 
-  @Test(arguments: ["ts", "fmp4"])
-  func wrongKey(container: String) throws {
-    let result = try broken(container) { package in
+  @Test(arguments: ["ts", "fmp4", "ts-sequence-iv"])
+  func wrongKey(kind: String) throws {
+    let result = try broken(kind) { package in
       let key = try keyFile(package)
       try overwrite(key, with: [UInt8](try Data(contentsOf: key)).map { $0 ^ 0x5A })
     }
     #expect(result.rules == ["segment.aes128-undecryptable"] && result.status == 1)
+  }
+
+  @Test func clearSegmentOutOfSync() throws {
+    let result = try broken("ts-clear") { package in
+      let segment = package.appendingPathComponent("main/segment_00001.ts")
+      var bytes = [UInt8](try Data(contentsOf: segment))
+      bytes[188] = 0
+      try overwrite(segment, with: bytes)
+    }
+    #expect(result.rules == ["segment.ts-sync-lost"] && result.status == 1)
+  }
+
+  /// A key behind a scheme the package cannot resolve: reported once, should-fix.
+  @Test func keyNotInPackage() throws {
+    let result = try broken {
+      try edit($0.appendingPathComponent(Self.media)) { $0.replacingOccurrences(of: #"URI="../keys/"#, with: #"URI="skd://"#) }
+    }
+    #expect(result.rules == ["key.unavailable"])
+    #expect(result.status == 0)
   }
 
   @Test func segmentMissing() throws {
