@@ -116,6 +116,16 @@ struct VerifyTests {
     #expect(result.rules == ["playlist.extm3u-missing"] && result.status == 1)
   }
 
+  @Test func versionTooLow() throws {
+    let result = try broken {
+      try edit($0.appendingPathComponent(Self.media)) { text in
+        text.split(separator: "\n", omittingEmptySubsequences: false)
+          .map { $0.hasPrefix("#EXT-X-VERSION:") ? "#EXT-X-VERSION:2" : String($0) }.joined(separator: "\n")
+      }
+    }
+    #expect(result.rules == ["playlist.version-too-low"] && result.status == 1)
+  }
+
   @Test func extinfOverTargetDuration() throws {
     let result = try broken {
       try edit($0.appendingPathComponent(Self.media)) {
@@ -169,7 +179,12 @@ struct VerifyTests {
 
   @Test func unquotedKeyFormat() throws {
     let result = try broken {
-      try edit($0.appendingPathComponent(Self.media)) { $0.replacingOccurrences(of: "METHOD=AES-128,", with: "METHOD=AES-128,KEYFORMAT=identity,") }
+      try edit($0.appendingPathComponent(Self.media)) { text in
+        // KEYFORMAT needs version 5 (RFC 8216bis §8): declare it, so only the syntax is wrong.
+        text.replacingOccurrences(of: "METHOD=AES-128,", with: "METHOD=AES-128,KEYFORMAT=identity,")
+          .split(separator: "\n", omittingEmptySubsequences: false)
+          .map { $0.hasPrefix("#EXT-X-VERSION:") ? "#EXT-X-VERSION:5" : String($0) }.joined(separator: "\n")
+      }
     }
     #expect(result.rules == ["key.keyformat-malformed"] && result.status == 1)
   }

@@ -56,7 +56,7 @@ public struct PackageVerifier {
     var run = Run(keys: VerifyKeyStore(root: root), cipher: cipher)
     let text = PlaylistText(bytes)
     run.playlists += 1
-    run.findings += PlaylistRules.header(text, file: entry)
+    run.findings += PlaylistRules.common(text, file: entry)
     if text.isMultivariant {
       verifyMultivariant(VerifiedMultivariantPlaylist(text), run: &run)
     } else {
@@ -80,7 +80,7 @@ public struct PackageVerifier {
       }
       run.playlists += 1
       let text = PlaylistText(bytes)
-      run.findings += PlaylistRules.header(text, file: path)
+      run.findings += PlaylistRules.common(text, file: path)
       measured[path] = verifyMedia(text, file: path, run: &run)
     }
     func rates(_ uri: String) -> (peak: Double, average: Double)? {

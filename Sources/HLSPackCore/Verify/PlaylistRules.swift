@@ -3,14 +3,19 @@
 public enum PlaylistRules {
   /// EXTM3U must be the whole first line (RFC 8216bis §4.4.1.1); a BOM in
   /// front of it fails too (§4.1).
-  public static func header(_ text: PlaylistText, file: String) -> [Finding] {
+  /// The rules every playlist, media or multivariant, must pass.
+  public static func common(_ text: PlaylistText, file: String) -> [Finding] {
+    header(text, file: file) + VersionRules.check(text, file: file)
+  }
+
+  static func header(_ text: PlaylistText, file: String) -> [Finding] {
     guard text.firstLine != Array("#EXTM3U".utf8) else { return [] }
     let found = text.firstLine.map { String(decoding: $0.prefix(40), as: UTF8.self) } ?? "an empty file"
     return [Finding(VerifyRules.extm3uMissing, file: file, line: 1, detail: "first line is \(found.debugDescription)")]
   }
 
   public static func media(_ playlist: VerifiedMediaPlaylist, file: String) -> [Finding] {
-    targetDuration(playlist, file: file) + endList(playlist, file: file) + mapBeforeKey(playlist, file: file)
+    extinf(playlist, file: file) + targetDuration(playlist, file: file) + endList(playlist, file: file) + mapBeforeKey(playlist, file: file)
       + playlist.keys.flatMap { keySyntax($0, file: file) }
   }
 
@@ -25,6 +30,12 @@ public enum PlaylistRules {
       return Finding(
         VerifyRules.targetDurationExceeded, file: file, line: segment.line, segment: segment.uri,
         detail: "EXTINF \(duration) rounds to \(Int(duration.rounded(.toNearestOrAwayFromZero))) > EXT-X-TARGETDURATION \(target)")
+    }
+  }
+
+  static func extinf(_ playlist: VerifiedMediaPlaylist, file: String) -> [Finding] {
+    playlist.segments.filter { $0.duration == nil }.map {
+      Finding(VerifyRules.extinfMissing, file: file, line: $0.line, segment: $0.uri, detail: "no valid EXTINF before it")
     }
   }
 

@@ -28,12 +28,16 @@ public struct PlaylistText: Sendable {
     "EXT-X-SESSION-DATA", "EXT-X-START", "EXT-X-DATERANGE", "EXT-X-DEFINE",
   ]
 
+  static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
+
   public init(_ bytes: [UInt8]) {
     let lines = KeyURIRewriter.lines(of: bytes)
     firstLine = lines.first.map { Array(bytes[$0.content]) }
     entries = []
     for line in lines {
-      let content = bytes[line.content]
+      var content = bytes[line.content]
+      // A BOM fails the header rule; the rest of the line is still read as what it is.
+      if line.number == 1, content.starts(with: Self.byteOrderMark) { content = content.dropFirst(Self.byteOrderMark.count) }
       guard let first = content.first else { continue }
       guard first == UInt8(ascii: "#") else {
         let uri = String(decoding: content, as: UTF8.self).trimmingWhitespace()

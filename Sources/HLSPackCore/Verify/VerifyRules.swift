@@ -10,6 +10,15 @@ public enum VerifyRules {
   public static let extm3uMissing = VerifyRule(
     id: "playlist.extm3u-missing", severity: .must, source: "RFC 8216bis §4.4.1.1", owner: .packager,
     summary: "the first line is not #EXTM3U")
+  public static let versionTooLow = VerifyRule(
+    id: "playlist.version-too-low", severity: .must, source: "RFC 8216bis §4.4.1.2, §8", owner: .packager,
+    summary: "EXT-X-VERSION is lower than a feature the playlist uses needs")
+  public static let versionRepeated = VerifyRule(
+    id: "playlist.version-repeated", severity: .must, source: "RFC 8216bis §4.4.1.2", owner: .packager,
+    summary: "a playlist has more than one EXT-X-VERSION")
+  public static let extinfMissing = VerifyRule(
+    id: "playlist.extinf-missing", severity: .must, source: "RFC 8216bis §4.4.4.1", owner: .packager,
+    summary: "a segment has no EXTINF with a decimal duration")
   public static let targetDurationMissing = VerifyRule(
     id: "playlist.targetduration-missing", severity: .must, source: "RFC 8216bis §4.4.3.1", owner: .packager,
     summary: "a media playlist has no valid EXT-X-TARGETDURATION")

@@ -23,7 +23,7 @@ import Testing
 
   func ruleIDs(_ text: String) -> [String] {
     let parsed = PlaylistText(Array(text.utf8))
-    let findings = PlaylistRules.header(parsed, file: "v/index.m3u8")
+    let findings = PlaylistRules.common(parsed, file: "v/index.m3u8")
       + PlaylistRules.media(VerifiedMediaPlaylist(parsed), file: "v/index.m3u8")
     return findings.map(\.rule.id)
   }
@@ -58,6 +58,38 @@ import Testing
     // 2.5 rounds to 3; 2.49 rounds to 2.
     #expect(ruleIDs(Self.clean.replacingOccurrences(of: "#EXTINF:1.500000", with: "#EXTINF:2.5")) == ["playlist.targetduration-exceeded"])
     #expect(ruleIDs(Self.clean.replacingOccurrences(of: "#EXTINF:1.500000", with: "#EXTINF:2.49")) == [])
+  }
+
+  @Test func everySegmentNeedsADuration() {
+    #expect(ruleIDs(Self.clean.replacingOccurrences(of: "#EXTINF:1.500000,", with: "#EXTINF:abc,")) == ["playlist.extinf-missing"])
+    #expect(ruleIDs(Self.clean.replacingOccurrences(of: "#EXTINF:1.500000,\n", with: "")) == ["playlist.extinf-missing"])
+  }
+
+  @Test func versionCoversEveryFeature() {
+    // EXT-X-MAP outside an I-frame playlist needs 6.
+    #expect(ruleIDs(Self.clean.replacingOccurrences(of: "VERSION:6", with: "VERSION:5")) == ["playlist.version-too-low"])
+    #expect(ruleIDs(Self.clean.replacingOccurrences(of: "#EXT-X-VERSION:6\n", with: "")) == ["playlist.version-too-low"])
+    #expect(
+      ruleIDs(Self.clean.replacingOccurrences(of: "#EXT-X-VERSION:6\n", with: "#EXT-X-VERSION:6\n#EXT-X-VERSION:6\n"))
+        == ["playlist.version-repeated"])
+    let iFrames = """
+      #EXTM3U
+      #EXT-X-VERSION:4
+      #EXT-X-TARGETDURATION:2
+      #EXT-X-I-FRAMES-ONLY
+      #EXT-X-KEY:METHOD=AES-128,URI="k",IV=0x01
+      #EXTINF:2.000000,
+      #EXT-X-BYTERANGE:20492@0
+      segment_00000.ts
+      #EXT-X-ENDLIST
+
+      """
+    #expect(ruleIDs(iFrames) == [])
+    let requirements = VersionRules.requirements(PlaylistText(Array(iFrames.utf8)))
+    #expect(requirements.map(\.version) == [4, 2, 3, 4])
+    #expect(ruleIDs(iFrames.replacingOccurrences(of: "VERSION:4", with: "VERSION:3")) == ["playlist.version-too-low"])
+    // Integer durations need no version 3.
+    #expect(ruleIDs("#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2,\na.ts\n") == [])
   }
 
   @Test func vodNeedsEndList() {
