@@ -139,11 +139,12 @@ public struct PackageVerifier {
         complete = false
       }
       recordKeyUse(segment, resource: resource, file: file, folder: folder, run: &run)
-      // An I-frame playlist names ranges of segments its parent playlist already checks whole.
-      guard !playlist.iFramesOnly else { continue }
+      // An I-frame playlist names ranges of segments its parent playlist already
+      // checks whole; ranges of one file (single-file packages) are not decrypted yet.
+      guard !playlist.iFramesOnly, segment.byteRange == nil else { continue }
       run.segments += 1
       run.bytes += size
-      checkBytes(segment, url: url, file: file, folder: folder, run: &run)
+      checkBytes(segment, url: url, size: size, file: file, folder: folder, run: &run)
     }
     guard complete, let target = playlist.targetDuration, target >= 1, !playlist.iFramesOnly else { return nil }
     return Measured(samples: samples, targetDuration: target)
@@ -164,7 +165,7 @@ public struct PackageVerifier {
   }
 
   private func checkBytes(
-    _ segment: VerifiedMediaPlaylist.Segment, url: URL, file: String, folder: String, run: inout Run
+    _ segment: VerifiedMediaPlaylist.Segment, url: URL, size: Int, file: String, folder: String, run: inout Run
   ) {
     let isTransportStream = segment.mapURI == nil
     func finding(_ rule: VerifyRule, _ detail: String) {
@@ -173,30 +174,54 @@ public struct PackageVerifier {
     switch segment.key?.method {
     case nil, "SAMPLE-AES":
       // SAMPLE-AES leaves the transport stream's packet structure clear.
-      guard isTransportStream, let data = FileManager.default.contents(atPath: url.path) else { return }
-      if let problem = SegmentBytesRules.transportStreamProblem([UInt8](data)) { finding(VerifyRules.segmentTSSyncLost, problem) }
+      guard isTransportStream else { return }
+      var scanner = TransportStreamScanner()
+      guard (try? Self.stream(url, { scanner.consume($0) })) != nil else { return }
+      if let problem = scanner.finish() { finding(VerifyRules.segmentTSSyncLost, problem) }
     case "AES-128":
       guard let key = segment.key, let keyBytes = run.keys.bytes(for: key, file: file, folder: folder),
-        let iv = segment.effectiveIV, let data = FileManager.default.contents(atPath: url.path)
+        let iv = segment.effectiveIV
       else { return }
-      guard !data.isEmpty, data.count % AES128CBC.blockSize == 0 else {
-        finding(VerifyRules.segmentAES128Length, "\(data.count) bytes")
+      guard size > 0, size % AES128CBC.blockSize == 0 else {
+        finding(VerifyRules.segmentAES128Length, "\(size) bytes")
         return
       }
-      let clear: [UInt8]
-      do {
-        clear = try run.cipher.decryptPadded([UInt8](data), key: keyBytes, iv: iv)
-      } catch {
-        finding(VerifyRules.segmentAES128Undecryptable, "PKCS#7 padding invalid after decryption")
-        return
-      }
-      let problem = isTransportStream
-        ? SegmentBytesRules.transportStreamProblem(clear) : SegmentBytesRules.fragmentProblem(clear)
-      if let problem {
-        finding(VerifyRules.segmentAES128Undecryptable, "decrypted bytes are not \(isTransportStream ? "MPEG-TS" : "fMP4"): \(problem)")
-      }
+      let problem =
+        isTransportStream
+        ? decrypt(url, key: keyBytes, iv: iv, cipher: run.cipher, scanner: TransportStreamScanner())
+        : decrypt(url, key: keyBytes, iv: iv, cipher: run.cipher, scanner: FragmentScanner())
+      if let problem { finding(VerifyRules.segmentAES128Undecryptable, problem) }
     default:
       return
+    }
+  }
+
+  /// Decrypts piece by piece into `scanner`; what is wrong, or nil.
+  private func decrypt(_ url: URL, key: [UInt8], iv: [UInt8], cipher: AES128CBC, scanner: some ClearBytesScanner) -> String? {
+    var scanner = scanner
+    var clear: [UInt8] = []
+    do {
+      try cipher.start(key: key, iv: iv, encrypt: false, padding: true)
+      try Self.stream(url) { piece in
+        let produced = try cipher.update(Array(piece), into: &clear)
+        scanner.consume(clear[0..<produced])
+      }
+    } catch {
+      return "cannot decrypt: \(error)"
+    }
+    guard let last = try? cipher.finish() else { return "PKCS#7 padding invalid after decryption" }
+    scanner.consume(last[...])
+    return scanner.finish().map { "decrypted bytes are not \(scanner is FragmentScanner ? "fMP4" : "MPEG-TS"): \($0)" }
+  }
+
+  static let readSize = 1 << 20
+
+  /// Feeds a file to `consume` in pieces of 1 MiB.
+  private static func stream(_ url: URL, _ consume: (ArraySlice<UInt8>) throws -> Void) throws {
+    let handle = try FileHandle(forReadingFrom: url)
+    defer { try? handle.close() }
+    while let data = try handle.read(upToCount: readSize), !data.isEmpty {
+      try consume([UInt8](data)[...])
     }
   }
 

@@ -1,43 +1,114 @@
-/// Checks of a segment's clear bytes: that they are the container the
-/// playlist implies, which is also how a wrong key or IV shows.
-public enum SegmentBytesRules {
+/// Checks of a segment's clear bytes, fed piece by piece so that memory stays
+/// flat however large a segment is: that they are the container the playlist
+/// implies, which is also how a wrong key or IV shows.
+public protocol ClearBytesScanner {
+  mutating func consume(_ bytes: ArraySlice<UInt8>)
+  /// nil when every byte fed was as expected; otherwise what is wrong.
+  func finish() -> String?
+}
+
+/// Whole 188-byte MPEG-TS packets, each starting with the 0x47 sync byte
+/// (ISO/IEC 13818-1 §2.4.3.2).
+public struct TransportStreamScanner: ClearBytesScanner, Sendable {
   static let packetSize = 188
   static let syncByte: UInt8 = 0x47
+  private var offset = 0
+  private var problem: String?
 
-  /// nil when the bytes are whole 188-byte MPEG-TS packets each starting with
-  /// 0x47 (ISO/IEC 13818-1 §2.4.3.2); otherwise what is wrong.
-  public static func transportStreamProblem(_ bytes: [UInt8]) -> String? {
-    guard !bytes.isEmpty else { return "no bytes" }
-    var offset = 0
-    while offset < bytes.count {
-      guard bytes[offset] == syncByte else { return "byte \(offset) is not the 0x47 sync byte" }
-      offset += packetSize
-    }
-    return bytes.count % packetSize == 0 ? nil : "\(bytes.count) bytes is not a whole number of 188-byte packets"
-  }
+  public init() {}
 
-  /// nil when the bytes are a run of ISO BMFF boxes ending exactly at the end
-  /// (ISO/IEC 14496-12 §4.2), with a first box a media segment can open with.
-  public static func fragmentProblem(_ bytes: [UInt8]) -> String? {
-    var offset = 0
-    var first = true
-    while offset < bytes.count {
-      guard bytes.count - offset >= 8 else { return "\(bytes.count - offset) stray bytes at offset \(offset)" }
-      var size = bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
-      let type = String(decoding: bytes[offset + 4..<offset + 8], as: UTF8.self)
-      if first, !segmentOpeners.contains(type) { return "first box is \(type.debugDescription)" }
-      if size == 1 {
-        guard bytes.count - offset >= 16 else { return "truncated box header at offset \(offset)" }
-        size = bytes[offset + 8..<offset + 16].reduce(0) { $0 << 8 | Int($1) }
-      } else if size == 0 {
-        size = bytes.count - offset
+  public mutating func consume(_ bytes: ArraySlice<UInt8>) {
+    guard problem == nil else { return }
+    var index = (Self.packetSize - offset % Self.packetSize) % Self.packetSize
+    while index < bytes.count {
+      guard bytes[bytes.startIndex + index] == Self.syncByte else {
+        problem = "byte \(offset + index) is not the 0x47 sync byte"
+        return
       }
-      guard size >= 8, size <= bytes.count - offset else { return "box \(type.debugDescription) at offset \(offset) overruns the segment" }
-      offset += size
-      first = false
+      index += Self.packetSize
     }
-    return first ? "no bytes" : nil
+    offset += bytes.count
   }
 
+  public func finish() -> String? {
+    if let problem { return problem }
+    if offset == 0 { return "no bytes" }
+    return offset % Self.packetSize == 0 ? nil : "\(offset) bytes is not a whole number of 188-byte packets"
+  }
+}
+
+/// A run of ISO BMFF boxes ending exactly at the end (ISO/IEC 14496-12 §4.2),
+/// opening with a box a media segment can open with.
+public struct FragmentScanner: ClearBytesScanner, Sendable {
   static let segmentOpeners: Set<String> = ["styp", "sidx", "moof", "emsg", "prft", "ftyp"]
+  private var offset = 0
+  /// Where the box being read, or the next one, starts.
+  private var boxStart = 0
+  private var boxType = ""
+  private var nextBox = 0
+  /// The header bytes of the box at `nextBox` read so far.
+  private var header: [UInt8] = []
+  private var boxes = 0
+  private var problem: String?
+
+  public init() {}
+
+  public mutating func consume(_ bytes: ArraySlice<UInt8>) {
+    var index = bytes.startIndex
+    while problem == nil, index < bytes.endIndex {
+      let absolute = offset + (index - bytes.startIndex)
+      if absolute < nextBox {
+        index += min(nextBox - absolute, bytes.endIndex - index)
+        continue
+      }
+      header.append(bytes[index])
+      index += 1
+      readHeader()
+    }
+    offset += bytes.count
+  }
+
+  private mutating func readHeader() {
+    guard header.count >= 8 else { return }
+    let compactSize = header[0..<4].reduce(0) { $0 << 8 | Int($1) }
+    if compactSize == 1, header.count < 16 { return }
+    let type = String(decoding: header[4..<8], as: UTF8.self)
+    if boxes == 0, !Self.segmentOpeners.contains(type) {
+      problem = "first box is \(type.debugDescription)"
+      return
+    }
+    // Size 1: a 64-bit size follows; size 0: the box runs to the end.
+    let size = compactSize == 1 ? header[8..<16].reduce(0) { $0 << 8 | Int($1) } : compactSize == 0 ? Int.max - nextBox : compactSize
+    guard size >= header.count, size <= Int.max - nextBox else {
+      problem = "box \(type.debugDescription) at offset \(nextBox) has size \(size)"
+      return
+    }
+    boxStart = nextBox
+    boxType = type
+    nextBox += size
+    header = []
+    boxes += 1
+  }
+
+  public func finish() -> String? {
+    if let problem { return problem }
+    if boxes == 0, header.isEmpty { return "no bytes" }
+    if !header.isEmpty { return "\(header.count) stray bytes at offset \(nextBox)" }
+    if nextBox > offset, nextBox != Int.max {
+      return "box \(boxType.debugDescription) at offset \(boxStart) overruns the segment"
+    }
+    return nil
+  }
+}
+
+/// The scanners over whole byte arrays.
+public enum SegmentBytesRules {
+  public static func transportStreamProblem(_ bytes: [UInt8]) -> String? { scan(bytes, TransportStreamScanner()) }
+  public static func fragmentProblem(_ bytes: [UInt8]) -> String? { scan(bytes, FragmentScanner()) }
+
+  static func scan(_ bytes: [UInt8], _ scanner: some ClearBytesScanner) -> String? {
+    var scanner = scanner
+    scanner.consume(bytes[...])
+    return scanner.finish()
+  }
 }

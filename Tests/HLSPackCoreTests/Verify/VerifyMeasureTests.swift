@@ -50,6 +50,28 @@ import Testing
     #expect(SegmentBytesRules.transportStreamProblem(packets) == "byte 188 is not the 0x47 sync byte")
   }
 
+  /// Pieces of every size give the answer the whole array gives.
+  @Test func scannersAcceptAnyPieces() {
+    var packets = [UInt8](repeating: 0, count: 188 * 3)
+    for start in stride(from: 0, to: packets.count, by: 188) { packets[start] = 0x47 }
+    let moof: [UInt8] = [0, 0, 0, 8] + Array("moof".utf8)
+    let large: [UInt8] = [0, 0, 0, 1] + Array("mdat".utf8) + [0, 0, 0, 0, 0, 0, 0, 20] + [1, 2, 3, 4]
+    for piece in [1, 5, 7, 16, 187, 188, 189, 1000] {
+      func pieces<S: ClearBytesScanner>(_ bytes: [UInt8], _ scanner: S) -> String? {
+        var scanner = scanner
+        for start in stride(from: 0, to: bytes.count, by: piece) { scanner.consume(bytes[start..<min(start + piece, bytes.count)]) }
+        return scanner.finish()
+      }
+      #expect(pieces(packets, TransportStreamScanner()) == nil)
+      var broken = packets
+      broken[376] = 0
+      #expect(pieces(broken, TransportStreamScanner()) == "byte 376 is not the 0x47 sync byte")
+      #expect(pieces(moof + large, FragmentScanner()) == nil)
+      #expect(pieces(moof + large.dropLast(), FragmentScanner()) == "box \"mdat\" at offset 8 overruns the segment")
+      #expect(pieces(moof + large + [0, 0], FragmentScanner()) == "2 stray bytes at offset 28")
+    }
+  }
+
   @Test func fragmentBoxes() {
     let moof: [UInt8] = [0, 0, 0, 8] + Array("moof".utf8)
     let mdat: [UInt8] = [0, 0, 0, 10] + Array("mdat".utf8) + [1, 2]
