@@ -287,6 +287,27 @@ struct VerifyTests {
     #expect(result.rules == ["multivariant.group-unresolved"] && result.status == 1)
   }
 
+  @Test func sessionKeyDisagreesWithMediaKeys() throws {
+    let result = try broken {
+      try edit($0.appendingPathComponent("master.m3u8")) {
+        // SAMPLE-AES needs version 5 (RFC 8216bis §8): declare it, so only the disagreement is wrong.
+        $0.replacingOccurrences(of: "#EXT-X-SESSION-KEY:METHOD=AES-128,", with: "#EXT-X-SESSION-KEY:METHOD=SAMPLE-AES,")
+          .replacingOccurrences(of: "#EXTM3U\n", with: "#EXTM3U\n#EXT-X-VERSION:5\n")
+      }
+    }
+    #expect(result.rules == ["multivariant.session-key-mismatch"] && result.status == 1)
+  }
+
+  @Test func sessionKeyRepeated() throws {
+    let result = try broken {
+      try edit($0.appendingPathComponent("master.m3u8")) { text in
+        text.split(separator: "\n", omittingEmptySubsequences: false)
+          .flatMap { $0.hasPrefix("#EXT-X-SESSION-KEY:") ? [String($0), String($0)] : [String($0)] }.joined(separator: "\n")
+      }
+    }
+    #expect(result.rules == ["multivariant.session-key-repeated"] && result.status == 1)
+  }
+
   /// Segment 1 re-encrypted under segment 0's IV, and both playlists say so.
   @Test func reusedKeyAndIV() throws {
     let result = try broken { package in

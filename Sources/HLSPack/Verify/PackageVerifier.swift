@@ -41,6 +41,7 @@ public struct PackageVerifier {
     var findings: [Finding] = []
     var keys: VerifyKeyStore
     var keyUses: [KeyRules.Use] = []
+    var mediaKeys: [SessionKeyRules.MediaKey] = []
     var playlists = 0
     var segments = 0
     var bytes = 0
@@ -58,7 +59,7 @@ public struct PackageVerifier {
     run.playlists += 1
     run.findings += PlaylistRules.common(text, file: entry)
     if text.isMultivariant {
-      verifyMultivariant(VerifiedMultivariantPlaylist(text), run: &run)
+      verifyMultivariant(text, run: &run)
     } else {
       _ = verifyMedia(text, file: entry, run: &run)
     }
@@ -66,7 +67,8 @@ public struct PackageVerifier {
     return VerifyReport(findings: findings, playlists: run.playlists, segments: run.segments, bytes: run.bytes)
   }
 
-  private func verifyMultivariant(_ playlist: VerifiedMultivariantPlaylist, run: inout Run) {
+  private func verifyMultivariant(_ text: PlaylistText, run: inout Run) {
+    let playlist = VerifiedMultivariantPlaylist(text)
     run.findings += PlaylistRules.groups(playlist, file: entry)
     let folder = VerifyPaths.folder(of: entry)
     let uris = playlist.variants.map(\.uri) + playlist.renditions.compactMap(\.uri)
@@ -79,10 +81,11 @@ public struct PackageVerifier {
         continue
       }
       run.playlists += 1
-      let text = PlaylistText(bytes)
-      run.findings += PlaylistRules.common(text, file: path)
-      measured[path] = verifyMedia(text, file: path, run: &run)
+      let media = PlaylistText(bytes)
+      run.findings += PlaylistRules.common(media, file: path)
+      measured[path] = verifyMedia(media, file: path, run: &run)
     }
+    run.findings += SessionKeyRules.check(text, file: entry, mediaKeys: run.mediaKeys)
     func rates(_ uri: String) -> (peak: Double, average: Double)? {
       guard let found = measured[URIReference.fromPackageRoot(uri, writtenIn: folder)], let found else { return nil }
       return (
@@ -110,6 +113,10 @@ public struct PackageVerifier {
     let playlist = VerifiedMediaPlaylist(text)
     run.findings += PlaylistRules.media(playlist, file: file)
     let folder = VerifyPaths.folder(of: file)
+    for key in playlist.keys where key.method != "NONE" {
+      guard let uri = key.uri else { continue }
+      run.mediaKeys.append(SessionKeyRules.MediaKey(key, uri: URIReference.fromPackageRoot(uri, writtenIn: folder), file: file))
+    }
     var samples: [BandwidthRules.Sample] = []
     var complete = true
     var initializationSections: Set<String> = []

@@ -46,6 +46,13 @@ public enum VerifyRules {
     owner: .packager,
     summary: "AVERAGE-BANDWIDTH differs from the measured average segment bit rate by more than 10%")
 
+  public static let sessionKeyMismatch = VerifyRule(
+    id: "multivariant.session-key-mismatch", severity: .must, source: "RFC 8216bis §4.4.6.5", owner: .packager,
+    summary: "an EXT-X-SESSION-KEY's METHOD, KEYFORMAT or KEYFORMATVERSIONS differs from an EXT-X-KEY with the same URI")
+  public static let sessionKeyRepeated = VerifyRule(
+    id: "multivariant.session-key-repeated", severity: .must, source: "RFC 8216bis §4.4.6.5", owner: .packager,
+    summary: "two EXT-X-SESSION-KEY tags have the same METHOD, URI, IV, KEYFORMAT and KEYFORMATVERSIONS")
+
   // MARK: Keys
 
   public static let keyMethodInvalid = VerifyRule(
