@@ -12,12 +12,21 @@ struct VerifyTests {
   private static let lock = NSLock()
   nonisolated(unsafe) private static var cleanPackages: [String: URL] = [:]
 
-  /// The packages the tests break: container and encryption of each.
-  static let kinds: [String: (container: String, encryption: String)] = [
-    "ts": ("ts", #"{"method": "aes-128"}"#),
-    "fmp4": ("fmp4", #"{"method": "aes-128"}"#),
-    "ts-sequence-iv": ("ts", #"{"method": "aes-128", "iv": "sequence"}"#),
-    "ts-clear": ("ts", #"{"method": "none"}"#),
+  static let copied = #""video": [{"name": "main", "codec": "copy"}], "audio": {"codec": "copy"}"#
+
+  /// The packages the tests break: container, encryption and media of each.
+  /// Alternate audio and subtitles need an encoded video rung.
+  static let kinds: [String: (container: String, encryption: String, media: String)] = [
+    "ts": ("ts", #"{"method": "aes-128"}"#, copied),
+    "fmp4": ("fmp4", #"{"method": "aes-128"}"#, copied),
+    "ts-sequence-iv": ("ts", #"{"method": "aes-128", "iv": "sequence"}"#, copied),
+    "ts-clear": ("ts", #"{"method": "none"}"#, copied),
+    "ts-audio-group": (
+      "ts", #"{"method": "aes-128"}"#,
+      #""video": [{"name": "main", "width": 320, "height": 180, "bitrate": 300000, "preset": "ultrafast"}], "#
+        + #""audio": [{"name": "English", "language": "en", "codec": "aac", "bitrate": 96000, "channels": 2, "sample_rate": 48000}], "#
+        + #""subtitles": [{"name": "English", "language": "en", "file": "subs.vtt"}]"#
+    ),
   ]
 
   /// One clean asset per kind, made once per test run: 2 s segments of the
@@ -25,14 +34,14 @@ struct VerifyTests {
   static func cleanPackage(_ kind: String) throws -> URL {
     try lock.withLock {
       if let made = cleanPackages[kind] { return made }
-      let (container, encryption) = try #require(kinds[kind])
+      let (container, encryption, media) = try #require(kinds[kind])
       let scratch = try ScratchFolder.make("verify\(kind)")
+      try Data("WEBVTT\n\n00:00:00.500 --> 00:00:03.000\nHello\n".utf8).write(to: scratch.appendingPathComponent("subs.vtt"))
       let profile = scratch.appendingPathComponent("profile.json")
       try Data(
         """
         {"version": 1, "segment": {"duration": 2, "container": "\(container)"},
-         "video": [{"name": "main", "codec": "copy"}], "audio": {"codec": "copy"},
-         "encryption": \(encryption)}
+         \(media), "encryption": \(encryption)}
         """.utf8
       ).write(to: profile)
       let output = scratch.appendingPathComponent("out")
@@ -94,7 +103,7 @@ struct VerifyTests {
   static let media = "main/index.m3u8"
 
   /// The sequence-IV package proves IVs derived from the media sequence number decrypt.
-  @Test(arguments: ["ts", "fmp4", "ts-sequence-iv", "ts-clear"])
+  @Test(arguments: ["ts", "fmp4", "ts-sequence-iv", "ts-clear", "ts-audio-group"])
   func cleanPackagePasses(kind: String) throws {
     let result = try verify(try Self.cleanPackage(kind))
     #expect(result.rules == [])
@@ -306,6 +315,55 @@ struct VerifyTests {
       }
     }
     #expect(result.rules == ["multivariant.session-key-repeated"] && result.status == 1)
+  }
+
+  /// The first EXT-X-MEDIA line repeated after itself, changed by `change`.
+  func repeatRendition(in master: URL, _ change: @escaping (String) -> String) throws {
+    try edit(master) { text in
+      text.split(separator: "\n", omittingEmptySubsequences: false)
+        .flatMap { $0.hasPrefix("#EXT-X-MEDIA:") ? [String($0), change(String($0))] : [String($0)] }.joined(separator: "\n")
+    }
+  }
+
+  @Test func defaultRenditionNotAutoselect() throws {
+    let result = try broken("ts-audio-group") {
+      try edit($0.appendingPathComponent("master.m3u8")) { $0.replacingOccurrences(of: "AUTOSELECT=YES", with: "AUTOSELECT=NO") }
+    }
+    #expect(result.rules == ["rendition.default-not-autoselect"] && result.status == 1)
+  }
+
+  @Test func twoDefaultsInOneGroup() throws {
+    let result = try broken("ts-audio-group") {
+      try repeatRendition(in: $0.appendingPathComponent("master.m3u8")) {
+        $0.replacingOccurrences(of: #"NAME="English""#, with: #"NAME="Second""#)
+      }
+    }
+    #expect(result.rules == ["rendition.default-repeated"] && result.status == 1)
+  }
+
+  @Test func twoRenditionsWithOneName() throws {
+    let result = try broken("ts-audio-group") {
+      try repeatRendition(in: $0.appendingPathComponent("master.m3u8")) {
+        $0.replacingOccurrences(of: "DEFAULT=YES", with: "DEFAULT=NO")
+      }
+    }
+    #expect(result.rules == ["rendition.name-repeated"] && result.status == 1)
+  }
+
+  @Test func audioRenditionSegmentMissing() throws {
+    let result = try broken("ts-audio-group") { package in
+      let folder = package.appendingPathComponent("audio")
+      let rendition = try #require(try FileManager.default.contentsOfDirectory(atPath: folder.path).first)
+      try FileManager.default.removeItem(at: folder.appendingPathComponent("\(rendition)/segment_00001.ts"))
+    }
+    #expect(result.rules == ["segment.missing"] && result.status == 1)
+  }
+
+  /// BANDWIDTH counts the audio rendition a client plays with the video
+  /// (RFC 8216bis §4.4.6.2): lowered by less than the audio's rate, it fails.
+  @Test func bandwidthWithoutTheAudioRendition() throws {
+    let result = try broken("ts-audio-group") { try scaleVariantAttribute("BANDWIDTH", by: 0.85, in: $0.appendingPathComponent("master.m3u8")) }
+    #expect(result.rules == ["multivariant.bandwidth-below-peak"] && result.status == 1)
   }
 
   /// Segment 1 re-encrypted under segment 0's IV, and both playlists say so.

@@ -69,7 +69,7 @@ public struct PackageVerifier {
 
   private func verifyMultivariant(_ text: PlaylistText, run: inout Run) {
     let playlist = VerifiedMultivariantPlaylist(text)
-    run.findings += PlaylistRules.groups(playlist, file: entry)
+    run.findings += PlaylistRules.groups(playlist, file: entry) + RenditionRules.check(playlist, file: entry)
     let folder = VerifyPaths.folder(of: entry)
     let uris = playlist.variants.map(\.uri) + playlist.renditions.compactMap(\.uri)
     var measured: [String: Measured?] = [:]
@@ -174,14 +174,14 @@ public struct PackageVerifier {
   private func checkBytes(
     _ segment: VerifiedMediaPlaylist.Segment, url: URL, size: Int, file: String, folder: String, run: inout Run
   ) {
-    let isTransportStream = segment.mapURI == nil
+    let container = SegmentContainer.of(uri: segment.uri, hasMap: segment.mapURI != nil)
     func finding(_ rule: VerifyRule, _ detail: String) {
       run.findings.append(Finding(rule, file: file, line: segment.line, segment: segment.uri, detail: detail))
     }
     switch segment.key?.method {
     case nil, "SAMPLE-AES":
       // SAMPLE-AES leaves the transport stream's packet structure clear.
-      guard isTransportStream else { return }
+      guard container == .transportStream else { return }
       var scanner = TransportStreamScanner()
       guard (try? Self.stream(url, { scanner.consume($0) })) != nil else { return }
       if let problem = scanner.finish() { finding(VerifyRules.segmentTSSyncLost, problem) }
@@ -193,32 +193,30 @@ public struct PackageVerifier {
         finding(VerifyRules.segmentAES128Length, "\(size) bytes")
         return
       }
-      let problem =
-        isTransportStream
-        ? decrypt(url, key: keyBytes, iv: iv, cipher: run.cipher, scanner: TransportStreamScanner())
-        : decrypt(url, key: keyBytes, iv: iv, cipher: run.cipher, scanner: FragmentScanner())
-      if let problem { finding(VerifyRules.segmentAES128Undecryptable, problem) }
+      if let problem = decrypt(url, key: keyBytes, iv: iv, cipher: run.cipher, container: container) {
+        finding(VerifyRules.segmentAES128Undecryptable, problem)
+      }
     default:
       return
     }
   }
 
-  /// Decrypts piece by piece into `scanner`; what is wrong, or nil.
-  private func decrypt(_ url: URL, key: [UInt8], iv: [UInt8], cipher: AES128CBC, scanner: some ClearBytesScanner) -> String? {
-    var scanner = scanner
+  /// Decrypts piece by piece into the container's scanner; what is wrong, or nil.
+  private func decrypt(_ url: URL, key: [UInt8], iv: [UInt8], cipher: AES128CBC, container: SegmentContainer) -> String? {
+    var scanner = container.scanner
     var clear: [UInt8] = []
     do {
       try cipher.start(key: key, iv: iv, encrypt: false, padding: true)
       try Self.stream(url) { piece in
         let produced = try cipher.update(Array(piece), into: &clear)
-        scanner.consume(clear[0..<produced])
+        scanner?.consume(clear[0..<produced])
       }
     } catch {
       return "cannot decrypt: \(error)"
     }
     guard let last = try? cipher.finish() else { return "PKCS#7 padding invalid after decryption" }
-    scanner.consume(last[...])
-    return scanner.finish().map { "decrypted bytes are not \(scanner is FragmentScanner ? "fMP4" : "MPEG-TS"): \($0)" }
+    scanner?.consume(last[...])
+    return scanner?.finish().map { "decrypted bytes are not \(container.name): \($0)" }
   }
 
   static let readSize = 1 << 20

@@ -112,3 +112,57 @@ public enum SegmentBytesRules {
     return scanner.finish()
   }
 }
+
+/// A WebVTT file opens with "WEBVTT", after an optional BOM (W3C WebVTT §4.1).
+public struct WebVTTScanner: ClearBytesScanner, Sendable {
+  static let signature = Array("WEBVTT".utf8)
+  private var head: [UInt8] = []
+
+  public init() {}
+
+  public mutating func consume(_ bytes: ArraySlice<UInt8>) {
+    if head.count < 9 { head += bytes.prefix(9 - head.count) }
+  }
+
+  public func finish() -> String? {
+    let text = head.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(head.dropFirst(3)) : head
+    return text.starts(with: Self.signature) ? nil : "does not start with WEBVTT"
+  }
+}
+
+/// What a segment's clear bytes should be, from its playlist: fMP4 when an
+/// EXT-X-MAP applies, else by the file name's extension (RFC 8216bis §3).
+public enum SegmentContainer: Sendable, Equatable {
+  case transportStream, fragmentedMP4, webVTT, other
+
+  public static func of(uri: String, hasMap: Bool) -> SegmentContainer {
+    if hasMap { return .fragmentedMP4 }
+    let path = uri.prefix { $0 != "?" && $0 != "#" }
+    guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return .other }
+    switch path[path.index(after: dot)...].lowercased() {
+    case "ts", "m2ts", "mts", "tsv", "tsa": return .transportStream
+    case "m4s", "mp4", "m4v", "m4a", "cmfv", "cmfa": return .fragmentedMP4
+    case "vtt", "webvtt": return .webVTT
+    default: return .other
+    }
+  }
+
+  /// The scanner for this container's clear bytes; nil when there is none yet.
+  public var scanner: (any ClearBytesScanner)? {
+    switch self {
+    case .transportStream: TransportStreamScanner()
+    case .fragmentedMP4: FragmentScanner()
+    case .webVTT: WebVTTScanner()
+    case .other: nil
+    }
+  }
+
+  public var name: String {
+    switch self {
+    case .transportStream: "MPEG-TS"
+    case .fragmentedMP4: "fMP4"
+    case .webVTT: "WebVTT"
+    case .other: "media"
+    }
+  }
+}

@@ -17,6 +17,9 @@ public struct VerifiedMultivariantPlaylist: Sendable {
     public var groupID: String
     public var uri: String?
     public var line: Int
+    public var attributes: [KeyURIRewriter.Attribute]
+
+    public func value(_ name: String) -> String? { attributes.first { $0.name == name }?.value }
   }
 
   public var variants: [Variant] = []
@@ -37,7 +40,7 @@ public struct VerifiedMultivariantPlaylist: Sendable {
           renditions.append(
             Rendition(
               type: tag.attribute("TYPE")?.value ?? "", groupID: tag.attribute("GROUP-ID")?.value ?? "",
-              uri: tag.attribute("URI")?.value, line: tag.line))
+              uri: tag.attribute("URI")?.value, line: tag.line, attributes: tag.attributes))
         default: break
         }
       case .uri(let uri, _):

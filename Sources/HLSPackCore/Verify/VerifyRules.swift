@@ -53,6 +53,27 @@ public enum VerifyRules {
     id: "multivariant.session-key-repeated", severity: .must, source: "RFC 8216bis §4.4.6.5", owner: .packager,
     summary: "two EXT-X-SESSION-KEY tags have the same METHOD, URI, IV, KEYFORMAT and KEYFORMATVERSIONS")
 
+  // MARK: Renditions
+
+  public static let renditionAttributeInvalid = VerifyRule(
+    id: "rendition.attribute-invalid", severity: .must, source: "RFC 8216bis §4.4.6.1", owner: .packager,
+    summary: "an EXT-X-MEDIA lacks TYPE, GROUP-ID or NAME, or has an unknown TYPE")
+  public static let renditionDefaultNotAutoselect = VerifyRule(
+    id: "rendition.default-not-autoselect", severity: .must, source: "RFC 8216bis §4.4.6.1", owner: .packager,
+    summary: "an EXT-X-MEDIA with DEFAULT=YES has AUTOSELECT=NO")
+  public static let renditionForcedNotSubtitles = VerifyRule(
+    id: "rendition.forced-not-subtitles", severity: .must, source: "RFC 8216bis §4.4.6.1", owner: .packager,
+    summary: "FORCED appears on an EXT-X-MEDIA whose TYPE is not SUBTITLES")
+  public static let renditionClosedCaptionsInvalid = VerifyRule(
+    id: "rendition.closed-captions-invalid", severity: .must, source: "RFC 8216bis §4.4.6.1", owner: .packager,
+    summary: "a CLOSED-CAPTIONS rendition has a URI or no INSTREAM-ID")
+  public static let renditionDefaultRepeated = VerifyRule(
+    id: "rendition.default-repeated", severity: .must, source: "RFC 8216bis §4.4.6.1.1", owner: .packager,
+    summary: "a rendition group has more than one member with DEFAULT=YES")
+  public static let renditionNameRepeated = VerifyRule(
+    id: "rendition.name-repeated", severity: .must, source: "RFC 8216bis §4.4.6.1.1", owner: .packager,
+    summary: "two members of a rendition group have the same NAME")
+
   // MARK: Keys
 
   public static let keyMethodInvalid = VerifyRule(

@@ -72,6 +72,15 @@ import Testing
     }
   }
 
+  @Test func containerFromMapOrExtension() {
+    #expect(SegmentContainer.of(uri: "a/segment_1.ts?token=x", hasMap: false) == .transportStream)
+    #expect(SegmentContainer.of(uri: "segment_1.ts", hasMap: true) == .fragmentedMP4)
+    #expect(SegmentContainer.of(uri: "s/segment_1.vtt", hasMap: false) == .webVTT)
+    #expect(SegmentContainer.of(uri: "v1.2/segment", hasMap: false) == .other)
+    #expect(SegmentBytesRules.scan(Array("\u{FEFF}WEBVTT\n".utf8), WebVTTScanner()) == nil)
+    #expect(SegmentBytesRules.scan(Array("WEBVT".utf8), WebVTTScanner()) != nil)
+  }
+
   @Test func fragmentBoxes() {
     let moof: [UInt8] = [0, 0, 0, 8] + Array("moof".utf8)
     let mdat: [UInt8] = [0, 0, 0, 10] + Array("mdat".utf8) + [1, 2]
