@@ -49,7 +49,7 @@ public struct PackageVerifier {
   }
 
   public func run() throws(VerifyError) -> VerifyReport {
-    guard let bytes = read(entry) else {
+    guard let bytes = readPlaylist(entry) else {
       throw VerifyError(description: "\(root.appendingPathComponent(entry).path): cannot read the playlist")
     }
     let cipher: AES128CBC
@@ -75,7 +75,7 @@ public struct PackageVerifier {
     var measured: [String: Measured?] = [:]
     for path in Set(uris.map { URIReference.fromPackageRoot($0, writtenIn: folder) }).sorted()
     where URIReference.scheme(of: path) == nil {
-      guard let bytes = read(path) else {
+      guard let bytes = readPlaylist(path) else {
         run.findings.append(Finding(VerifyRules.playlistUnreadable, file: entry, detail: "cannot read \(path)"))
         measured[path] = .some(nil)
         continue
@@ -183,7 +183,7 @@ public struct PackageVerifier {
       // SAMPLE-AES leaves the transport stream's packet structure clear.
       guard container == .transportStream else { return }
       var scanner = TransportStreamScanner()
-      guard (try? Self.stream(url, { scanner.consume($0) })) != nil else { return }
+      guard (try? Self.stream(url, { scanner.consume($0[...]) })) != nil else { return }
       if let problem = scanner.finish() { finding(VerifyRules.segmentTSSyncLost, problem) }
     case "AES-128":
       guard let key = segment.key, let keyBytes = run.keys.bytes(for: key, file: file, folder: folder),
@@ -208,7 +208,7 @@ public struct PackageVerifier {
     do {
       try cipher.start(key: key, iv: iv, encrypt: false, padding: true)
       try Self.stream(url) { piece in
-        let produced = try cipher.update(Array(piece), into: &clear)
+        let produced = try cipher.update(piece, into: &clear)
         scanner?.consume(clear[0..<produced])
       }
     } catch {
@@ -221,16 +221,23 @@ public struct PackageVerifier {
 
   static let readSize = 1 << 20
 
-  /// Feeds a file to `consume` in pieces of 1 MiB.
-  private static func stream(_ url: URL, _ consume: (ArraySlice<UInt8>) throws -> Void) throws {
+  /// Feeds a file to `consume` in pieces of 1 MiB, read into one reused buffer.
+  private static func stream(_ url: URL, _ consume: ([UInt8]) throws -> Void) throws {
     let handle = try FileHandle(forReadingFrom: url)
     defer { try? handle.close() }
-    while let data = try handle.read(upToCount: readSize), !data.isEmpty {
-      try consume([UInt8](data)[...])
+    var buffer = [UInt8](repeating: 0, count: readSize)
+    while true {
+      let count = buffer.withUnsafeMutableBytes { raw -> Int in
+        guard let base = raw.baseAddress else { return 0 }
+        return read(handle.fileDescriptor, base, raw.count)
+      }
+      guard count >= 0 else { throw VerifyError(description: "\(url.path): read failed (errno \(errno))") }
+      guard count > 0 else { return }
+      try consume(count == buffer.count ? buffer : Array(buffer[0..<count]))
     }
   }
 
-  private func read(_ path: String) -> [UInt8]? {
+  private func readPlaylist(_ path: String) -> [UInt8]? {
     FileManager.default.contents(atPath: root.appendingPathComponent(VerifyPaths.stripQuery(path)).path).map { [UInt8]($0) }
   }
 
