@@ -255,6 +255,20 @@ struct VerifyTests {
     #expect(result.rules == ["segment.missing"] && result.status == 1)
   }
 
+  /// An I-frame range moved off its packet boundary, decrypted as RFC 8216bis §6.3.6 has clients do.
+  @Test(arguments: ["ts", "fmp4"])
+  func iFrameRangeOffItsPicture(kind: String) throws {
+    let result = try broken(kind) { package in
+      try edit(package.appendingPathComponent("main/iframes.m3u8")) { text in
+        guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("#EXT-X-BYTERANGE:") }),
+          let length = line.dropFirst("#EXT-X-BYTERANGE:".count).split(separator: "@").first
+        else { return text }
+        return text.replacingOccurrences(of: String(line) + "\n", with: "#EXT-X-BYTERANGE:\(length)@100\n")
+      }
+    }
+    #expect(result.rules == ["iframe.range-invalid"] && result.status == 1)
+  }
+
   @Test func truncatedSegment() throws {
     let result = try broken { package in
       let segment = package.appendingPathComponent("main/segment_00001.ts")

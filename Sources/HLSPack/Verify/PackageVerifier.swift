@@ -37,11 +37,24 @@ public struct PackageVerifier {
     var targetDuration: Int
   }
 
+  private struct RangeCheck {
+    var segment: VerifiedMediaPlaylist.Segment
+    var range: (length: Int, offset: Int)
+    var url: URL
+    var size: Int
+    var file: String
+    var folder: String
+  }
+
   private struct Run {
     var findings: [Finding] = []
     var keys: VerifyKeyStore
     var keyUses: [KeyRules.Use] = []
     var mediaKeys: [SessionKeyRules.MediaKey] = []
+    /// I-frame ranges, checked once every whole segment is: a segment found
+    /// broken whole is not reported again through its ranges.
+    var ranges: [RangeCheck] = []
+    var brokenSegments: Set<String> = []
     var playlists = 0
     var segments = 0
     var bytes = 0
@@ -62,6 +75,9 @@ public struct PackageVerifier {
       verifyMultivariant(text, run: &run)
     } else {
       _ = verifyMedia(text, file: entry, run: &run)
+    }
+    for check in run.ranges where !run.brokenSegments.contains(check.url.standardizedFileURL.path) {
+      checkRange(check, run: &run)
     }
     let findings = run.findings + run.keys.findings + KeyRules.uniquePairs(run.keyUses)
     return VerifyReport(findings: findings, playlists: run.playlists, segments: run.segments, bytes: run.bytes)
@@ -146,6 +162,9 @@ public struct PackageVerifier {
         complete = false
       }
       recordKeyUse(segment, resource: resource, file: file, folder: folder, run: &run)
+      if let range = segment.byteRange, playlist.iFramesOnly {
+        run.ranges.append(RangeCheck(segment: segment, range: range, url: url, size: size, file: file, folder: folder))
+      }
       // An I-frame playlist names ranges of segments its parent playlist already
       // checks whole; ranges of one file (single-file packages) are not decrypted yet.
       guard !playlist.iFramesOnly, segment.byteRange == nil else { continue }
@@ -177,6 +196,7 @@ public struct PackageVerifier {
     let container = SegmentContainer.of(uri: segment.uri, hasMap: segment.mapURI != nil)
     func finding(_ rule: VerifyRule, _ detail: String) {
       run.findings.append(Finding(rule, file: file, line: segment.line, segment: segment.uri, detail: detail))
+      run.brokenSegments.insert(url.standardizedFileURL.path)
     }
     switch segment.key?.method {
     case nil, "SAMPLE-AES":
@@ -198,6 +218,22 @@ public struct PackageVerifier {
       }
     default:
       return
+    }
+  }
+
+  /// An I-frame range of an AES-128 segment, decrypted as a client does.
+  private func checkRange(_ check: RangeCheck, run: inout Run) {
+    let segment = check.segment
+    guard let key = segment.key, key.method == "AES-128",
+      let keyBytes = run.keys.bytes(for: key, file: check.file, folder: check.folder), let iv = segment.effectiveIV
+    else { return }
+    let container = SegmentContainer.of(uri: segment.uri, hasMap: segment.mapURI != nil)
+    if let problem = ByteRangeDecryption.problem(
+      url: check.url, range: check.range, fileSize: check.size, key: keyBytes, iv: iv, container: container,
+      cipher: run.cipher)
+    {
+      run.findings.append(
+        Finding(VerifyRules.iFrameRangeInvalid, file: check.file, line: segment.line, segment: segment.uri, detail: problem))
     }
   }
 

@@ -50,8 +50,10 @@ public struct FragmentScanner: ClearBytesScanner, Sendable {
   private var header: [UInt8] = []
   private var boxes = 0
   private var problem: String?
+  /// An I-frame range holds the `moof` and only its picture's part of the `mdat`.
+  private let allowsCutLastBox: Bool
 
-  public init() {}
+  public init(allowsCutLastBox: Bool = false) { self.allowsCutLastBox = allowsCutLastBox }
 
   public mutating func consume(_ bytes: ArraySlice<UInt8>) {
     var index = bytes.startIndex
@@ -94,7 +96,7 @@ public struct FragmentScanner: ClearBytesScanner, Sendable {
     if let problem { return problem }
     if boxes == 0, header.isEmpty { return "no bytes" }
     if !header.isEmpty { return "\(header.count) stray bytes at offset \(nextBox)" }
-    if nextBox > offset, nextBox != Int.max {
+    if nextBox > offset, nextBox != Int.max, !allowsCutLastBox {
       return "box \(boxType.debugDescription) at offset \(boxStart) overruns the segment"
     }
     return nil

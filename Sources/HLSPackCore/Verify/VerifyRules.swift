@@ -118,6 +118,9 @@ public enum VerifyRules {
   public static let segmentAES128Undecryptable = VerifyRule(
     id: "segment.aes128-undecryptable", severity: .must, source: "RFC 8216bis §3, §5.2", owner: .packager,
     summary: "an AES-128 segment does not decrypt to valid PKCS#7 padding and media (wrong key, wrong IV or corrupt bytes)")
+  public static let iFrameRangeInvalid = VerifyRule(
+    id: "iframe.range-invalid", severity: .must, source: "RFC 8216bis §4.4.3.6, §6.3.6", owner: .packager,
+    summary: "an I-frame playlist's byte range does not decrypt to whole media packets or boxes")
   public static let segmentTSSyncLost = VerifyRule(
     id: "segment.ts-sync-lost", severity: .must, source: "RFC 8216bis §3", owner: .packager,
     summary: "a clear MPEG-TS segment is not a sequence of 188-byte packets starting with 0x47")
