@@ -22,7 +22,8 @@ let package = Package(
     .target(name: "HLSPackCore"),
     // The only importer of FFmpeg: demux, decode, scale, resample, encode, mux.
     .target(name: "HLSPackMedia", dependencies: ["HLSPackCore", "CFFmpeg"]),
-    // The only importer of OpenSSL: AES-128-CBC, CSPRNG, SHA-256, HMAC.
+    // The only importer of OpenSSL, primitives only: AES-128-CBC, the SAMPLE-AES
+    // and cbcs block patterns, CSPRNG, SHA-256, HMAC. Bitstreams are read in Core.
     .target(name: "HLSPackCrypto", dependencies: ["COpenSSL"]),
     // Wires the stages into the `encode` job.
     .target(
@@ -45,6 +46,11 @@ let package = Package(
     // Golden files and vectors are read through #filePath, not as bundle resources.
     .testTarget(name: "HLSPackCoreTests", dependencies: ["HLSPackCore", "HLSPackTestSupport"], exclude: ["Snapshots"]),
     .testTarget(name: "HLSPackCryptoTests", dependencies: ["HLSPackCrypto", "HLSPackTestSupport"], exclude: ["Vectors"]),
+    // The muxer's container rules on real libavformat contexts, writing to memory.
+    .testTarget(name: "HLSPackMediaTests", dependencies: ["HLSPackMedia", "HLSPackCore", "CFFmpeg"]),
+    // Unit tests of the HLSPack target's stages (Protection: the SAMPLE-AES stream encryptors).
+    .testTarget(
+      name: "HLSPackTests", dependencies: ["HLSPack", "HLSPackCore", "HLSPackCrypto", "HLSPackTestSupport"]),
     // Runs the real pipeline and checks it with ffmpeg, ffprobe and openssl;
     // depends on the executable so that `swift test` builds it for the CLI tests.
     .testTarget(

@@ -43,7 +43,7 @@ public final class AES128CBC {
   public func start(key: [UInt8], iv: [UInt8], encrypt: Bool = true, padding: Bool = true) throws {
     guard key.count == 16 else { throw OpenSSLError(call: "AES-128-CBC", reason: "key is \(key.count) bytes, expected 16") }
     guard iv.count == 16 else { throw OpenSSLError(call: "AES-128-CBC", reason: "IV is \(iv.count) bytes, expected 16") }
-    try check(EVP_CipherInit_ex(context, EVP_aes_128_cbc(), nil, key, iv, encrypt ? 1 : 0), "EVP_CipherInit_ex")
+    try check(EVP_CipherInit_ex(context, try Algorithms.aes128CBC(), nil, key, iv, encrypt ? 1 : 0), "EVP_CipherInit_ex")
     try check(EVP_CIPHER_CTX_set_padding(context, padding ? 1 : 0), "EVP_CIPHER_CTX_set_padding")
   }
 

@@ -11,7 +11,7 @@ public enum Digest {
   public static func hmacSHA256(key: [UInt8], message: [UInt8]) throws -> [UInt8] {
     var out = [UInt8](repeating: 0, count: 32)
     var length: UInt32 = 0
-    guard HMAC(EVP_sha256(), key, Int32(key.count), message, message.count, &out, &length) != nil else {
+    guard HMAC(try Algorithms.sha256(), key, Int32(key.count), message, message.count, &out, &length) != nil else {
       throw OpenSSLError.last("HMAC(SHA-256)")
     }
     return out
@@ -25,7 +25,7 @@ public final class SHA256Stream {
   public init() throws {
     guard let context = EVP_MD_CTX_new() else { throw OpenSSLError.last("EVP_MD_CTX_new") }
     self.context = context
-    try check(EVP_DigestInit_ex(context, EVP_sha256(), nil), "EVP_DigestInit_ex(SHA-256)")
+    try check(EVP_DigestInit_ex(context, try Algorithms.sha256(), nil), "EVP_DigestInit_ex(SHA-256)")
   }
 
   deinit { EVP_MD_CTX_free(context) }

@@ -47,6 +47,11 @@ struct EncodeCommand: ParsableCommand {
       valueName: "text"))
   var seed: String?
 
+  @Flag(
+    name: .long,
+    help: "Encode bit-exactly and write the report without timings: the same input and profile give identical files, keys and IVs aside (they stay random without --seed, which turns this on).")
+  var reproducible = false
+
   @Option(
     name: .long,
     help: ArgumentHelp(
@@ -115,9 +120,10 @@ struct EncodeCommand: ParsableCommand {
     // Past a file-size limit (ulimit -f) a write then fails with EFBIG, which
     // names the file and cleans up, instead of SIGXFSZ killing the process.
     signal(SIGXFSZ, SIG_IGN)
-    let packager = Packager(
+    var packager = Packager(
       profile: loaded, output: outputFolder, replace: force, protecting: [ProfileLoader.resolve(profile, against: cwd)],
       progress: reporter(), logger: logger)
+    packager.reproducible = reproducible
     let run = Result { try packager.run(inputs: sources) }
     InterruptCleanup.finishing()
     let outcomes: [Packager.Outcome]

@@ -25,7 +25,7 @@ import HLSPackTestSupport
     var packages: [URL] = []
     for cores in [1, 64] {
       let destination = scratch.appendingPathComponent("cores-\(cores)/clip")
-      var encoder = AssetEncoder(
+      var encoder = AssetMaker(
         profile: profile, input: try Fixtures.clip(), destination: destination, replace: false,
         progress: SilentProgress(), logger: Logger(label: "test"))
       encoder.usableCores = { cores }

@@ -27,7 +27,7 @@ struct AssetOutputs {
     let longest = writers.flatMap(\.records).map(\.durationTicks).max() ?? 0
     let targetDuration = MediaPlaylist.targetDuration(forLongest: longest)
 
-    var measured: [MasterPlan.Measured] = []
+    var measured: [MultivariantPlan.Measured] = []
     var iFrameVariants: [MultivariantPlaylist.IFrameVariant] = []
     var renditions: [AssetReport.Rendition] = []
     for (writer, fact) in zip(writers, facts) {
@@ -40,7 +40,7 @@ struct AssetOutputs {
       try write(playlist.render(), to: playlistPath)
 
       let samples = writer.records.map { BandwidthMeter.Sample(bytes: $0.byteCount, durationTicks: $0.durationTicks) }
-      let variant = MasterPlan.Measured(
+      let variant = MultivariantPlan.Measured(
         playlist: playlistPath, facts: fact, peak: BandwidthMeter.peak(samples, targetDuration: targetDuration),
         average: BandwidthMeter.average(samples))
       measured.append(variant)
@@ -78,7 +78,7 @@ struct AssetOutputs {
         into: folder, segments: writers[0].records, presentationShift: presentationShift, targetDuration: targetDuration,
         checksums: profile.segment.checksums)
     }
-    let plan = MasterPlan(
+    let plan = MultivariantPlan(
       profile: profile, video: Array(measured.prefix(videoCount)), audio: Array(measured.dropFirst(videoCount)),
       subtitles: zip(subtitles, subtitleReports).map { measure($0.track, $1, video: writers[0], targetDuration: targetDuration) },
       iFrameVariants: iFrameVariants, sessionKeys: sessionKeys.map(\.tag))
@@ -112,11 +112,11 @@ struct AssetOutputs {
   /// A subtitle rendition's rates: each segment lasts as long as the video segment it was cut at.
   private func measure(
     _ track: SubtitleTrack, _ report: AssetReport.Subtitles, video: RenditionWriter, targetDuration: Int64
-  ) -> MasterPlan.MeasuredSubtitles {
+  ) -> MultivariantPlan.MeasuredSubtitles {
     let samples = zip(report.segments, video.records).map {
       BandwidthMeter.Sample(bytes: $0.bytes, durationTicks: $1.durationTicks)
     }
-    return MasterPlan.MeasuredSubtitles(
+    return MultivariantPlan.MeasuredSubtitles(
       track: track, playlist: report.playlist, peak: BandwidthMeter.peak(samples, targetDuration: targetDuration),
       average: BandwidthMeter.average(samples))
   }

@@ -21,6 +21,8 @@ public struct Packager {
   public let protecting: [URL]
   public let progress: ProgressReporter
   public let logger: Logger
+  /// Bit-exact packages and reports without timings (a seed turns it on as well).
+  public var reproducible = false
 
   public init(
     profile: Profile, output: URL, replace: Bool, protecting: [URL] = [], progress: ProgressReporter, logger: Logger
@@ -90,10 +92,11 @@ public struct Packager {
     let readFiles = filesRead(inputs: inputs)
     return zip(inputs, zip(destinations, keysDestinations)).map { input, destinations in
       let (destination, keysDestination) = destinations
-      let encoder = AssetEncoder(
+      var encoder = AssetMaker(
         profile: profile, input: input, destination: destination, keysDestination: keysDestination, replace: replace,
         protecting: readFiles,
         progress: progress, logger: logger)
+      encoder.reproducible = reproducible
       do {
         let report = try encoder.encode()
         logger.info("\(input.path) → \(destination.path)")

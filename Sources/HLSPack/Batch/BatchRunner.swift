@@ -54,7 +54,7 @@ public struct BatchRunner: Sendable {
         let encryption = plan.profile.encryption
         let keysDestination = try Packager.keysDestinations(
           for: [plan.destination], keysFolder: encryption.method == .none ? nil : encryption.keysFolder)[0]
-        var encoder = AssetEncoder(
+        var encoder = AssetMaker(
           profile: plan.profile, input: plan.entry.input, destination: plan.destination, keysDestination: keysDestination,
           replace: replace, progress: progress, logger: logger)
         let share = max(1, cores / max(1, min(jobs, plans.count)))
@@ -86,7 +86,9 @@ public struct BatchRunner: Sendable {
     var info = stat()
     guard lstat(plan.destination.path, &info) == 0 else { return .make(replace: false, reason: "new") }
     if force { return .make(replace: true, reason: "--force") }
-    let current = try AssetProvenance(profile: plan.profile, input: plan.entry.input)
+    // A batch has no --reproducible: its assets are reproducible when seeded.
+    let current = try AssetProvenance(
+      profile: plan.profile, input: plan.entry.input, reproducible: plan.profile.encryption.seed != nil)
     guard let recorded = AssetProvenance.recorded(in: plan.destination) else {
       return .make(replace: true, reason: "no record of what made it", provenance: current)
     }

@@ -26,17 +26,14 @@ struct SegmentRecord: Sendable {
 /// decides each segment's key and IV there, and passes the parts on to a
 /// segment file writer that encrypts whole-segment AES-128, writes and records
 /// them while the next parts are muxed; no segment is ever held whole.
-/// SAMPLE-AES is applied before the bytes arrive (TS: by the muxer) or here on
-/// the muxing thread (fMP4 `cbcs`: samples in place, init segment rewritten).
-final class RenditionWriter: SegmentSink, SampleEncryptorProviding {
+/// SAMPLE-AES is applied before the bytes arrive (TS: by the muxer, with the
+/// encryptor `destination` hands it) or here on the muxing thread (fMP4
+/// `cbcs`: samples in place, init segment rewritten).
+final class RenditionWriter: SegmentSink {
   let name: String
   let folder: URL
   private let container: Container
-  private let keying: SegmentKeying?
-  /// SAMPLE-AES in MPEG-TS: the muxer encrypts samples before muxing.
-  let sampleEncryptor: SampleEncryptor?
-  /// SAMPLE-AES in fMP4 (`cbcs`): the writer protects the init segment and each fragment.
-  private let cbcs: CBCSRenditionProtection?
+  private let protection: RenditionProtection
   private let file: SegmentWriterLanes
   /// Complete after `close()`.
   private(set) var records: [SegmentRecord] = []
@@ -50,20 +47,25 @@ final class RenditionWriter: SegmentSink, SampleEncryptorProviding {
   private var fragment: [UInt8] = []
 
   init(
-    name: String, asset: String, assetFolder: URL, container: Container, encryption: EncryptionSettings, keys: KeyRing?,
-    checksums: Bool, writerLanes: Int
+    name: String, asset: String, assetFolder: URL, container: Container, protection: SegmentProtection,
+    encryption: EncryptionSettings, keys: KeyRing?, checksums: Bool, writerLanes: Int
   ) throws {
     self.name = name
     self.container = container
     folder = assetFolder.appendingPathComponent(name)
-    let keying = keys.map { SegmentKeying(rendition: name, asset: asset, encryption: encryption, keys: $0) }
-    self.keying = keying
-    let sampleAES = encryption.method == .sampleAES
-    sampleEncryptor = sampleAES && container == .ts ? keying.map(SampleAESStreamEncryptor.init) : nil
-    cbcs = sampleAES && container == .fmp4 ? keying.map(CBCSRenditionProtection.init) : nil
+    self.protection = try RenditionProtection(
+      protection, rendition: name, asset: asset, encryption: encryption, keys: keys)
     try createFolder(folder)
     file = try SegmentWriterLanes(rendition: name, checksums: checksums, lanes: writerLanes)
   }
+
+  /// Where the muxer sends this rendition's segments, with the sample
+  /// encryptor it runs first when the rendition has one.
+  var destination: SegmentDestination {
+    SegmentDestination(sink: self, sampleEncryptor: protection.sampleEncryptor)
+  }
+
+  private var keying: SegmentKeying? { protection.keying }
 
   /// Waits until every segment is written; throws the first failure.
   func close() throws {
@@ -72,7 +74,7 @@ final class RenditionWriter: SegmentSink, SampleEncryptorProviding {
 
   func acceptInitialization(_ bytes: [UInt8]) throws {
     var bytes = bytes
-    if let cbcs {
+    if case .cbcs(_, let cbcs) = protection {
       do {
         bytes = try cbcs.protectInitialization(bytes)
       } catch {
@@ -86,7 +88,7 @@ final class RenditionWriter: SegmentSink, SampleEncryptorProviding {
   private var uri: String { String(format: "segment_%05d.", index) + container.segmentExtension }
 
   func acceptBytes(_ bytes: [UInt8]) throws {
-    if cbcs != nil {
+    if case .cbcs = protection {
       fragment += bytes
       return
     }
@@ -98,7 +100,9 @@ final class RenditionWriter: SegmentSink, SampleEncryptorProviding {
     guard !opened else { return }
     opened = true
     let material = try keying?.material(for: index)
-    let wholeSegment = sampleEncryptor == nil && cbcs == nil ? material : nil
+    // Only whole-segment AES-128 is the file writer's to encrypt.
+    var wholeSegment: SegmentKeying.Material?
+    if case .aes128Segments = protection { wholeSegment = material }
     try file.send(.open(folder.appendingPathComponent(uri), wholeSegment: wholeSegment))
   }
 
@@ -106,7 +110,7 @@ final class RenditionWriter: SegmentSink, SampleEncryptorProviding {
     try open()
     let material = try keying?.material(for: index)
     var keyframes = segment.keyframes
-    if let cbcs {
+    if case .cbcs(_, let cbcs) = protection {
       let protected: [UInt8]
       do {
         protected = try cbcs.protect(fragment, index: index)
@@ -121,12 +125,15 @@ final class RenditionWriter: SegmentSink, SampleEncryptorProviding {
       } ?? []
       try file.send(.bytes(protected))
     }
-    // SAMPLE-AES in TS is encrypted by the muxer: a segment that skipped it must never be published.
-    if material != nil, let encryptor = sampleEncryptor as? SampleAESStreamEncryptor, !encryptor.adjusted.contains(index) {
-      throw PackError.crypto("\(name)/\(uri): the segment reached the writer without SAMPLE-AES encryption")
+    var discontinuity = false
+    if case .sampleAESTransportStream(let keying, let encryptor) = protection {
+      // Encrypted by the muxer: a segment that skipped it must never be published.
+      if material != nil, !encryptor.adjusted.contains(index) {
+        throw PackError.crypto("\(name)/\(uri): the segment reached the writer without SAMPLE-AES encryption")
+      }
+      // The PMT's stream types change after a clear lead (docs/conformance.md, SAMPLE-AES in MPEG-TS).
+      discontinuity = index > 0 && index == keying.encryption.clearLeadSegments
     }
-    // SAMPLE-AES in TS changes the PMT's stream types after a clear lead (docs/conformance.md, SAMPLE-AES in MPEG-TS).
-    let discontinuity = sampleEncryptor != nil && index > 0 && index == keying?.encryption.clearLeadSegments
     let record = SegmentRecord(
       uri: uri, startTicks: segment.startTicks, durationTicks: segment.durationTicks, byteCount: 0, sha256: nil,
       key: material?.tag ?? .none, keyID: material?.key.content.idHex, keyFile: material?.key.file,

@@ -22,29 +22,11 @@ final class SegmentFileWriter: @unchecked Sendable {
     case close(SegmentRecord)
   }
 
-  /// Where a segment's CBC run stands: what the next thread to encrypt it needs.
-  private struct CBCRun {
-    var key: [UInt8]
-    /// The segment's IV, then the last ciphertext block.
-    var iv: [UInt8]
-    /// Plaintext after the last whole block, not yet encrypted.
-    var pending: [UInt8] = []
-
-    /// Follows the cipher over `plaintext`, which came out as `ciphertext`:
-    /// the whole blocks this update completed (OpenSSL holds back the rest
-    /// when encrypting, never a whole block).
-    mutating func advance(over plaintext: [UInt8], ciphertext: ArraySlice<UInt8>) {
-      if ciphertext.count >= AES128CBC.blockSize { iv = Array(ciphertext.suffix(AES128CBC.blockSize)) }
-      let held = (pending.count + plaintext.count) % AES128CBC.blockSize
-      pending = plaintext.count >= held ? Array(plaintext.suffix(held)) : Array((pending + plaintext).suffix(held))
-    }
-  }
-
   /// A job as queued for the writing thread.
   private enum Queued {
     case open(URL)
     /// From here on the writer encrypts the segment, continuing `run`.
-    case encrypt(CBCRun)
+    case encrypt(SegmentCBCRun)
     /// A muxer's part, which the writer encrypts when the segment is its to encrypt.
     case plaintext([UInt8])
     /// The first `count` bytes: the sender's encryption of a part.
@@ -80,7 +62,7 @@ final class SegmentFileWriter: @unchecked Sendable {
   // The sending (muxing) thread's own state.
   private let senderCipher: AES128CBC
   /// The run the sender is encrypting, if any.
-  private var senderRun: CBCRun?
+  private var senderRun: SegmentCBCRun?
   private var sendingSegment = ""
 
   // The writing thread's own state.
@@ -137,7 +119,7 @@ final class SegmentFileWriter: @unchecked Sendable {
       sendingSegment = url.lastPathComponent
       try enqueue(.open(url))
       guard let wholeSegment else { return }
-      let run = CBCRun(key: wholeSegment.key.content.bytes, iv: wholeSegment.iv)
+      let run = SegmentCBCRun(key: wholeSegment.key.content.bytes, iv: wholeSegment.iv)
       if senderShouldEncrypt {
         try crypto(sendingSegment) { try senderCipher.start(key: run.key, iv: run.iv) }
         senderRun = run

@@ -21,10 +21,10 @@ public struct AssetProvenance: Sendable, Codable, Equatable {
     case profileSHA256 = "profile_sha256"
   }
 
-  public init(profile: Profile, input: URL) throws {
+  /// `reproducible`: the run's record must repeat to the byte, so it holds no times.
+  public init(profile: Profile, input: URL, reproducible: Bool) throws {
     version = HLSPackVersion.current
-    // A seeded run is reproducible to the byte, so its record holds no times.
-    let timed = profile.encryption.seed == nil
+    let timed = !reproducible
     self.input = try FileIdentity.of(input, withModificationTime: timed)
     let stem = input.deletingPathExtension().lastPathComponent
     let files = profile.video.compactMap(\.source) + profile.subtitles.map {

@@ -46,18 +46,23 @@ public enum BatchManifest {
     } catch {
       throw ManifestError(file: file, line: nil, field: nil, message: "cannot read the file \(error.reason)")
     }
+    return try entries(bytes, file: file, type: url.pathExtension, folder: url.deletingLastPathComponent())
+  }
+
+  /// The entries of a manifest's bytes; `type` is its file name extension and
+  /// `folder` the folder its relative paths resolve against.
+  public static func entries(_ bytes: [UInt8], file: String, type: String, folder: URL) throws -> [ManifestEntry] {
     guard let text = String(validating: bytes, as: UTF8.self) else {
       throw ManifestError(file: file, line: nil, field: nil, message: "is not UTF-8 text")
     }
-    let folder = url.deletingLastPathComponent()
     let rows: [(line: Int, fields: [String: ManifestValue])]
-    switch url.pathExtension.lowercased() {
+    switch type.lowercased() {
     case "jsonl", "ndjson": rows = try jsonLines(text, file: file)
     case "csv": rows = try csvRows(text, file: file)
     default:
       throw ManifestError(
         file: file, line: nil, field: nil,
-        message: "unknown manifest type \".\(url.pathExtension)\": name it .jsonl (JSON Lines) or .csv")
+        message: "unknown manifest type \".\(type)\": name it .jsonl (JSON Lines) or .csv")
     }
     guard !rows.isEmpty else { throw ManifestError(file: file, line: nil, field: nil, message: "lists no asset") }
     var seen: [[UInt8]: Int] = [:]

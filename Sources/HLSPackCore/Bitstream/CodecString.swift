@@ -25,32 +25,6 @@ public enum CodecString {
   static func hex(_ b: UInt8) -> String { Hex.encode([b]) }
 }
 
-/// Splits H.264/HEVC Annex B byte streams into NAL units (without start codes).
-public enum AnnexB {
-  public static func nalUnits(in bytes: [UInt8]) -> [ArraySlice<UInt8>] {
-    var starts: [(payload: Int, code: Int)] = []
-    var i = 0
-    while i + 2 < bytes.count {
-      if bytes[i] == 0, bytes[i + 1] == 0, bytes[i + 2] == 1 {
-        let code = (i > 0 && bytes[i - 1] == 0) ? i - 1 : i
-        starts.append((i + 3, code))
-        i += 3
-      } else {
-        i += 1
-      }
-    }
-    var units: [ArraySlice<UInt8>] = []
-    for (n, start) in starts.enumerated() {
-      var end = n + 1 < starts.count ? starts[n + 1].code : bytes.count
-      // Trailing zero bytes (trailing_zero_8bits) belong to no NAL unit; a NAL
-      // unit never ends in 0x00.
-      while end > start.payload, bytes[end - 1] == 0 { end -= 1 }
-      if end > start.payload { units.append(bytes[start.payload..<end]) }
-    }
-    return units
-  }
-}
-
 extension CodecString {
   /// `hvc1.<space><profile>.<compat>.<tier><level>.<constraints>` (ISO 14496-15
   /// Annex E) from the first HEVC SPS (NAL type 33) in an Annex B byte stream:
@@ -77,24 +51,6 @@ extension CodecString {
       return parts.joined(separator: ".")
     }
     return nil
-  }
-}
-
-extension AnnexB {
-  /// The RBSP of a NAL unit: every 0x03 that follows two zero bytes removed.
-  public static func removingEmulationPrevention(_ nal: ArraySlice<UInt8>) -> [UInt8] {
-    var out: [UInt8] = []
-    out.reserveCapacity(nal.count)
-    var zeros = 0
-    for byte in nal {
-      if zeros >= 2, byte == 3 {
-        zeros = 0
-        continue
-      }
-      zeros = byte == 0 ? zeros + 1 : 0
-      out.append(byte)
-    }
-    return out
   }
 }
 

@@ -14,18 +14,23 @@ public enum SampleKind: Sendable, Equatable {
 public protocol SampleEncryptor: AnyObject {
   /// The encrypted payload, or nil to write it clear (a clear-lead segment).
   func encrypt(_ payload: [UInt8], kind: SampleKind, segment: Int) throws -> [UInt8]?
-  /// Adjusts whole MPEG-TS packets of segment `index` (the PMT of an encrypted
-  /// segment announces encrypted streams). `audioPID`/`audioConfig`: the audio
+  /// Rewrites the PMT among whole MPEG-TS packets of segment `index` so that an
+  /// encrypted segment announces its encrypted streams (Apple MPEG-2 Stream
+  /// Encryption §3). `audioPID`/`audioConfig`: the audio
   /// stream's PID and codec configuration (AAC AudioSpecificConfig).
-  func adjust(_ packets: inout [UInt8], segment index: Int, audioPID: UInt16?, audioConfig: [UInt8]) throws
+  func signalEncryption(_ packets: inout [UInt8], segment index: Int, audioPID: UInt16?, audioConfig: [UInt8]) throws
 }
 
-extension SegmentSink {
-  /// The sink's sample encryptor, when its rendition uses SAMPLE-AES.
-  public var sampleEncryptor: SampleEncryptor? { (self as? SampleEncryptorProviding)?.sampleEncryptor }
-}
+/// Where one rendition's segments go, handed to the muxer together with the
+/// sample encryptor it runs before muxing: only SAMPLE-AES in MPEG-TS has one
+/// (`SegmentProtection.sampleAESTransportStream`); every other protection
+/// happens past the sink.
+public struct SegmentDestination {
+  public var sink: SegmentSink
+  public var sampleEncryptor: SampleEncryptor?
 
-/// A sink whose rendition encrypts samples.
-public protocol SampleEncryptorProviding {
-  var sampleEncryptor: SampleEncryptor? { get }
+  public init(sink: SegmentSink, sampleEncryptor: SampleEncryptor? = nil) {
+    self.sink = sink
+    self.sampleEncryptor = sampleEncryptor
+  }
 }

@@ -1,6 +1,8 @@
 /// Where IDR frames are forced: on the first output frame at or after every
-/// multiple of the segment duration, counted from the first frame. Every rung
-/// with the same frame rate gets the same frame indices, so segments align.
+/// multiple of the segment duration, counted from the first frame: the rule of
+/// `SegmentBoundaries`, counted in frames. Encoded frames' times are exact
+/// multiples of the frame interval, so no tolerance applies. Every rung with
+/// the same frame rate gets the same frame indices, so segments align.
 public struct KeyframeSchedule: Sendable, Equatable {
   /// Segment duration in milliseconds (profiles give at most millisecond precision).
   let segmentMilliseconds: Int64

@@ -6,14 +6,14 @@ internal import COpenSSL
 /// SAMPLE-AES restarts the chain for every NAL unit and audio frame of every
 /// rendition, so this keeps one key schedule for the whole key period and only
 /// reloads the IV. One instance per thread, like `AES128CBC`.
-final class SampleAESCipher {
+public final class SampleAESCipher {
   private let context: OpaquePointer
 
-  init(key: [UInt8], encrypt: Bool) throws {
+  public init(key: [UInt8], encrypt: Bool) throws {
     guard key.count == 16 else { throw SampleAESError.keyLength(key.count) }
     guard let context = EVP_CIPHER_CTX_new() else { throw OpenSSLError.last("EVP_CIPHER_CTX_new") }
     do {
-      try check(EVP_CipherInit_ex(context, EVP_aes_128_cbc(), nil, key, nil, encrypt ? 1 : 0), "EVP_CipherInit_ex")
+      try check(EVP_CipherInit_ex(context, try Algorithms.aes128CBC(), nil, key, nil, encrypt ? 1 : 0), "EVP_CipherInit_ex")
       // SAMPLE-AES only ever feeds whole blocks; partial blocks stay clear.
       try check(EVP_CIPHER_CTX_set_padding(context, 0), "EVP_CIPHER_CTX_set_padding")
     } catch {
@@ -26,14 +26,14 @@ final class SampleAESCipher {
   deinit { EVP_CIPHER_CTX_free(context) }
 
   /// Starts a new CBC chain from `iv`, keeping the key schedule.
-  func restart(iv: UnsafeBufferPointer<UInt8>) throws {
+  public func restart(iv: UnsafeBufferPointer<UInt8>) throws {
     guard iv.count == 16, let base = iv.baseAddress else { throw SampleAESError.ivLength(iv.count) }
     // A nil cipher and key with enc = -1 reloads only the IV.
     try check(EVP_CipherInit_ex(context, nil, nil, nil, base, -1), "EVP_CipherInit_ex(IV)")
   }
 
   /// Continues the chain over `count` bytes (a multiple of 16) at `bytes`, in place.
-  func crypt(_ bytes: UnsafeMutablePointer<UInt8>, count: Int) throws {
+  public func crypt(_ bytes: UnsafeMutablePointer<UInt8>, count: Int) throws {
     precondition(count % 16 == 0, "SAMPLE-AES feeds whole blocks only")
     var offset = 0
     while offset < count {
@@ -52,7 +52,7 @@ final class SampleAESCipher {
 
 extension SampleAESCipher {
   /// Checks the IV once per call, so that the hot loops can take a pointer.
-  static func withIV<R>(_ iv: [UInt8], _ body: (UnsafeBufferPointer<UInt8>) throws -> R) throws -> R {
+  public static func withIV<R>(_ iv: [UInt8], _ body: (UnsafeBufferPointer<UInt8>) throws -> R) throws -> R {
     guard iv.count == 16 else { throw SampleAESError.ivLength(iv.count) }
     return try iv.withUnsafeBufferPointer(body)
   }

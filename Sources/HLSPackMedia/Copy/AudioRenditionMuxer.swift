@@ -7,16 +7,14 @@ internal import CFFmpeg
 final class AudioRenditionMuxer {
   private let muxer: SegmentMuxer
   private let timeBase: AVRational
-  private let segmentDuration: Double
   private let codec: String?
-  private var boundary = 1
+  private var boundaries: SegmentBoundaries
 
-  init(parameters: CodecParameters, timeBase: AVRational, segmentDuration: Double, container: Container, bitExact: Bool, sink: SegmentSink) throws {
+  init(parameters: CodecParameters, timeBase: AVRational, output: RenditionOutput, destination: SegmentDestination) throws {
     muxer = try SegmentMuxer(
-      container: container, bitExact: bitExact, video: nil, videoTimeBase: nil, audio: parameters, audioTimeBase: timeBase,
-      sink: sink)
+      output: output, video: nil, videoTimeBase: nil, audio: parameters, audioTimeBase: timeBase, destination: destination)
     self.timeBase = timeBase
-    self.segmentDuration = segmentDuration
+    boundaries = SegmentBoundaries(segmentDuration: output.segmentDuration)
     codec = audioCodecString(parameters.pointer)
   }
 
@@ -55,12 +53,6 @@ final class AudioRenditionMuxer {
   private func seconds(_ packet: Packet) -> Double { Double(packet.pointer.pointee.pts) * timeBase.seconds }
 
   private func mux(_ packet: Packet) throws {
-    let seconds = seconds(packet)
-    var opens = false
-    if seconds >= Double(boundary) * segmentDuration - 0.0005 {
-      opens = true
-      boundary = min(Int(saturating: (seconds + 0.0005) / segmentDuration), .max - 1) + 1
-    }
-    try muxer.writeAudioOnly(packet, opensSegment: opens)
+    try muxer.writeAudioOnly(packet, opensSegment: boundaries.reaches(seconds(packet)))
   }
 }

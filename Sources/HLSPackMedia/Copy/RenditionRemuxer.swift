@@ -35,12 +35,13 @@ final class RenditionRemuxer: @unchecked Sendable {
   var segmentStarts: [Int64] { limit.starts }
   var end: Int64 { limit.end }
 
-  init(name: String, input: MediaInput, copyAudio: Bool, segmentDuration: Double, container: Container, sink: SegmentSink) throws {
+  init(name: String, input: MediaInput, copyAudio: Bool, output: RenditionOutput, destination: SegmentDestination) throws {
     self.name = name
     self.input = input
     self.copyAudio = copyAudio
-    self.segmentDuration = segmentDuration
-    limit = DurationGuard(rendition: name, path: input.path, target: segmentDuration, next: sink)
+    segmentDuration = output.segmentDuration
+    let container = output.container
+    limit = DurationGuard(rendition: name, path: input.path, target: segmentDuration, next: destination.sink)
     let video = input.stream(input.videoStreamIndex)
     videoTimeBase = video.pointee.time_base
     videoParameters = try CodecParameters(copying: video.pointee.codecpar)
@@ -83,7 +84,7 @@ final class RenditionRemuxer: @unchecked Sendable {
     self.audioCodec = audioCodec
     self.audioFilter = audioFilter
     var muxedVideo = videoParameters
-    if container == .ts, sink.sampleEncryptor != nil, video.pointee.codecpar.pointee.codec_id == AV_CODEC_ID_H264,
+    if container == .ts, destination.sampleEncryptor != nil, video.pointee.codecpar.pointee.codec_id == AV_CODEC_ID_H264,
       video.pointee.codecpar.pointee.extradata_size > 0, video.pointee.codecpar.pointee.extradata?.pointee == 1
     {
       let filter = try BitstreamFilter(name: "h264_mp4toannexb", parameters: video.pointee.codecpar, timeBase: videoTimeBase)
@@ -105,9 +106,12 @@ final class RenditionRemuxer: @unchecked Sendable {
       annexB = nil
       inBand = nil
     }
+    // Copies are muxed bit-exact in every run: with no encoder, nothing else in them varies.
+    let muxing = RenditionOutput(container: container, segmentDuration: segmentDuration, reproducible: true)
     muxer = try SegmentMuxer(
-      container: container, bitExact: true, video: muxedVideo, videoTimeBase: videoTimeBase,
-      audio: audio?.0, audioTimeBase: audio?.1, displayMatrix: input.videoDisplayMatrix, sink: limit)
+      output: muxing, video: muxedVideo, videoTimeBase: videoTimeBase,
+      audio: audio?.0, audioTimeBase: audio?.1, displayMatrix: input.videoDisplayMatrix,
+      destination: SegmentDestination(sink: limit, sampleEncryptor: destination.sampleEncryptor))
     showsSidesSwapped = container == .fmp4 && input.videoOrientation.swapsSides
   }
 
@@ -175,7 +179,7 @@ final class RenditionRemuxer: @unchecked Sendable {
       av_packet_unref(reused.pointer)
       return try input.read(into: reused) ? reused : nil
     }
-    var boundary = 0
+    var boundaries = SegmentBoundaries(segmentDuration: segmentDuration, first: 0)
     var wroteVideo = false
     while let packet = try nextPacket() {
       let p = packet.pointer
@@ -190,23 +194,13 @@ final class RenditionRemuxer: @unchecked Sendable {
         p.pointee.dts = filled.dts - start
         let seconds = Double(p.pointee.pts) * videoTimeBase.seconds
         var opens = false
-        if packet.isKeyframe, seconds >= Double(boundary) * segmentDuration - 0.001 {
+        if packet.isKeyframe, boundaries.reaches(seconds) {
           opens = wroteVideo
-          boundary = min(Int(saturating: (seconds + 0.001) / segmentDuration), .max - 1) + 1
           try closedGOPs.open(segmentAt: seconds, packet.bytes)
         } else {
           try closedGOPs.follow(at: seconds, packet.bytes)
         }
-        switch inBand?.inspect(packet.bytes) ?? .unchanged {
-        case .unchanged: break
-        case .stripped(let sample): try packet.replacePayload(with: sample)
-        case .unrecorded(let type):
-          throw PackError.input(
-            path: input.path,
-            reason: String(
-              format: "rendition %@: the picture at %.3f s carries a parameter set (NAL type %d) that the sample entry does not hold; fMP4 holds one set per stream, so a source that changes them mid-stream cannot be copied into it",
-              name, seconds, type))
-        }
+        try moveParameterSetsOut(of: packet, at: seconds)
         if let annexB {
           let keyframe = packet.isKeyframe
           for (i, converted) in try annexB.filter(try Packet(referencing: p)).enumerated() {
@@ -218,20 +212,7 @@ final class RenditionRemuxer: @unchecked Sendable {
         wroteVideo = true
         progress(seconds)
       } else if copyAudio, let audioIndex = input.audioStreamIndex, p.pointee.stream_index == audioIndex {
-        // Audio is never reordered: either timestamp stands for the other.
-        guard let time = Self.known(p.pointee.dts) ?? Self.known(p.pointee.pts) else {
-          throw PackError.input(path: input.path, reason: "an audio packet has no timestamps")
-        }
-        let tb = input.stream(audioIndex).pointee.time_base
-        let shift = av_rescale_q(start, videoTimeBase, tb)
-        let copy = try Packet(referencing: p)
-        copy.pointer.pointee.pts = (Self.known(p.pointee.pts) ?? time) - shift
-        copy.pointer.pointee.dts = time - shift
-        if let audioFilter {
-          for frame in try audioFilter.filter(copy) { try muxer.writeAudio(frame) }
-        } else {
-          try muxer.writeAudio(copy)
-        }
+        try writeAudio(packet, stream: audioIndex, packageStart: start)
       }
     }
     if let held = heldVideo { try muxer.writeVideo(held.packet, opensSegment: held.opensSegment) }
@@ -251,6 +232,39 @@ final class RenditionRemuxer: @unchecked Sendable {
 }
 
 extension RenditionRemuxer {
+  /// fMP4: takes in-band parameter sets out of a sample, refusing ones the sample entry does not hold.
+  private func moveParameterSetsOut(of packet: Packet, at seconds: Double) throws {
+    switch inBand?.inspect(packet.bytes) ?? .unchanged {
+    case .unchanged: break
+    case .stripped(let sample): try packet.replacePayload(with: sample)
+    case .unrecorded(let type):
+      throw PackError.input(
+        path: input.path,
+        reason: String(
+          format: "rendition %@: the picture at %.3f s carries a parameter set (NAL type %d) that the sample entry does not hold; fMP4 holds one set per stream, so a source that changes them mid-stream cannot be copied into it",
+          name, seconds, type))
+    }
+  }
+
+  /// Writes a copy of an audio packet, its time counted from `packageStart` (in the video's time base).
+  private func writeAudio(_ packet: Packet, stream audioIndex: Int32, packageStart start: Int64) throws {
+    let p = packet.pointer
+    // Audio is never reordered: either timestamp stands for the other.
+    guard let time = Self.known(p.pointee.dts) ?? Self.known(p.pointee.pts) else {
+      throw PackError.input(path: input.path, reason: "an audio packet has no timestamps")
+    }
+    let tb = input.stream(audioIndex).pointee.time_base
+    let shift = av_rescale_q(start, videoTimeBase, tb)
+    let copy = try Packet(referencing: p)
+    copy.pointer.pointee.pts = (Self.known(p.pointee.pts) ?? time) - shift
+    copy.pointer.pointee.dts = time - shift
+    if let audioFilter {
+      for frame in try audioFilter.filter(copy) { try muxer.writeAudio(frame) }
+    } else {
+      try muxer.writeAudio(copy)
+    }
+  }
+
   /// Writes the held video packet, with the time up to `packet` as its
   /// duration, and holds `packet`.
   private func writeVideo(_ packet: Packet, opensSegment: Bool) throws {
@@ -266,7 +280,7 @@ extension RenditionRemuxer {
 /// Passes segments on, refusing one longer than the target + 0.5 s (Apple's
 /// limit, Apple HLS Authoring Spec 7.5), and remembers where each segment starts and where
 /// the last one ends.
-final class DurationGuard: SegmentSink, SampleEncryptorProviding {
+final class DurationGuard: SegmentSink {
   let rendition: String
   let path: String
   let target: Double
@@ -283,9 +297,6 @@ final class DurationGuard: SegmentSink, SampleEncryptorProviding {
 
   func acceptInitialization(_ bytes: [UInt8]) throws { try next.acceptInitialization(bytes) }
   func acceptBytes(_ bytes: [UInt8]) throws { try next.acceptBytes(bytes) }
-
-  /// A decorator must not hide the rendition's sample encryptor from the muxer.
-  var sampleEncryptor: SampleEncryptor? { next.sampleEncryptor }
 
   func accept(_ segment: MediaSegment) throws {
     let limit = Int64((target + 0.5) * Double(MediaClock.ticksPerSecond))

@@ -7,11 +7,8 @@ internal import CFFmpeg
 /// fragment per segment. A segment is cut before every video keyframe that
 /// opens a segment, and audio is interleaved by decode time so each segment
 /// holds its own audio. An audio-only rendition is cut on its own packets.
+/// What differs by container is in its `ContainerRules`.
 final class SegmentMuxer {
-  /// How far the TS clock (PCR) runs behind the decode times: 0.7 s, as in the ffmpeg CLI.
-  static let muxDelayMicroseconds = 700_000
-  static let videoPID: Int32 = 0x100
-  static let audioPID: Int32 = 0x101
   /// Segment bytes go to the sink in parts of about this size, so memory does
   /// not grow with the segment (a 20 Mb/s, 10 s segment is 25 MB). fMP4
   /// fragments come whole: the mov muxer holds a fragment until it is flushed.
@@ -19,6 +16,7 @@ final class SegmentMuxer {
 
   private let formatContext: OutputFormatContext
   private let output: MemoryOutput
+  private let rules: ContainerRules
   private let videoIndex: Int32?
   private let audioIndex: Int32?
   private let videoTimeBase: AVRational?
@@ -26,13 +24,10 @@ final class SegmentMuxer {
   /// The stream whose timestamps time the segments: video, else audio.
   private let primaryIndex: Int32
   private let sink: SegmentSink
-  private let container: Container
   private var pendingAudio: [Packet] = []
   private var segmentStart: Int64?
   private var lastPTS = Int64.min
-  /// fMP4 audio-only: where the last frame ends as its trun says, which the
-  /// encoder shortens to the samples the source had (MPEG-TS states no
-  /// durations: there the last frame lasts a whole frame).
+  /// Audio-only: where the last frame ends, when the container states it.
   private var lastAudioEnd: Int64?
   private var intervals: FrameIntervals?
   /// Packets of the primary stream written so far.
@@ -42,14 +37,6 @@ final class SegmentMuxer {
   private var segmentStartPosition: Int64 = 0
   /// Bytes of the current segment already handed to the sink.
   private var sentBytes = 0
-  /// fMP4: the init segment, handed over with the first segment, once every
-  /// track's origin is known and its edit list can be written.
-  private var initialization: [UInt8]?
-  /// fMP4: where each stream's written timestamps count from (its own time
-  /// base): its first decode time, or the first picture if it starts later.
-  /// Each track's tfdt then starts at 0 (or at its delay), and its edit list
-  /// skips what it has before the first picture (B-frame delay, AAC priming).
-  private var trackOrigins: [Int64?] = []
   private var keyframes: [KeyframeRange] = []
   /// Index of the segment being written, for per-segment keys and IVs.
   private var segmentIndex = 0
@@ -58,132 +45,61 @@ final class SegmentMuxer {
   private let audioKind: SampleKind?
 
   init(
-    container: Container, bitExact: Bool, video: CodecParameters?, videoTimeBase: AVRational?, audio: CodecParameters?,
-    audioTimeBase: AVRational?, displayMatrix: [Int32]? = nil, sink: SegmentSink
+    output: RenditionOutput, video: CodecParameters?, videoTimeBase: AVRational?, audio: CodecParameters?,
+    audioTimeBase: AVRational?, displayMatrix: [Int32]? = nil, destination: SegmentDestination
   ) throws {
-    self.sink = sink
-    self.container = container
-    encryptor = sink.sampleEncryptor
+    sink = destination.sink
+    let encryptor = destination.sampleEncryptor
+    self.encryptor = encryptor
     videoKind = video?.pointer.pointee.codec_id == AV_CODEC_ID_H264 ? .h264 : nil
     switch audio?.pointer.pointee.codec_id {
     case AV_CODEC_ID_AAC?: audioKind = .aac
     case AV_CODEC_ID_AC3?: audioKind = .ac3
     default: audioKind = nil
     }
-    self.videoTimeBase = videoTimeBase
-    self.audioTimeBase = audioTimeBase
-    output = try MemoryOutput()
-    let format = container == .ts ? "mpegts" : "mp4"
-    formatContext = try OutputFormatContext(format: format)
-    let ctx = formatContext.pointer
-    ctx.pointee.pb = output.context
-    ctx.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
-    // Timestamps are made non-negative here (MediaClock.timelineOffset; in fMP4
-    // also `trackOrigins`), not by libavformat, whose shift would depend on
-    // which packet happened to come first.
-    ctx.pointee.avoid_negative_ts = 0
-    if bitExact { ctx.pointee.flags |= AVFMT_FLAG_BITEXACT }
-
-    if encryptor != nil, container != .ts || (video != nil && videoKind == nil) || (audio != nil && audioKind == nil) {
+    if encryptor != nil, output.container != .ts || (video != nil && videoKind == nil) || (audio != nil && audioKind == nil) {
       throw MediaError("SAMPLE-AES needs MPEG-TS with H.264 video and AAC or AC-3 audio")
     }
-    if let video, let videoTimeBase {
-      let index = try Self.addStream(ctx, video, videoTimeBase)
-      videoIndex = index
-      if container == .fmp4, video.pointer.pointee.codec_id == AV_CODEC_ID_HEVC {
-        // Parameter sets in the sample entry (ISO/IEC 14496-15).
-        ctx.pointee.streams[Int(index)].unsafelyUnwrapped.pointee.codecpar.pointee.codec_tag = Self.fourCC("hvc1")
-      }
-      if container == .fmp4, let displayMatrix {
-        // The mov muxer writes it as the track header's matrix (MPEG-TS has no place for one).
-        try Self.attach(displayMatrix, to: ctx.pointee.streams[Int(index)].unsafelyUnwrapped)
-      }
-    } else {
-      videoIndex = nil
+    let rules: ContainerRules = output.container == .ts ? TransportStreamRules(sampleEncryptor: encryptor) : FragmentedMP4Rules()
+    self.rules = rules
+    self.videoTimeBase = videoTimeBase
+    self.audioTimeBase = audioTimeBase
+    self.output = try MemoryOutput()
+    formatContext = try OutputFormatContext(format: rules.formatName)
+    let ctx = formatContext.pointer
+    ctx.pointee.pb = self.output.context
+    ctx.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
+    // Timestamps are made non-negative here (MediaClock.timelineOffset; in fMP4
+    // also the track origins), not by libavformat, whose shift would depend on
+    // which packet happened to come first.
+    ctx.pointee.avoid_negative_ts = 0
+    if output.reproducible { ctx.pointee.flags |= AVFMT_FLAG_BITEXACT }
+
+    videoIndex = try video.flatMap { video in
+      try videoTimeBase.map { try Self.addStream(ctx, video, $0, rules, isVideo: true, displayMatrix: displayMatrix) }
     }
-    if let audio, let audioTimeBase {
-      audioIndex = try Self.addStream(ctx, audio, audioTimeBase)
-    } else {
-      audioIndex = nil
+    audioIndex = try audio.flatMap { audio in
+      try audioTimeBase.map { try Self.addStream(ctx, audio, $0, rules, isVideo: false, displayMatrix: nil) }
     }
     guard let primary = videoIndex ?? audioIndex else {
       throw MediaError("a rendition needs a video or an audio stream")
     }
     primaryIndex = primary
-    if container == .ts {
-      // Fixed PIDs (the TS muxer takes a stream's id as its PID), so the PMT can be rewritten by PID.
-      if let videoIndex { ctx.pointee.streams[Int(videoIndex)].unsafelyUnwrapped.pointee.id = Self.videoPID }
-      if let audioIndex { ctx.pointee.streams[Int(audioIndex)].unsafelyUnwrapped.pointee.id = Self.audioPID }
-    }
-    var options: OpaquePointer?
-    defer { av_dict_free(&options) }
-    if container == .ts {
-      // The clock (PCR) runs this far behind the decode times, as the ffmpeg
-      // CLI's -muxdelay has it, so every access unit arrives before it is due
-      // (ISO/IEC 13818-1 T-STD). libavformat's default, 0, put each PCR at its
-      // own PES's DTS, so every frame arrived late. The timestamps stay as
-      // they are (copyts): the PCR starts at the first DTS less the delay,
-      // which MediaClock.timelineOffset keeps positive.
-      ctx.pointee.max_delay = Int32(Self.muxDelayMicroseconds)
-      av_dict_set(&options, "mpegts_copyts", "1", 0)
-      // Video PES packets state their length whenever it fits the 16-bit
-      // field (the muxer writes 0, unbounded, only above 65535 bytes), as
-      // ISO/IEC 13818-1 §2.4.3.7 allows and Shaka Packager writes them. With
-      // libavformat's default (0 for every video PES) a demuxer can only
-      // close a PES when the next one starts: VLC 3.0 never showed the last
-      // picture of a stream, and FFmpeg's SAMPLE-AES decryption lost one
-      // more access unit at the end of the file.
-      av_dict_set(&options, "omit_video_pes_length", "0", 0)
-    }
-    if container == .fmp4 {
-      // The init segment at write_header, then one moof+mdat per flush; no mfra.
-      av_dict_set(&options, "movflags", "frag_custom+empty_moov+default_base_moof+skip_trailer+frag_discont", 0)
-      // The mov muxer's own edit lists cannot live in an empty moov (its shift of
-      // B-frame DTS onto the first PTS would start video 2 frames late); `emit`
-      // adds them to the init segment once every track's origin is known
-      // (`trackOrigins`). Moving decode times up to the first PTS instead (trun
-      // version 1, negative offsets) was measured and left out: FFmpeg 5.1 and
-      // 8.1 then present the video 2 frames late.
-      av_dict_set(&options, "use_editlist", "0", 0)
-    }
-    try check(avformat_write_header(ctx, &options), "avformat_write_header(\(format))")
-    if let unused = av_dict_get(options, "", nil, AV_DICT_IGNORE_SUFFIX) {
-      throw MediaError("\(format) muxer ignored option \(String(cString: unused.pointee.key))")
-    }
-    if container == .fmp4 {
-      initialization = output.take()
-      trackOrigins = Array(repeating: nil, count: Int(ctx.pointee.nb_streams))
-    }
-  }
-
-  /// `matrix`: 3×3, 16.16 fixed point, row by row; anything else is left out.
-  private static func attach(_ matrix: [Int32], to stream: UnsafeMutablePointer<AVStream>) throws {
-    guard matrix.count == 9 else { return }
-    let size = matrix.count * MemoryLayout<Int32>.size
-    // av_malloc'd: the stream owns and frees it once added (not when adding fails).
-    guard let data = av_malloc(size) else {
-      throw FFmpegError(call: "av_malloc", code: hlspack_averror(ENOMEM))
-    }
-    data.copyMemory(from: matrix, byteCount: size)
-    let result = av_stream_add_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, data.assumingMemoryBound(to: UInt8.self), size)
-    if result < 0 {
-      av_free(data)
-      try check(result, "av_stream_add_side_data(display matrix)")
-    }
-  }
-
-  private static func fourCC(_ code: String) -> UInt32 {
-    code.utf8.reversed().reduce(0) { $0 << 8 | UInt32($1) }
+    try rules.writeHeader(ctx, output: self.output)
   }
 
   private var ctx: UnsafeMutablePointer<AVFormatContext> { formatContext.pointer }
 
-  private static func addStream(_ ctx: UnsafeMutablePointer<AVFormatContext>, _ parameters: CodecParameters, _ timeBase: AVRational) throws -> Int32 {
+  private static func addStream(
+    _ ctx: UnsafeMutablePointer<AVFormatContext>, _ parameters: CodecParameters, _ timeBase: AVRational,
+    _ rules: ContainerRules, isVideo: Bool, displayMatrix: [Int32]?
+  ) throws -> Int32 {
     guard let stream = avformat_new_stream(ctx, nil) else {
       throw FFmpegError(call: "avformat_new_stream", code: hlspack_averror(ENOMEM))
     }
     try check(avcodec_parameters_copy(stream.pointee.codecpar, parameters.pointer), "avcodec_parameters_copy")
     stream.pointee.time_base = timeBase
+    try rules.configure(stream, isVideo: isVideo, displayMatrix: displayMatrix)
     return stream.pointee.index
   }
 
@@ -202,8 +118,7 @@ final class SegmentMuxer {
     guard videoIndex == nil, let audioIndex, let audioTimeBase else { return }
     toMuxerTime(packet, from: audioTimeBase, stream: audioIndex)
     try advance(packet.pointer.pointee.pts, opensSegment: opensSegment)
-    let duration = packet.pointer.pointee.duration
-    lastAudioEnd = container == .fmp4 && duration > 0 ? packet.pointer.pointee.pts + duration : nil
+    lastAudioEnd = rules.audioEnd(pts: packet.pointer.pointee.pts, duration: packet.pointer.pointee.duration)
     try encrypt(packet, kind: audioKind)
     try mux(packet, "audio")
   }
@@ -239,29 +154,17 @@ final class SegmentMuxer {
     try writeAudio(before: p.pointee.dts)
     try advance(p.pointee.pts, opensSegment: opensSegment)
     try encrypt(packet, kind: videoKind)
-    if container == .ts, packet.isKeyframe {
-      // PAT/PMT right before every IDR: each I-frame byte range then decodes on its own.
-      try setOption(ctx.pointee.priv_data, "mpegts_flags", "+resend_headers")
-      let begin = avio_tell(ctx.pointee.pb) - segmentStartPosition
-      let pts = p.pointee.pts
-      try mux(packet, "video")
-      let end = avio_tell(ctx.pointee.pb) - segmentStartPosition
-      keyframes.append(KeyframeRange(offset: Int(begin), length: Int(end - begin), ptsTicks: toTicks(pts)))
-      return
+    let pts = p.pointee.pts
+    if let written = try rules.muxVideo(packet, in: ctx, mux: { try mux(packet, "video") }) {
+      keyframes.append(
+        KeyframeRange(
+          offset: Int(written.lowerBound - segmentStartPosition), length: Int(written.count), ptsTicks: toTicks(pts)))
     }
-    try mux(packet, "video")
   }
 
   /// Writes a packet, then passes a full part on to the sink.
   private func mux(_ packet: Packet, _ stream: String) throws {
-    if container == .fmp4 {
-      let p = packet.pointer
-      let index = Int(p.pointee.stream_index)
-      let origin = trackOrigins[index] ?? min(p.pointee.dts, firstPicture(in: Int32(index)))
-      trackOrigins[index] = origin
-      p.pointee.pts -= origin
-      p.pointee.dts -= origin
-    }
+    rules.prepare(packet, in: ctx)
     try check(av_write_frame(ctx, packet.pointer), "av_write_frame(\(stream))")
     if output.byteCount >= Self.partSize { try sendPart() }
   }
@@ -296,7 +199,7 @@ final class SegmentMuxer {
 
   /// Where the first picture sits on `stream`'s muxer clock.
   private func firstPicture(in stream: Int32) -> Int64 {
-    av_rescale_q(MediaClock.timelineOffset, AVRational(num: 1, den: Int32(MediaClock.ticksPerSecond)), timeBase(of: stream))
+    HLSPackMedia.firstPicture(in: ctx, stream: stream)
   }
 
   private func timeBase(of stream: Int32) -> AVRational {
@@ -328,8 +231,7 @@ final class SegmentMuxer {
     try check(av_write_frame(ctx, nil), "av_write_frame(flush)")
     try emit(start: start, end: end)
     segmentStart = end
-    // Every segment opens with the tables, audio-only ones too (RFC 8216bis §3.1.1).
-    if container == .ts { try setOption(ctx.pointee.priv_data, "mpegts_flags", "+resend_headers") }
+    try rules.segmentOpened(in: ctx)
   }
 
   private func encrypt(_ packet: Packet, kind: SampleKind?) throws {
@@ -343,16 +245,9 @@ final class SegmentMuxer {
   private func sendPart() throws {
     var bytes = output.take()
     guard !bytes.isEmpty else { return }
-    if container == .ts { TransportStreamTableOrder.putPATFirst(&bytes) }
-    if let encryptor {
-      let audio = audioIndex.map { ctx.pointee.streams[Int($0)].unsafelyUnwrapped.pointee }
-      let config = audio.map { copiedBytes($0.codecpar.pointee.extradata, count: $0.codecpar.pointee.extradata_size) } ?? []
-      try encryptor.adjust(
-        &bytes, segment: segmentIndex, audioPID: audio.map { _ in UInt16(Self.audioPID) }, audioConfig: config)
-    }
-    // fMP4: the fragment arrives whole; only its first sample can be reached without another moof.
-    if container == .fmp4, sentBytes == 0, videoIndex != nil, let start = segmentStart,
-      let end = FragmentLayout.firstSampleEnd(bytes)
+    let measuring = sentBytes == 0 && videoIndex != nil && segmentStart != nil
+    if let end = try rules.finishPart(&bytes, segment: segmentIndex, in: ctx, measuringFirstSample: measuring),
+      let start = segmentStart
     {
       keyframes = [KeyframeRange(offset: 0, length: end, ptsTicks: toTicks(start))]
     }
@@ -361,23 +256,8 @@ final class SegmentMuxer {
   }
 
   private func emit(start: Int64, end: Int64) throws {
-    if let initialization {
-      // A track that has not started yet counts from the first picture.
-      let origins = trackOrigins.indices.map { trackOrigins[$0] ?? firstPicture(in: Int32($0)) }
-      trackOrigins = origins
-      self.initialization = nil
-      // In each stream's time base, which the mov muxer made its track's timescale.
-      let skipped = origins.indices.map { index in
-        let timeBase = timeBase(of: Int32(index))
-        return (value: (firstPicture(in: Int32(index)) - origins[index]) * Int64(timeBase.num), timescale: Int64(timeBase.den))
-      }
-      do {
-        try sink.acceptInitialization(
-          skipped.allSatisfy { $0.value == 0 }
-            ? initialization : InitSegmentEditList.inserting(mediaTimes: skipped, into: initialization))
-      } catch let error as CBCSError {
-        throw MediaError("fMP4 init segment: \(error)")
-      }
+    if let initialization = try rules.takeInitialization(in: ctx) {
+      try sink.acceptInitialization(initialization)
     }
     try sendPart()
     segmentStartPosition = avio_tell(ctx.pointee.pb)

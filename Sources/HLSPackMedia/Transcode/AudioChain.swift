@@ -18,12 +18,12 @@ final class AudioChain {
   private var finished = false
 
   init(
-    input: MediaInput, sourceIndex: Int32, settings: AudioSettings, videoStart: Double, container: Container,
-    bitExact: Bool, deliver: @escaping (Packet) throws -> Void
+    input: MediaInput, sourceIndex: Int32, settings: AudioSettings, videoStart: Double, output: RenditionOutput,
+    deliver: @escaping (Packet) throws -> Void
   ) throws {
     self.sourceIndex = sourceIndex
     let stream = input.stream(sourceIndex)
-    encoder = try Encoder.audio(settings, bitExact: bitExact, globalHeader: container == .fmp4)
+    encoder = try Encoder.audio(settings, bitExact: output.reproducible, globalHeader: output.container == .fmp4)
     decoder = try Decoder(stream: stream, describing: "audio")
     converter = try AudioConverter(
       settings: settings, frameSize: encoder.ctx.pointee.frame_size, startSeconds: stream.startSeconds - videoStart,

@@ -9,11 +9,7 @@ public struct LadderJob: Sendable {
   public var audio: AudioSettings?
   /// Alternate audio renditions, each its own audio-only segments.
   public var audioRenditions: [AudioRendition] = []
-  public var segmentDuration: Double
-  public var container: Container
-  /// Same input, same output, to the byte: fixed encoder thread counts and no
-  /// version strings (FFmpeg's bit-exact flags).
-  public var bitExact: Bool
+  public var output: RenditionOutput
   /// The cores this asset's decoder and encoders may keep busy; nil lets each
   /// choose from the machine (FFmpeg's automatic count). A batch making
   /// several assets at once shares the cores this way.
@@ -22,16 +18,14 @@ public struct LadderJob: Sendable {
   /// Threads per video encoder: each rung's encoder runs beside the others.
   var encoderThreads: Int { coreShare.map { max(1, $0 / max(1, rungs.count)) } ?? 0 }
 
-  public init(rungs: [VideoRung], audio: AudioSettings?, segmentDuration: Double, container: Container, bitExact: Bool = false) {
+  public init(rungs: [VideoRung], audio: AudioSettings?, output: RenditionOutput) {
     self.rungs = rungs
     self.audio = audio
-    self.segmentDuration = segmentDuration
-    self.container = container
-    self.bitExact = bitExact
+    self.output = output
   }
 }
 
-/// Makes the renditions of one asset; `sinks[i]` receives rendition i's
+/// Makes the renditions of one asset; `destinations[i]` receives rendition i's
 /// segments on that rendition's thread, and `progress` is called on the
 /// calling thread with source seconds done.
 public protocol RenditionProducer {
@@ -40,7 +34,7 @@ public protocol RenditionProducer {
   /// What the user should know about the sources and what was decided for
   /// them, before the work: each a sentence naming the file.
   var notes: [String] { get }
-  func run(sinks: [SegmentSink], progress: (Double) -> Void) throws -> [WrittenStreamFacts]
+  func run(destinations: [SegmentDestination], progress: (Double) -> Void) throws -> [WrittenStreamFacts]
 }
 
 /// Decodes a source once and feeds every rung's worker from that one decode;
@@ -108,15 +102,15 @@ public final class LadderTranscoder: RenditionProducer {
   /// boundary (0 when they share their boundary times).
   private var boundaryMisalignment: Double {
     let schedules = job.rungs.compactMap { rung in
-      rate(of: rung).map { KeyframeSchedule(segmentDuration: job.segmentDuration, rate: $0) }
+      rate(of: rung).map { KeyframeSchedule(segmentDuration: job.output.segmentDuration, rate: $0) }
     }
-    let segments = Int64(saturating: ((input.contentDuration ?? 60) / job.segmentDuration).rounded(.up))
+    let segments = Int64(saturating: ((input.contentDuration ?? 60) / job.output.segmentDuration).rounded(.up))
     return KeyframeSchedule.misalignment(schedules, segments: min(max(segments, 1), 10_000))
   }
 
-  public func run(sinks: [SegmentSink], progress: (Double) -> Void) throws -> [WrittenStreamFacts] {
+  public func run(destinations: [SegmentDestination], progress: (Double) -> Void) throws -> [WrittenStreamFacts] {
     do {
-      return try transcode(job, sinks: sinks, progress: progress)
+      return try transcode(job, destinations: destinations, progress: progress)
     } catch let error as PackError {
       throw error
     } catch {
@@ -124,57 +118,29 @@ public final class LadderTranscoder: RenditionProducer {
     }
   }
 
-  private func transcode(_ job: LadderJob, sinks: [SegmentSink], progress: (Double) -> Void) throws -> [WrittenStreamFacts] {
+  private func transcode(_ job: LadderJob, destinations: [SegmentDestination], progress: (Double) -> Void) throws -> [WrittenStreamFacts] {
     let videoStream = input.stream(input.videoStreamIndex)
     let video = try Decoder(stream: videoStream, describing: "video", threads: job.coreShare ?? 0)
     let videoStart = videoStream.startSeconds
 
-    var chains: [AudioChain] = []
-    var muxedAudio: (parameters: CodecParameters, timeBase: AVRational, codec: String)?
     var workers: [RungWorker] = []
     var feeding = true
     func broadcast(_ make: () throws -> RungWorker.Item) throws {
       for worker in workers where !worker.queue.put(try make()) { feeding = false }
     }
-    if let settings = job.audio, let index = input.audioStreamIndex {
-      let chain = try AudioChain(
-        input: input, sourceIndex: index, settings: settings, videoStart: videoStart, container: job.container,
-        bitExact: job.bitExact
-      ) { packet in try broadcast { .audio(try Packet(referencing: packet.pointer)) } }
-      let parameters = try chain.parameters()
-      muxedAudio = (parameters, chain.encoder.timeBase, audioCodecString(parameters.pointer) ?? "mp4a.40.2")
-      chains.append(chain)
+    let muxed = try muxedAudioChain(job, videoStart: videoStart) { packet in
+      try broadcast { .audio(try Packet(referencing: packet.pointer)) }
     }
+    let muxedAudio = muxed?.audio
+    var chains = muxed.map { [$0.chain] } ?? []
     // Alternate audio renditions are muxed on this thread: audio is light work.
-    var renditionMuxers: [AudioRenditionMuxer] = []
-    for (rendition, sink) in zip(job.audioRenditions, sinks.dropFirst(job.rungs.count)) {
-      let index = try input.audioStream(rendition.track, for: rendition.name)
-      var muxer: AudioRenditionMuxer?
-      let chain = try AudioChain(
-        input: input, sourceIndex: index, settings: rendition.settings, videoStart: videoStart, container: job.container,
-        bitExact: job.bitExact
-      ) { packet in try muxer?.write(packet) }
-      muxer = try AudioRenditionMuxer(
-        parameters: try chain.parameters(), timeBase: chain.encoder.timeBase, segmentDuration: job.segmentDuration,
-        container: job.container, bitExact: job.bitExact, sink: sink)
-      if let muxer { renditionMuxers.append(muxer) }
-      chains.append(chain)
-    }
+    let renditions = try audioRenditionMuxers(job, destinations: destinations.dropFirst(job.rungs.count), videoStart: videoStart)
+    let renditionMuxers = renditions.map(\.muxer)
+    chains += renditions.map(\.chain)
 
     let sourceRate = input.videoFrameRate
-    workers = try zip(job.rungs, sinks).map { rung, sink -> RungWorker in
-      guard let rate = rate(of: rung) else {
-        throw PackError.input(path: input.path, reason: "the video frame rate cannot be read; set \"fps\" for rung \(rung.name)")
-      }
-      if rung.fps == nil, let level = rung.level.flatMap({ CodecLevel(codec: rung.codec, name: $0) }),
-        let problem = level.rateProblem(width: rung.width, height: rung.height, rate: rate)
-      {
-        throw PackError.input(
-          path: input.path, reason: "rung \(rung.name) takes the source's frame rate: \(problem); set a higher \"level\" or an \"fps\" for the rung")
-      }
-      return try RungWorker(
-        rung: rung, rate: rate, segmentDuration: job.segmentDuration, container: job.container, bitExact: job.bitExact,
-        threads: job.encoderThreads, orientation: input.videoOrientation, pictureAspect: input.videoPictureAspect, colour: input.videoColour, audio: muxedAudio, sink: sink)
+    workers = try zip(job.rungs, destinations).map { rung, destination in
+      try rungWorker(rung, job: job, audio: muxedAudio, destination: destination)
     }
     workers.forEach { $0.start() }
 
@@ -227,16 +193,68 @@ public final class LadderTranscoder: RenditionProducer {
     workers.forEach { $0.join() }
 
     if let producerError { throw producerError }
+    return try videoFacts(workers, decodedAny: lastSeconds >= 0, decodeErrors: decodeErrors) + audioFacts
+  }
+
+  /// The audio muxed into every rung, encoded once; its chain hands each packet to `deliver`.
+  private func muxedAudioChain(
+    _ job: LadderJob, videoStart: Double, deliver: @escaping (Packet) throws -> Void
+  ) throws -> (chain: AudioChain, audio: (parameters: CodecParameters, timeBase: AVRational, codec: String))? {
+    guard let settings = job.audio, let index = input.audioStreamIndex else { return nil }
+    let chain = try AudioChain(
+      input: input, sourceIndex: index, settings: settings, videoStart: videoStart, output: job.output, deliver: deliver)
+    let parameters = try chain.parameters()
+    return (chain, (parameters, chain.encoder.timeBase, audioCodecString(parameters.pointer) ?? "mp4a.40.2"))
+  }
+
+  /// Each alternate audio rendition's muxer, with the audio chain that feeds it.
+  private func audioRenditionMuxers(
+    _ job: LadderJob, destinations: ArraySlice<SegmentDestination>, videoStart: Double
+  ) throws -> [(chain: AudioChain, muxer: AudioRenditionMuxer)] {
+    var made: [(chain: AudioChain, muxer: AudioRenditionMuxer)] = []
+    for (rendition, destination) in zip(job.audioRenditions, destinations) {
+      let index = try input.audioStream(rendition.track, for: rendition.name)
+      var muxer: AudioRenditionMuxer?
+      let chain = try AudioChain(
+        input: input, sourceIndex: index, settings: rendition.settings, videoStart: videoStart, output: job.output
+      ) { packet in try muxer?.write(packet) }
+      muxer = try AudioRenditionMuxer(
+        parameters: try chain.parameters(), timeBase: chain.encoder.timeBase, output: job.output, destination: destination)
+      if let muxer { made.append((chain, muxer)) }
+    }
+    return made
+  }
+
+  /// The worker of one rung, its frame rate checked against its level.
+  private func rungWorker(
+    _ rung: VideoRung, job: LadderJob, audio: (parameters: CodecParameters, timeBase: AVRational, codec: String)?,
+    destination: SegmentDestination
+  ) throws -> RungWorker {
+    guard let rate = rate(of: rung) else {
+      throw PackError.input(path: input.path, reason: "the video frame rate cannot be read; set \"fps\" for rung \(rung.name)")
+    }
+    if rung.fps == nil, let level = rung.level.flatMap({ CodecLevel(codec: rung.codec, name: $0) }),
+      let problem = level.rateProblem(width: rung.width, height: rung.height, rate: rate)
+    {
+      throw PackError.input(
+        path: input.path, reason: "rung \(rung.name) takes the source's frame rate: \(problem); set a higher \"level\" or an \"fps\" for the rung")
+    }
+    return try RungWorker(
+      rung: rung, rate: rate, output: job.output, threads: job.encoderThreads, source: input, audio: audio,
+      destination: destination)
+  }
+
+  /// What the finished rungs wrote; throws the first rung's failure, naming the rung.
+  private func videoFacts(_ workers: [RungWorker], decodedAny: Bool, decodeErrors: Int) throws -> [WrittenStreamFacts] {
     for worker in workers {
       guard let failure = worker.failure else { continue }
       // A file that cannot be written is the output's failure, and names that file.
       if case .output? = failure as? PackError { throw failure }
       throw PackError.media(path: input.path, reason: "rung \(worker.rung.name): \(failure)")
     }
-    guard lastSeconds >= 0 else {
+    guard decodedAny else {
       throw PackError.input(path: input.path, reason: "no video frame could be decoded (\(decodeErrors) damaged packets)")
     }
-    let videoFacts = workers.map { $0.facts ?? WrittenStreamFacts(codecs: [], width: 0, height: 0, frameRate: 0, videoFrames: 0) }
-    return videoFacts + audioFacts
+    return workers.map { $0.facts ?? WrittenStreamFacts(codecs: [], width: 0, height: 0, frameRate: 0, videoFrames: 0) }
   }
 }

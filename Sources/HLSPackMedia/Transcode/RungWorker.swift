@@ -28,24 +28,24 @@ final class RungWorker: @unchecked Sendable {
   private(set) var facts: WrittenStreamFacts?
 
   init(
-    rung: VideoRung, rate: FrameRate, segmentDuration: Double, container: Container, bitExact: Bool, threads: Int,
-    orientation: PictureOrientation, pictureAspect: Double?, colour: ColourDescription, audio: (parameters: CodecParameters, timeBase: AVRational, codec: String)?, sink: SegmentSink
+    rung: VideoRung, rate: FrameRate, output: RenditionOutput, threads: Int, source: MediaInput,
+    audio: (parameters: CodecParameters, timeBase: AVRational, codec: String)?, destination: SegmentDestination
   ) throws {
     self.rung = rung
-    schedule = KeyframeSchedule(segmentDuration: segmentDuration, rate: rate)
+    schedule = KeyframeSchedule(segmentDuration: output.segmentDuration, rate: rate)
     converter = FrameRateConverter(rate: rate)
     scaler = try VideoScaler(
-      width: rung.width, height: rung.height, orientation: orientation,
-      picture: rung.fit.placement(width: rung.width, height: rung.height, aspect: pictureAspect))
+      width: rung.width, height: rung.height, orientation: source.videoOrientation,
+      picture: rung.fit.placement(width: rung.width, height: rung.height, aspect: source.videoPictureAspect))
     // IDRs at every segment start, and at least every 2 s within long segments.
     let gop = min(schedule.framesPerSegment, Int((2 * rate.value).rounded(.up)))
     encoder = try Encoder.video(
-      rung: rung, rate: rate, gopFrames: max(1, gop), colour: colour, bitExact: bitExact, threads: threads,
-      globalHeader: container == .fmp4)
+      rung: rung, rate: rate, gopFrames: max(1, gop), colour: source.videoColour, bitExact: output.reproducible,
+      threads: threads, globalHeader: output.container == .fmp4)
     muxer = try SegmentMuxer(
-      container: container, bitExact: bitExact,
+      output: output,
       video: CodecParameters(from: encoder.ctx), videoTimeBase: encoder.timeBase,
-      audio: audio?.parameters, audioTimeBase: audio?.timeBase, sink: sink)
+      audio: audio?.parameters, audioTimeBase: audio?.timeBase, destination: destination)
     audioCodec = audio?.codec
     packet = try Packet()
   }

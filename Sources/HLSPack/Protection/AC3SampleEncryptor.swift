@@ -1,3 +1,6 @@
+import HLSPackCore
+import HLSPackCrypto
+
 /// SAMPLE-AES encryption of AC-3 for MPEG-TS (Apple MPEG-2 Stream Encryption §2.3.3).
 ///
 /// The input is one or more whole syncframes back to back (a packet or PES
@@ -6,11 +9,11 @@
 /// per syncframe from `iv`. E-AC-3 (bsid > 10) is refused.
 ///
 /// One instance per key and per thread.
-public final class AC3SampleEncryptor {
+final class AC3SampleEncryptor {
   private let frames: AudioFrameCipher
 
   /// - Parameter key: the 16-byte content key.
-  public init(key: [UInt8]) throws {
+  init(key: [UInt8]) throws {
     frames = try AudioFrameCipher(key: key, encrypt: true)
   }
 
@@ -18,12 +21,12 @@ public final class AC3SampleEncryptor {
   /// - Parameters:
   ///   - syncFrames: whole AC-3 syncframes back to back, starting at a syncword.
   ///   - iv: the segment's 16-byte IV; every syncframe restarts from it.
-  public func encrypt(syncFrames: [UInt8], iv: [UInt8]) throws -> [UInt8] {
+  func encrypt(syncFrames: [UInt8], iv: [UInt8]) throws -> [UInt8] {
     try frames.processed(syncFrames, framing: .ac3, iv: iv)
   }
 
   /// `encrypt(syncFrames:iv:)` on a buffer the caller owns.
-  public func encryptInPlace(syncFrames: UnsafeMutableBufferPointer<UInt8>, iv: [UInt8]) throws {
+  func encryptInPlace(syncFrames: UnsafeMutableBufferPointer<UInt8>, iv: [UInt8]) throws {
     try frames.process(syncFrames, framing: .ac3, iv: iv)
   }
 }

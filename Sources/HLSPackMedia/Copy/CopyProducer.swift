@@ -5,7 +5,7 @@ internal import CFFmpeg
 /// Packaging without re-encoding: each rendition takes a pre-encoded source's
 /// video (and audio) packets as they are and cuts at its keyframes. Renditions
 /// run in parallel, each reading its own source.
-public final class CopyPackager: RenditionProducer {
+public final class CopyProducer: RenditionProducer {
   public struct Rendition: Sendable {
     public var name: String
     public var source: String
@@ -19,11 +19,10 @@ public final class CopyPackager: RenditionProducer {
   private let renditions: [Rendition]
   private let inputs: [MediaInput]
   private let copyAudio: Bool
-  private let segmentDuration: Double
-  private let container: Container
+  private let output: RenditionOutput
 
   /// Opens every source first, so a bad one fails before any work.
-  public init(renditions: [Rendition], copyAudio: Bool, segmentDuration: Double, container: Container) throws {
+  public init(renditions: [Rendition], copyAudio: Bool, output: RenditionOutput) throws {
     self.renditions = renditions
     inputs = try renditions.map { try MediaInput(path: $0.source) }
     // Variants must carry the same audio: switching must not drop the sound.
@@ -36,8 +35,7 @@ public final class CopyPackager: RenditionProducer {
           + "with \"audio\": {\"codec\": \"copy\"} every rendition's source needs audio")
     }
     self.copyAudio = copyAudio
-    self.segmentDuration = segmentDuration
-    self.container = container
+    self.output = output
   }
 
   public var duration: Double? { inputs.first?.contentDuration }
@@ -46,7 +44,7 @@ public final class CopyPackager: RenditionProducer {
   /// it is, and renditions are compared where they really cut, after the run.
   /// Only a turned source in MPEG-TS, which has no place for the turn, is told of.
   public var notes: [String] {
-    guard container == .ts else { return [] }
+    guard output.container == .ts else { return [] }
     return zip(renditions, inputs).compactMap { rendition, input in
       guard input.videoOrientation != .upright else { return nil }
       return "\(input.path): rendition \(rendition.name): the video is stored turned or mirrored and shown upright by its display matrix, "
@@ -54,12 +52,11 @@ public final class CopyPackager: RenditionProducer {
     }
   }
 
-  public func run(sinks: [SegmentSink], progress: (Double) -> Void) throws -> [WrittenStreamFacts] {
-    let remuxers = try zip(zip(renditions, inputs), sinks).map { pair, sink in
+  public func run(destinations: [SegmentDestination], progress: (Double) -> Void) throws -> [WrittenStreamFacts] {
+    let remuxers = try zip(zip(renditions, inputs), destinations).map { pair, destination in
       do {
         return try RenditionRemuxer(
-          name: pair.0.name, input: pair.1, copyAudio: copyAudio, segmentDuration: segmentDuration,
-          container: container, sink: sink)
+          name: pair.0.name, input: pair.1, copyAudio: copyAudio, output: output, destination: destination)
       } catch let error as PackError {
         throw error
       } catch {

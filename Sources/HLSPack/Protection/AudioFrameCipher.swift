@@ -1,3 +1,6 @@
+import HLSPackCore
+import HLSPackCrypto
+
 /// The per-frame work behind the AAC and AC-3 encryptors and decryptors, which
 /// differ only in direction: in each frame, the whole blocks after the header
 /// and the 16-byte leader run through one CBC chain that starts from the IV

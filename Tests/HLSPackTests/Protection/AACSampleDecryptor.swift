@@ -1,4 +1,6 @@
-@testable import HLSPackCrypto
+import HLSPackCrypto
+
+@testable import HLSPack
 
 /// Undoes `AACSampleEncryptor`: decrypts the same blocks of each raw AAC or
 /// ADTS frame, one CBC chain per frame from the IV.

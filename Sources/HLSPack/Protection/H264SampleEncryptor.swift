@@ -1,3 +1,6 @@
+import HLSPackCore
+import HLSPackCrypto
+
 /// SAMPLE-AES encryption of H.264 access units for MPEG-TS (Apple MPEG-2 Stream Encryption §2.2).
 ///
 /// Give it one access unit in Annex B form, as libx264 emits it and the TS
@@ -11,14 +14,14 @@
 ///
 /// One instance per key and per thread: it keeps the key schedule and a block
 /// buffer between calls.
-public final class H264SampleEncryptor {
+final class H264SampleEncryptor {
   private let cipher: SampleAESCipher
   /// The encrypted blocks of the current NAL unit, gathered so that each NAL
   /// unit costs one cipher call; kept between calls to avoid reallocating.
   private var blocks: [UInt8] = []
 
   /// - Parameter key: the 16-byte content key.
-  public init(key: [UInt8]) throws {
+  init(key: [UInt8]) throws {
     cipher = try SampleAESCipher(key: key, encrypt: true)
   }
 
@@ -28,16 +31,16 @@ public final class H264SampleEncryptor {
   ///   - accessUnit: one Annex B access unit; must open with a start code.
   ///   - iv: the segment's 16-byte IV (the playlist IV, or the one derived from
   ///     the media sequence number); every NAL unit restarts from it.
-  public func encrypt(accessUnit: [UInt8], iv: [UInt8]) throws -> [UInt8] {
+  func encrypt(accessUnit: [UInt8], iv: [UInt8]) throws -> [UInt8] {
     try accessUnit.withUnsafeBufferPointer { try encrypt(accessUnit: $0, iv: iv) }
   }
 
   /// The same, reading the access unit where it lies (e.g. a packet's buffer).
-  public func encrypt(accessUnit: UnsafeBufferPointer<UInt8>, iv: [UInt8]) throws -> [UInt8] {
+  func encrypt(accessUnit: UnsafeBufferPointer<UInt8>, iv: [UInt8]) throws -> [UInt8] {
     try SampleAESCipher.withIV(iv) { iv in
       var out: [UInt8] = []
       out.reserveCapacity(accessUnit.count + accessUnit.count / 64 + 16)
-      var scanner = try AnnexBScanner(accessUnit)
+      var scanner = try AnnexB.Scanner(accessUnit: accessUnit)
       var copied = 0
       while let nal = scanner.next() {
         guard nal.count >= SampleAESLayout.minimumEncryptedNALLength,
@@ -71,14 +74,14 @@ public final class H264SampleEncryptor {
       var clearFrom = 0
       var block = 0
       for offset in offsets {
-        EmulationPrevention.appendEscaped(
+        AnnexB.appendEscaped(
           UnsafeBufferPointer(rebasing: nal[clearFrom..<offset]), zeros: &zeros, to: &out)
-        EmulationPrevention.appendEscaped(
+        AnnexB.appendEscaped(
           UnsafeBufferPointer(rebasing: encrypted[block..<block + 16]), zeros: &zeros, to: &out)
         block += 16
         clearFrom = offset + 16
       }
-      EmulationPrevention.appendEscaped(UnsafeBufferPointer(rebasing: nal[clearFrom...]), zeros: &zeros, to: &out)
+      AnnexB.appendEscaped(UnsafeBufferPointer(rebasing: nal[clearFrom...]), zeros: &zeros, to: &out)
     }
   }
 }

@@ -1,5 +1,8 @@
+import HLSPackCore
 import HLSPackCrypto
 import Testing
+
+@testable import HLSPack
 
 private typealias Ref = SampleAESReference
 
@@ -157,8 +160,8 @@ private typealias Ref = SampleAESReference
 
   @Test func anAccessUnitWithoutAStartCodeIsRefused() throws {
     let encryptor = try H264SampleEncryptor(key: key)
-    #expect(throws: SampleAESError.missingStartCode) { try encryptor.encrypt(accessUnit: [0x65, 1, 2, 3], iv: iv) }
-    #expect(throws: SampleAESError.missingStartCode) {
+    #expect(throws: FramingError.missingStartCode) { try encryptor.encrypt(accessUnit: [0x65, 1, 2, 3], iv: iv) }
+    #expect(throws: FramingError.missingStartCode) {
       try encryptor.encrypt(accessUnit: [0xFF] + three + slice(type: 5, length: 60, seed: 1), iv: iv)
     }
     #expect(try encryptor.encrypt(accessUnit: [], iv: iv) == [])

@@ -1,4 +1,6 @@
-@testable import HLSPackCrypto
+import HLSPackCrypto
+
+@testable import HLSPack
 
 /// Undoes `AC3SampleEncryptor`: decrypts the same blocks of each syncframe,
 /// one CBC chain per syncframe from the IV. The syncinfo lies in the clear

@@ -39,7 +39,7 @@ final class SampleAESStreamEncryptor: SampleEncryptor {
     }
   }
 
-  func adjust(_ packets: inout [UInt8], segment index: Int, audioPID: UInt16?, audioConfig: [UInt8]) throws {
+  func signalEncryption(_ packets: inout [UInt8], segment index: Int, audioPID: UInt16?, audioConfig: [UInt8]) throws {
     guard try keying.material(for: index) != nil else { return }
     if rewriter == nil {
       var setup: [UInt16: SampleAESAudioSetup] = [:]

@@ -1,4 +1,5 @@
-@testable import HLSPackCrypto
+import HLSPackCore
+import HLSPackCrypto
 
 /// Undoes `H264SampleEncryptor` (docs/conformance.md, SAMPLE-AES in MPEG-TS): in each slice NAL unit (types
 /// 1 and 5) longer than 48 bytes as it stands in the encrypted stream, strips
@@ -29,7 +30,7 @@ final class H264SampleDecryptor {
     try SampleAESCipher.withIV(iv) { iv in
       var out: [UInt8] = []
       out.reserveCapacity(accessUnit.count)
-      var scanner = try AnnexBScanner(accessUnit)
+      var scanner = try AnnexB.Scanner(accessUnit: accessUnit)
       var copied = 0
       while let nal = scanner.next() {
         // The encryptor escaped exactly the NAL units it encrypted, and those
@@ -39,7 +40,7 @@ final class H264SampleDecryptor {
         else { continue }
         out.append(contentsOf: UnsafeBufferPointer(rebasing: accessUnit[copied..<nal.lowerBound]))
         let start = out.count
-        EmulationPrevention.appendUnescaped(UnsafeBufferPointer(rebasing: accessUnit[nal]), to: &out)
+        AnnexB.appendUnescaped(UnsafeBufferPointer(rebasing: accessUnit[nal]), to: &out)
         let offsets = SampleAESLayout.videoBlocks(nalLength: out.count - start)
         try cipher.restart(iv: iv)
         try out.withUnsafeMutableBufferPointer { buffer in

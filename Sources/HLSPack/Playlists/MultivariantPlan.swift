@@ -3,7 +3,7 @@ import HLSPackCore
 /// Builds the master playlist from what each rendition measured: variants
 /// (once per audio group), EXT-X-MEDIA groups, audio-only variants, and
 /// warnings about the ladder's shape.
-struct MasterPlan {
+struct MultivariantPlan {
   /// One written rendition and what it measured.
   struct Measured {
     var playlist: String

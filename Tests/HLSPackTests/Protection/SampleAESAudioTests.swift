@@ -1,5 +1,8 @@
+import HLSPackCore
 import HLSPackCrypto
 import Testing
+
+@testable import HLSPack
 
 private typealias Ref = SampleAESReference
 
@@ -124,15 +127,15 @@ private func ac3Frame(fscod: UInt8, frmsizecod: UInt8, size: Int, bsid: UInt8 = 
     let encryptor = try AACSampleEncryptor(key: key)
     let good = adtsHeader(frameLength: 100, crc: false) + [UInt8](repeating: 0x55, count: 93)
     // No syncword.
-    #expect(throws: SampleAESError.self) { try encryptor.encrypt(adtsFrames: [0x12] + good.dropFirst(), iv: iv) }
+    #expect(throws: FramingError.self) { try encryptor.encrypt(adtsFrames: [0x12] + good.dropFirst(), iv: iv) }
     // frame_length past the end.
-    #expect(throws: SampleAESError.self) { try encryptor.encrypt(adtsFrames: Array(good.dropLast()), iv: iv) }
+    #expect(throws: FramingError.self) { try encryptor.encrypt(adtsFrames: Array(good.dropLast()), iv: iv) }
     // frame_length shorter than the header.
-    #expect(throws: SampleAESError.self) {
+    #expect(throws: FramingError.self) {
       try encryptor.encrypt(adtsFrames: adtsHeader(frameLength: 8, crc: true) + [0, 0], iv: iv)
     }
     // A few bytes after the last frame.
-    #expect(throws: SampleAESError.self) { try encryptor.encrypt(adtsFrames: good + [0xFF, 0xF1], iv: iv) }
+    #expect(throws: FramingError.self) { try encryptor.encrypt(adtsFrames: good + [0xFF, 0xF1], iv: iv) }
   }
 
   // MARK: AC-3
@@ -184,7 +187,7 @@ private func ac3Frame(fscod: UInt8, frmsizecod: UInt8, size: Int, bsid: UInt8 = 
     reservedSize[4] = 38
     let eac3 = ac3Frame(fscod: 0, frmsizecod: 20, size: 768, bsid: 16, seed: 4)
     for bad in [noSync, reservedRate, reservedSize, eac3, Array(good.dropLast()), good + [0x0B, 0x77]] {
-      #expect(throws: SampleAESError.self) { try encryptor.encrypt(syncFrames: bad, iv: iv) }
+      #expect(throws: FramingError.self) { try encryptor.encrypt(syncFrames: bad, iv: iv) }
     }
   }
 }

@@ -5,7 +5,7 @@ import Logging
 
 /// Makes one asset from one input: transcode and segment every rung, encrypt,
 /// write playlists, report and key manifests in a staging folder, then publish.
-struct AssetEncoder {
+struct AssetMaker {
   let profile: Profile
   let input: URL
   let destination: URL
@@ -24,6 +24,12 @@ struct AssetEncoder {
   /// The record of what makes the asset, when the caller has computed it
   /// already (a batch, to decide whether the asset is up to date).
   var provenance: AssetProvenance?
+  /// Same input and profile, same bytes: bit-exact encoders and muxers, and a
+  /// report without timings. A seed turns it on too: keys derived from it are
+  /// only worth repeating if everything around them repeats.
+  var reproducible = false
+
+  private var isReproducible: Bool { reproducible || profile.encryption.seed != nil }
 
   var assetName: String { destination.lastPathComponent }
 
@@ -32,14 +38,14 @@ struct AssetEncoder {
     // Before any work: sources that are regular files, and a destination this run may take.
     let sources = try mediaSources.map { try SourceSnapshot(path: $0.path) }
     try AssetDestination.check(destination, replace: replace, protecting: protecting)
-    let transcoder = try producer(bitExact: profile.encryption.seed != nil)
+    let transcoder = try producer()
     if profile.audio != nil || !profile.audioRenditions.isEmpty, !transcoder.hasAudio {
       logger.warning("\(input.path): has no audio stream; the renditions carry video only")
     }
     for note in transcoder.notes { logger.warning("\(note)") }
     // Sidecar subtitles are read first: a bad file fails before any media work.
     let subtitles = try profile.subtitles.map { try SubtitleRendition.load($0, input: input) }
-    let provenance = try self.provenance ?? AssetProvenance(profile: profile, input: input)
+    let provenance = try self.provenance ?? AssetProvenance(profile: profile, input: input, reproducible: isReproducible)
     let staging = try AssetStaging(destination: destination, replace: replace, protecting: protecting)
     defer { staging.discard() }
     let keysStaging = try keysDestination.map { try KeysFolder.stage($0, replace: replace, protecting: protecting) }
@@ -79,12 +85,14 @@ struct AssetEncoder {
     in folder: URL, keysIn keysFolder: URL, from transcoder: RenditionProducer, subtitles: [SubtitleRendition], started: Date
   ) throws -> (report: AssetReport, seconds: Double) {
     let encryption = profile.encryption
-    let keys = encryption.method == .none ? nil : KeyRing(settings: encryption, asset: assetName, folder: keysFolder)
+    // Decided here once for every rendition; the writers and muxers follow it.
+    let protection = SegmentProtection(method: encryption.method, container: profile.segment.container)
+    let keys = protection.encrypts ? KeyRing(settings: encryption, asset: assetName, folder: keysFolder) : nil
     // Video renditions, then alternate audio renditions (under audio/), as the producer expects.
     let names = profile.video.map(\.name) + profile.audioRenditions.map { "audio/\($0.id)" }
     // Video renditions only: alternate audio is light, and muxed beside the video.
     let videoLanes = SegmentWriterLanes.count(
-      encryptsWholeSegments: encryption.method == .aes128, copies: profile.copiesVideo, renditions: profile.video.count,
+      encryptsWholeSegments: protection == .aes128Segments, copies: profile.copiesVideo, renditions: profile.video.count,
       cores: usableCores())
     var writers: [RenditionWriter] = []
     var lastReport = Date.distantPast
@@ -95,11 +103,11 @@ struct AssetEncoder {
         writers.append(
           try RenditionWriter(
             name: name, asset: assetName, assetFolder: folder, container: profile.segment.container,
-            encryption: encryption, keys: keys, checksums: profile.segment.checksums,
+            protection: protection, encryption: encryption, keys: keys, checksums: profile.segment.checksums,
             writerLanes: index < profile.video.count ? videoLanes : 1))
       }
       progress.report(ProgressEvent(event: .start, asset: assetName, input: input.path, duration: transcoder.duration))
-      facts = try transcoder.run(sinks: writers) { seconds in
+      facts = try transcoder.run(destinations: writers.map(\.destination)) { seconds in
         processed = seconds
         let now = Date()
         // Nothing done yet has no speed: every progress event carries one.
@@ -121,8 +129,8 @@ struct AssetEncoder {
     let outputs = AssetOutputs(
       profile: profile, input: input, assetName: assetName, folder: folder, keysFolder: keysFolder,
       keysDestination: keysDestination ?? destination)
-    // A seeded run must be reproducible to the byte, so its report carries no timings.
-    let timed = encryption.seed == nil ? started : nil
+    // A reproducible run's report carries no timings.
+    let timed = isReproducible ? nil : started
     let (report, warnings) = try outputs.write(writers: writers, facts: facts, subtitles: subtitles, started: timed)
     for warning in warnings { logger.warning("\(assetName): \(warning)") }
     if encryption.seed != nil, let warning = SeedDerivation.sharedKeysWarning(replacing: destination, with: report) {
@@ -144,15 +152,15 @@ struct AssetEncoder {
   }
 
   /// Transcoding, or packaging as-is when every rung copies its source.
-  private func producer(bitExact: Bool) throws -> RenditionProducer {
+  private func producer() throws -> RenditionProducer {
+    let output = RenditionOutput(
+      container: profile.segment.container, segmentDuration: profile.segment.duration, reproducible: isReproducible)
     if profile.copiesVideo {
-      return try CopyPackager(
+      return try CopyProducer(
         renditions: profile.video.map { .init(name: $0.name, source: ($0.source ?? input).path) },
-        copyAudio: profile.audio != nil, segmentDuration: profile.segment.duration, container: profile.segment.container)
+        copyAudio: profile.audio != nil, output: output)
     }
-    var job = LadderJob(
-      rungs: profile.video, audio: profile.audio, segmentDuration: profile.segment.duration,
-      container: profile.segment.container, bitExact: bitExact)
+    var job = LadderJob(rungs: profile.video, audio: profile.audio, output: output)
     job.audioRenditions = profile.audioRenditions
     job.coreShare = coreShare
     return try LadderTranscoder(path: input.path, job: job)

@@ -1,3 +1,6 @@
+import HLSPackCore
+import HLSPackCrypto
+
 /// SAMPLE-AES encryption of AAC for MPEG-TS (Apple MPEG-2 Stream Encryption §2.3.2).
 ///
 /// Per frame: 16 clear leader bytes after the ADTS header (if any), then every
@@ -6,33 +9,33 @@
 /// in-place variants can work on a packet's own buffer.
 ///
 /// One instance per key and per thread.
-public final class AACSampleEncryptor {
+final class AACSampleEncryptor {
   private let frames: AudioFrameCipher
 
   /// - Parameter key: the 16-byte content key.
-  public init(key: [UInt8]) throws {
+  init(key: [UInt8]) throws {
     frames = try AudioFrameCipher(key: key, encrypt: true)
   }
 
   /// Encrypts one raw AAC access unit, before the TS muxer adds its ADTS header
   /// (the leader is then raw bytes 0–15; the result is the same).
-  public func encrypt(rawFrame: [UInt8], iv: [UInt8]) throws -> [UInt8] {
+  func encrypt(rawFrame: [UInt8], iv: [UInt8]) throws -> [UInt8] {
     try frames.processed(rawFrame, framing: .rawAAC, iv: iv)
   }
 
   /// Encrypts one or more back-to-back ADTS frames (header 7 or 9 bytes, from
   /// protection_absent); the chain restarts from `iv` at every frame.
-  public func encrypt(adtsFrames: [UInt8], iv: [UInt8]) throws -> [UInt8] {
+  func encrypt(adtsFrames: [UInt8], iv: [UInt8]) throws -> [UInt8] {
     try frames.processed(adtsFrames, framing: .adts, iv: iv)
   }
 
   /// `encrypt(rawFrame:iv:)` on a buffer the caller owns (e.g. a packet's data).
-  public func encryptInPlace(rawFrame: UnsafeMutableBufferPointer<UInt8>, iv: [UInt8]) throws {
+  func encryptInPlace(rawFrame: UnsafeMutableBufferPointer<UInt8>, iv: [UInt8]) throws {
     try frames.process(rawFrame, framing: .rawAAC, iv: iv)
   }
 
   /// `encrypt(adtsFrames:iv:)` on a buffer the caller owns.
-  public func encryptInPlace(adtsFrames: UnsafeMutableBufferPointer<UInt8>, iv: [UInt8]) throws {
+  func encryptInPlace(adtsFrames: UnsafeMutableBufferPointer<UInt8>, iv: [UInt8]) throws {
     try frames.process(adtsFrames, framing: .adts, iv: iv)
   }
 }
