@@ -1,0 +1,65 @@
+/// BANDWIDTH and AVERAGE-BANDWIDTH against the bytes a client downloads.
+public enum BandwidthRules {
+  /// One segment as a client fetches it: its size on the server and its EXTINF.
+  public struct Sample: Sendable, Equatable {
+    public var bytes: Int
+    public var seconds: Double
+
+    public init(bytes: Int, seconds: Double) {
+      self.bytes = bytes
+      self.seconds = seconds
+    }
+  }
+
+  /// The peak segment bit rate of RFC 8216bis §4.1: the largest bit rate of
+  /// any contiguous run of segments lasting 0.5 to 1.5 target durations. A
+  /// presentation with no such run (shorter than half a target duration) is
+  /// measured whole.
+  public static func peak(_ samples: [Sample], targetDuration: Int) -> Double {
+    let low = 0.5 * Double(targetDuration), high = 1.5 * Double(targetDuration)
+    var best: Double?
+    for start in samples.indices {
+      var bits = 0.0, seconds = 0.0
+      for sample in samples[start...] {
+        bits += Double(sample.bytes) * 8
+        seconds += sample.seconds
+        if seconds > high { break }
+        if seconds >= low, seconds > 0 { best = max(best ?? 0, bits / seconds) }
+      }
+    }
+    return best ?? average(samples)
+  }
+
+  /// Total bits over total duration.
+  public static func average(_ samples: [Sample]) -> Double {
+    let seconds = samples.reduce(0) { $0 + $1.seconds }
+    return seconds > 0 ? samples.reduce(0) { $0 + Double($1.bytes) * 8 } / seconds : 0
+  }
+
+  /// EXTINF is written to a microsecond or coarser, so a rate measured over
+  /// it can exceed the packager's exact one by that much: 0.01 % absorbs it.
+  static let roundingSlack = 1.0001
+
+  /// `measuredPeak` and `measuredAverage` are the largest sums over the
+  /// variant's playable combinations of renditions (RFC 8216bis §4.4.6.2).
+  public static func check(
+    _ variant: VerifiedMultivariantPlaylist.Variant, measuredPeak: Double, measuredAverage: Double, file: String
+  ) -> [Finding] {
+    var findings: [Finding] = []
+    if let declared = variant.bandwidth, Double(declared) * roundingSlack < measuredPeak {
+      findings.append(
+        Finding(
+          VerifyRules.bandwidthBelowPeak, file: file, line: variant.line, segment: variant.uri,
+          detail: "BANDWIDTH=\(declared) < measured peak \(Int(measuredPeak.rounded(.up))) bit/s"))
+    }
+    if let declared = variant.averageBandwidth, measuredAverage > 0,
+      abs(Double(declared) - measuredAverage) > 0.1 * measuredAverage
+    {
+      findings.append(
+        Finding(
+          VerifyRules.averageBandwidthOff, file: file, line: variant.line, segment: variant.uri,
+          detail: "AVERAGE-BANDWIDTH=\(declared), measured \(Int(measuredAverage.rounded())) bit/s"))
+    }
+    return findings
+  }
+}

@@ -1,0 +1,122 @@
+/// A media playlist's segments with the tags that apply to each, read from
+/// `PlaylistText` without rejecting anything, so that rules can say what is wrong.
+public struct VerifiedMediaPlaylist: Sendable {
+  /// One EXT-X-KEY as written.
+  public struct Key: Sendable {
+    public var line: Int
+    public var attributes: [KeyURIRewriter.Attribute]
+
+    public func value(_ name: String) -> String? { attributes.first { $0.name == name }?.value }
+    /// Upper-cased; "" when absent.
+    public var method: String { (value("METHOD") ?? "").uppercased() }
+    /// The URI when it is a quoted string.
+    public var uri: String? { attributes.first { $0.name == "URI" && $0.quoted }?.value }
+    /// The explicit IV as 16 bytes; nil when absent or malformed.
+    public var iv: [UInt8]? { value("IV").flatMap(Self.parseIV) }
+
+    /// `0x`/`0X` and 1–32 hex digits, a 128-bit integer written big-endian
+    /// into 16 bytes (RFC 8216bis §4.2, §5.2).
+    static func parseIV(_ text: String) -> [UInt8]? {
+      guard text.hasPrefix("0x") || text.hasPrefix("0X") else { return nil }
+      let digits = text.dropFirst(2)
+      guard (1...32).contains(digits.count), digits.allSatisfy(\.isHexDigit) else { return nil }
+      return Hex.decode(String(repeating: "0", count: 32 - digits.count) + digits)
+    }
+  }
+
+  public struct Segment: Sendable {
+    public var uri: String
+    public var line: Int
+    /// The EXTINF duration in seconds; nil when the segment has no valid EXTINF.
+    public var duration: Double?
+    public var sequenceNumber: Int
+    /// The EXT-X-KEY in force, nil when none was written (clear).
+    public var key: Key?
+    public var mapURI: String?
+    /// EXT-X-BYTERANGE length and offset, when the segment is a sub-range.
+    public var byteRange: (length: Int, offset: Int)?
+
+    /// The IV the segment is encrypted with: the explicit one, or the media
+    /// sequence number as a big-endian 128-bit integer (RFC 8216bis §5.2).
+    public var effectiveIV: [UInt8]? {
+      guard let key else { return nil }
+      if key.value("IV") != nil { return key.iv }
+      return Self.sequenceIV(sequenceNumber)
+    }
+
+    static func sequenceIV(_ number: Int) -> [UInt8] {
+      let value = UInt64(truncatingIfNeeded: number)
+      return [UInt8](repeating: 0, count: 8) + (0..<8).map { UInt8(truncatingIfNeeded: value >> (56 - 8 * $0)) }
+    }
+  }
+
+  /// nil when absent or not a decimal integer.
+  public var targetDuration: Int?
+  public var targetDurationLine: Int?
+  public var playlistType: String?
+  public var hasEndList = false
+  public var iFramesOnly = false
+  public var keys: [Key] = []
+  /// Lines of the EXT-X-MAP tags.
+  public var mapLines: [Int] = []
+  public var segments: [Segment] = []
+
+  public init(_ text: PlaylistText) {
+    var sequence = 0
+    var pendingDuration: Double?
+    var pendingRange: (length: Int, offset: Int)?
+    var nextRangeOffset: [String: Int] = [:]
+    var key: Key?
+    var map: String?
+    for entry in text.entries {
+      switch entry {
+      case .tag(let tag):
+        switch tag.name {
+        case "EXT-X-TARGETDURATION":
+          targetDuration = Int(tag.value)
+          targetDurationLine = tag.line
+        case "EXT-X-MEDIA-SEQUENCE": sequence = Int(tag.value) ?? 0
+        case "EXT-X-PLAYLIST-TYPE": playlistType = tag.value
+        case "EXT-X-ENDLIST": hasEndList = true
+        case "EXT-X-I-FRAMES-ONLY": iFramesOnly = true
+        case "EXTINF": pendingDuration = Double(tag.value.split(separator: ",", maxSplits: 1).first ?? "")
+        case "EXT-X-BYTERANGE": pendingRange = Self.parseRange(tag.value)
+        case "EXT-X-KEY":
+          let parsed = Key(line: tag.line, attributes: tag.attributes)
+          keys.append(parsed)
+          key = parsed.method == "NONE" ? nil : parsed
+        case "EXT-X-MAP":
+          mapLines.append(tag.line)
+          map = tag.attribute("URI")?.value
+        default: break
+        }
+      case .uri(let uri, let line):
+        var range: (length: Int, offset: Int)?
+        if let pending = pendingRange {
+          // Without an offset a range continues where the previous one of the same resource ended.
+          let offset = pending.offset >= 0 ? pending.offset : nextRangeOffset[uri, default: 0]
+          range = (pending.length, offset)
+          nextRangeOffset[uri] = offset + pending.length
+        }
+        segments.append(
+          Segment(
+            uri: uri, line: line, duration: pendingDuration, sequenceNumber: sequence, key: key, mapURI: map,
+            byteRange: range))
+        sequence += 1
+        pendingDuration = nil
+        pendingRange = nil
+      }
+    }
+  }
+
+  /// `n[@o]`; the offset is -1 when absent.
+  static func parseRange(_ text: String) -> (length: Int, offset: Int)? {
+    let parts = text.split(separator: "@", maxSplits: 1)
+    guard let first = parts.first, let length = Int(first) else { return nil }
+    if parts.count == 2 {
+      guard let offset = Int(parts[1]) else { return nil }
+      return (length, offset)
+    }
+    return (length, -1)
+  }
+}

@@ -1,0 +1,119 @@
+import Foundation
+import HLSPackTestSupport
+import Testing
+
+/// The clean packages `VerifyTests` breaks, and the edits that break them.
+extension VerifyTests {
+  static let lock = NSLock()
+  nonisolated(unsafe) static var cleanPackages: [String: URL] = [:]
+
+  static let copied = #""video": [{"name": "main", "codec": "copy"}], "audio": {"codec": "copy"}"#
+
+  /// The packages the tests break: container, encryption and media of each.
+  /// Alternate audio and subtitles need an encoded video rung.
+  static let kinds: [String: (container: String, encryption: String, media: String)] = [
+    "ts": ("ts", #"{"method": "aes-128"}"#, copied),
+    "fmp4": ("fmp4", #"{"method": "aes-128"}"#, copied),
+    "ts-sequence-iv": ("ts", #"{"method": "aes-128", "iv": "sequence"}"#, copied),
+    "ts-clear": ("ts", #"{"method": "none"}"#, copied),
+    "ts-audio-group": (
+      "ts", #"{"method": "aes-128"}"#,
+      #""video": [{"name": "main", "width": 320, "height": 180, "bitrate": 300000, "preset": "ultrafast"}], "#
+        + #""audio": [{"name": "English", "language": "en", "codec": "aac", "bitrate": 96000, "channels": 2, "sample_rate": 48000}], "#
+        + #""subtitles": [{"name": "English", "language": "en", "file": "subs.vtt"}]"#
+    ),
+  ]
+
+  /// One clean asset per kind, made once per test run: 2 s segments of the
+  /// clip's 1 s GOPs, one rendition `main`.
+  static func cleanPackage(_ kind: String) throws -> URL {
+    try lock.withLock {
+      if let made = cleanPackages[kind] { return made }
+      let (container, encryption, media) = try #require(kinds[kind])
+      let scratch = try ScratchFolder.make("verify\(kind)")
+      try Data("WEBVTT\n\n00:00:00.500 --> 00:00:03.000\nHello\n".utf8).write(to: scratch.appendingPathComponent("subs.vtt"))
+      let profile = scratch.appendingPathComponent("profile.json")
+      try Data(
+        """
+        {"version": 1, "segment": {"duration": 2, "container": "\(container)"},
+         \(media), "encryption": \(encryption)}
+        """.utf8
+      ).write(to: profile)
+      let output = scratch.appendingPathComponent("out")
+      let run = try Command.run(
+        try Fixtures.executable(), ["encode", "--profile", profile.path, "--output", output.path, try Fixtures.clip().path])
+      guard run.status == 0 else { throw FixtureError("encode failed: \(run.stderr)") }
+      let asset = output.appendingPathComponent("clip")
+      cleanPackages[kind] = asset
+      return asset
+    }
+  }
+
+  /// The exit status and the distinct rule ids of `verify --json`, in report order.
+  func verify(_ package: URL) throws -> (status: Int32, rules: [String]) {
+    let run = try Command.run(try Fixtures.executable(), ["verify", "--json", package.path])
+    let object = try #require(try JSONSerialization.jsonObject(with: run.stdout) as? [String: Any], "\(run.stderr)")
+    let findings = try #require(object["findings"] as? [[String: Any]])
+    var rules: [String] = []
+    for case let rule as String in findings.map({ $0["rule"] }) where !rules.contains(rule) { rules.append(rule) }
+    return (run.status, rules)
+  }
+
+  /// A copy of the clean package (modes kept), broken by `breakIt`, verified.
+  func broken(_ kind: String = "ts", _ breakIt: (URL) throws -> Void) throws -> (status: Int32, rules: [String]) {
+    let copy = try ScratchFolder.make("broken").appendingPathComponent("clip")
+    let copied = try Command.run("cp", ["-a", try Self.cleanPackage(kind).path, copy.path])
+    guard copied.status == 0 else { throw FixtureError(copied.stderr) }
+    try breakIt(copy)
+    return try verify(copy)
+  }
+
+  func edit(_ file: URL, sourceLocation: SourceLocation = #_sourceLocation, _ change: (String) -> String) throws {
+    let before = try String(contentsOf: file, encoding: .utf8)
+    let after = change(before)
+    #expect(after != before, "the edit changed nothing in \(file.lastPathComponent)", sourceLocation: sourceLocation)
+    try Data(after.utf8).write(to: file)
+  }
+
+  func keyFile(_ package: URL) throws -> URL {
+    let keys = package.appendingPathComponent("keys")
+    let name = try #require(try FileManager.default.contentsOfDirectory(atPath: keys.path).sorted().first { $0.hasSuffix(".key") })
+    return keys.appendingPathComponent(name)
+  }
+
+  /// Replaces a file's bytes in place, so that its mode stays.
+  func overwrite(_ file: URL, with bytes: [UInt8]) throws {
+    let handle = try FileHandle(forWritingTo: file)
+    try handle.truncate(atOffset: 0)
+    try handle.write(contentsOf: Data(bytes))
+    try handle.close()
+  }
+
+  /// The explicit IVs of a media playlist's EXT-X-KEY tags, as written.
+  func writtenIVs(_ playlist: URL) throws -> [String] {
+    try String(contentsOf: playlist, encoding: .utf8).split(separator: "\n").filter { $0.hasPrefix("#EXT-X-KEY:") }
+      .compactMap { $0.components(separatedBy: "IV=").last.map { String($0.prefix { $0 != "," }) } }
+  }
+
+  /// Scales the first EXT-X-STREAM-INF's `name` attribute by `factor`.
+  func scaleVariantAttribute(_ name: String, by factor: Double, in master: URL) throws {
+    try edit(master) { text in
+      var lines = text.components(separatedBy: "\n")
+      guard let index = lines.firstIndex(where: { $0.hasPrefix("#EXT-X-STREAM-INF:") }) else { return text }
+      let attributes = lines[index].dropFirst("#EXT-X-STREAM-INF:".count).components(separatedBy: ",").map { attribute in
+        guard attribute.hasPrefix(name + "="), let value = Double(attribute.dropFirst(name.count + 1)) else { return attribute }
+        return "\(name)=\(Int(value * factor))"
+      }
+      lines[index] = "#EXT-X-STREAM-INF:" + attributes.joined(separator: ",")
+      return lines.joined(separator: "\n")
+    }
+  }
+
+  /// The first EXT-X-MEDIA line repeated after itself, changed by `change`.
+  func repeatRendition(in master: URL, _ change: @escaping (String) -> String) throws {
+    try edit(master) { text in
+      text.split(separator: "\n", omittingEmptySubsequences: false)
+        .flatMap { $0.hasPrefix("#EXT-X-MEDIA:") ? [String($0), change(String($0))] : [String($0)] }.joined(separator: "\n")
+    }
+  }
+}
