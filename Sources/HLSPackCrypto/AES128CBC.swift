@@ -41,9 +41,14 @@ public final class AES128CBC {
   /// Starts a run over data that arrives in pieces. Every call starts afresh:
   /// nothing of an earlier run carries over (RFC 8216bis §4.4.4.4).
   public func start(key: [UInt8], iv: [UInt8], encrypt: Bool = true, padding: Bool = true) throws {
-    guard key.count == 16 else { throw OpenSSLError(call: "AES-128-CBC", reason: "key is \(key.count) bytes, expected 16") }
-    guard iv.count == 16 else { throw OpenSSLError(call: "AES-128-CBC", reason: "IV is \(iv.count) bytes, expected 16") }
-    try check(EVP_CipherInit_ex(context, try Algorithms.aes128CBC(), nil, key, iv, encrypt ? 1 : 0), "EVP_CipherInit_ex")
+    guard key.count == 16 else {
+      throw OpenSSLError(call: "AES-128-CBC", reason: "key is \(key.count) bytes, expected 16")
+    }
+    guard iv.count == 16 else {
+      throw OpenSSLError(call: "AES-128-CBC", reason: "IV is \(iv.count) bytes, expected 16")
+    }
+    try check(
+      EVP_CipherInit_ex(context, try Algorithms.aes128CBC(), nil, key, iv, encrypt ? 1 : 0), "EVP_CipherInit_ex")
     try check(EVP_CIPHER_CTX_set_padding(context, padding ? 1 : 0), "EVP_CIPHER_CTX_set_padding")
   }
 

@@ -32,7 +32,8 @@ struct BatchCommand: ParsableCommand {
   @Option(name: .long, help: ArgumentHelp("The profile of lines that name none.", valueName: "file"))
   var profile: String?
 
-  @Option(name: .long, help: ArgumentHelp("Output folder (default: --profile's \"output\", else ./out).", valueName: "dir"))
+  @Option(
+    name: .long, help: ArgumentHelp("Output folder (default: --profile's \"output\", else ./out).", valueName: "dir"))
   var output: String?
 
   @Option(
@@ -47,7 +48,8 @@ struct BatchCommand: ParsableCommand {
 
   @Option(
     name: .long,
-    help: ArgumentHelp("The number of shards, the index coming from JOB_COMPLETION_INDEX or AWS_BATCH_JOB_ARRAY_INDEX.", valueName: "n"))
+    help: ArgumentHelp(
+      "The number of shards, the index coming from JOB_COMPLETION_INDEX or AWS_BATCH_JOB_ARRAY_INDEX.", valueName: "n"))
   var shards: Int?
 
   @Option(
@@ -60,7 +62,8 @@ struct BatchCommand: ParsableCommand {
   @Flag(name: .long, help: "Make every asset anew, up to date or not.")
   var force = false
 
-  @Option(name: .long, help: ArgumentHelp("Progress display: auto, bar, json, none (as for encode).", valueName: "mode"))
+  @Option(
+    name: .long, help: ArgumentHelp("Progress display: auto, bar, json, none (as for encode).", valueName: "mode"))
   var progress: EncodeCommand.ProgressMode = .auto
 
   @Flag(name: .long, help: "Let FFmpeg's own warnings through to stderr.")
@@ -80,8 +83,11 @@ struct BatchCommand: ParsableCommand {
       if output == "" { throw ValidationFailure("--output must not be empty") }
       selected = try Shard.resolve(option: shard, count: shards, environment: environment)
       let defaultProfile = profile.map { ProfileLoader.resolve($0, against: cwd) }
-      let defaultOutput = try defaultProfile.flatMap { try ProfileLoader.load(contentsOf: $0, environment: environment).output }
-      outputFolder = output.map { ProfileLoader.resolve($0, against: cwd) } ?? defaultOutput ?? cwd.appendingPathComponent("out")
+      let defaultOutput = try defaultProfile.flatMap {
+        try ProfileLoader.load(contentsOf: $0, environment: environment).output
+      }
+      outputFolder =
+        output.map { ProfileLoader.resolve($0, against: cwd) } ?? defaultOutput ?? cwd.appendingPathComponent("out")
       let entries = try BatchManifest.load(contentsOf: manifestURL)
       if keysDir == "" { throw ValidationFailure("--keys-dir must not be empty") }
       plans = try BatchPlan.make(
@@ -109,9 +115,13 @@ struct BatchCommand: ParsableCommand {
       printError("\(error)")
       throw ExitStatus.assetFailed
     }
-    for outcome in outcomes where outcome.status == .failed { printError("\(outcome.asset): \(outcome.error ?? "failed")") }
+    for outcome in outcomes where outcome.status == .failed {
+      printError("\(outcome.asset): \(outcome.error ?? "failed")")
+    }
     if progress != .json {
-      print("\(report.published) published, \(report.skipped) up to date, \(report.failed) failed: \(outputFolder.appendingPathComponent(BatchReport.fileName(for: selected)).path)")
+      print(
+        "\(report.published) published, \(report.skipped) up to date, \(report.failed) failed: \(outputFolder.appendingPathComponent(BatchReport.fileName(for: selected)).path)"
+      )
     }
     if report.failed > 0 { throw ExitStatus.assetFailed }
   }

@@ -27,7 +27,9 @@ struct EncodeCommand: ParsableCommand {
   @Option(name: .long, help: ArgumentHelp("The profile (JSON) to encode with.", valueName: "file"))
   var profile: String
 
-  @Option(name: .long, help: ArgumentHelp("Output folder; overrides the profile's \"output\" (default: ./out).", valueName: "dir"))
+  @Option(
+    name: .long,
+    help: ArgumentHelp("Output folder; overrides the profile's \"output\" (default: ./out).", valueName: "dir"))
   var output: String?
 
   @Flag(name: .long, help: "Replace assets that already exist in the output folder.")
@@ -49,7 +51,9 @@ struct EncodeCommand: ParsableCommand {
 
   @Flag(
     name: .long,
-    help: "Encode bit-exactly and write the report without timings: the same input and profile give identical files, keys and IVs aside (they stay random without --seed, which turns this on).")
+    help:
+      "Encode bit-exactly and write the report without timings: the same input and profile give identical files, keys and IVs aside (they stay random without --seed, which turns this on)."
+  )
   var reproducible = false
 
   @Option(
@@ -114,7 +118,8 @@ struct EncodeCommand: ParsableCommand {
       printError("--output must not be empty")
       throw ExitStatus.invalidProfile
     }
-    let outputFolder = output.map { ProfileLoader.resolve($0, against: cwd) }
+    let outputFolder =
+      output.map { ProfileLoader.resolve($0, against: cwd) }
       ?? loaded.output ?? cwd.appendingPathComponent("out")
 
     // Past a file-size limit (ulimit -f) a write then fails with EFBIG, which

@@ -64,7 +64,8 @@ enum InterruptCleanup {
     }
     if cleanUp {
       StagingRegistry.shared.interrupt()
-      FileHandle.standardError.write(Data("\nhlspack: interrupted; unfinished work was removed, finished work stays\n".utf8))
+      FileHandle.standardError.write(
+        Data("\nhlspack: interrupted; unfinished work was removed, finished work stays\n".utf8))
     }
     // Progress lines (--progress json) already printed reach the reader.
     fflush(nil)

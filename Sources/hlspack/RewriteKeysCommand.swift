@@ -31,7 +31,8 @@ struct RewriteKeysCommand: ParsableCommand {
       valueName: "template"))
   var template: String
 
-  @Option(name: .long, help: ArgumentHelp("Write a rewritten copy here instead of rewriting in place.", valueName: "dir"))
+  @Option(
+    name: .long, help: ArgumentHelp("Write a rewritten copy here instead of rewriting in place.", valueName: "dir"))
   var output: String?
 
   @Flag(name: .long, help: "With --output: replace DIR if it exists.")

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import HLSPackTestSupport
+import Testing
 
 @testable import HLSPackCore
 
@@ -56,7 +56,6 @@ func escaped(_ rbsp: [UInt8]) -> [UInt8] {
 func box(_ type: String, _ payload: [UInt8]) -> [UInt8] {
   be32(8 + payload.count) + Array(type.utf8) + payload
 }
-
 
 /// A length-prefixed (4-byte) sample from NAL units.
 func lengthPrefixed(_ nals: [[UInt8]]) -> [UInt8] { nals.flatMap { be32($0.count) + $0 } }

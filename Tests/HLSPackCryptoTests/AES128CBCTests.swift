@@ -1,7 +1,7 @@
 import Foundation
 import HLSPackCrypto
-import Testing
 import HLSPackTestSupport
+import Testing
 
 struct CBCVectors: Decodable {
   struct Block: Decodable {

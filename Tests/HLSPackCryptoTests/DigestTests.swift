@@ -1,6 +1,6 @@
 import HLSPackCrypto
-import Testing
 import HLSPackTestSupport
+import Testing
 
 @Suite struct DigestTests {
   /// FIPS 180-2, Appendix B.1, and the empty message.

@@ -1,7 +1,7 @@
 import Foundation
 import HLSPackCore
-import Testing
 import HLSPackTestSupport
+import Testing
 
 /// The issue's acceptance checks on an AES-128 TS ladder, each made with a
 /// tool other than hlspack: ffmpeg/ffprobe decode, openssl decrypts, and the
@@ -13,10 +13,12 @@ struct AES128LadderTests {
     #expect(package.master.variants.count == 2)
     for variant in package.master.variants {
       let path = package.folder.appendingPathComponent(variant.uri).path
-      let decode = try Command.run("ffmpeg", ["-v", "error", "-allowed_extensions", "ALL", "-i", path, "-f", "null", "-"])
+      let decode = try Command.run(
+        "ffmpeg", ["-v", "error", "-allowed_extensions", "ALL", "-i", path, "-f", "null", "-"])
       #expect(decode.status == 0)
       #expect(decode.stderr.isEmpty, "decode errors in \(variant.uri): \(decode.stderr)")
-      let probe = try ffprobe(path, ["-count_frames", "-select_streams", "v:0", "-show_entries", "stream=nb_read_frames"])
+      let probe = try ffprobe(
+        path, ["-count_frames", "-select_streams", "v:0", "-show_entries", "stream=nb_read_frames"])
       #expect(probe["nb_read_frames"] == String(Fixtures.clipFrames))
     }
   }
@@ -25,14 +27,16 @@ struct AES128LadderTests {
     let package = try EncodedPackage.aes128()
     for variant in package.master.variants {
       let path = package.folder.appendingPathComponent(variant.uri).path
-      let video = try ffprobe(path, ["-select_streams", "v:0", "-show_entries", "stream=width,height,profile,level,r_frame_rate"])
+      let video = try ffprobe(
+        path, ["-select_streams", "v:0", "-show_entries", "stream=width,height,profile,level,r_frame_rate"])
       #expect(variant.attributes["RESOLUTION"] == "\(video["width"] ?? "")x\(video["height"] ?? "")")
       let rate = try #require(video["r_frame_rate"]).split(separator: "/").compactMap { Double($0) }
       #expect(variant.attributes["FRAME-RATE"] == String(format: "%.3f", rate[0] / rate[1]))
 
       let codecs = try #require(variant.attributes["CODECS"]).split(separator: ",").map(String.init)
       let avc = try #require(codecs.first { $0.hasPrefix("avc1.") })
-      let profileIDC = ["Baseline": "42", "Constrained Baseline": "42", "Main": "4d", "High": "64"][video["profile"] ?? ""]
+      let profileIDC = ["Baseline": "42", "Constrained Baseline": "42", "Main": "4d", "High": "64"][
+        video["profile"] ?? ""]
       #expect(avc.dropFirst(5).prefix(2) == profileIDC ?? "?", "\(avc) vs ffprobe profile \(video["profile"] ?? "")")
       let level = try #require(Int(video["level"] ?? ""))
       #expect(avc.suffix(2) == String(format: "%02x", level))
@@ -59,8 +63,10 @@ struct AES128LadderTests {
         #expect(keyIVPairs.insert("\(key["URI"] ?? "")|\(iv)").inserted, "(key, IV) reused")
 
         let clear = try package.clearSegment(variant: variant.uri, segment, index: index)
-        let encryptedSize = try FileManager.default.attributesOfItem(
-          atPath: package.folder.appendingPathComponent(variant.uri).deletingLastPathComponent().appendingPathComponent(segment.uri).path)[.size] as? Int
+        let encryptedSize =
+          try FileManager.default.attributesOfItem(
+            atPath: package.folder.appendingPathComponent(variant.uri).deletingLastPathComponent()
+              .appendingPathComponent(segment.uri).path)[.size] as? Int
         #expect(encryptedSize == 16 * (clear.count / 16 + 1), "PKCS#7 size rule")
 
         let ts = try TransportStream(clear)
@@ -87,7 +93,8 @@ struct AES128LadderTests {
       }
       startTimes.append(starts)
     }
-    #expect(startTimes.count == 2 && startTimes[0] == startTimes[1], "segment start PTS differ across rungs: \(startTimes)")
+    #expect(
+      startTimes.count == 2 && startTimes[0] == startTimes[1], "segment start PTS differ across rungs: \(startTimes)")
     #expect(startTimes[0].count == 4)
   }
 
@@ -106,7 +113,9 @@ struct AES128LadderTests {
           let leads = ts.decodeLeads(pid: stream.pid)
           #expect(!leads.isEmpty, "no PES with a clock on PID \(stream.pid) in \(segment.uri)")
           // About FFmpeg's 0.7 s mux delay, less what an access unit takes to arrive.
-          #expect(leads.allSatisfy { $0 > 0.1 && $0 < 1 }, "PID \(stream.pid) in \(segment.uri): leads \(leads.min() ?? 0)...\(leads.max() ?? 0) s")
+          #expect(
+            leads.allSatisfy { $0 > 0.1 && $0 < 1 },
+            "PID \(stream.pid) in \(segment.uri): leads \(leads.min() ?? 0)...\(leads.max() ?? 0) s")
         }
       }
     }
@@ -138,7 +147,8 @@ struct AES128LadderTests {
       let playlist = try package.playlist(variant.uri)
       let base = package.folder.appendingPathComponent(variant.uri).deletingLastPathComponent()
       let sizes = try playlist.segments.map {
-        try #require(try FileManager.default.attributesOfItem(atPath: base.appendingPathComponent($0.uri).path)[.size] as? Int)
+        try #require(
+          try FileManager.default.attributesOfItem(atPath: base.appendingPathComponent($0.uri).path)[.size] as? Int)
       }
       let target = try #require(Double(playlist.values(of: "#EXT-X-TARGETDURATION").first ?? ""))
       let measured = Self.peakAndAverage(sizes: sizes, durations: playlist.segments.map(\.duration), target: target)
@@ -168,7 +178,8 @@ struct AES128LadderTests {
     let package = try EncodedPackage.aes128()
     let keys = try FileManager.default.contentsOfDirectory(atPath: package.folder.appendingPathComponent("keys").path)
     #expect(keys.count == 1)
-    let attributes = try FileManager.default.attributesOfItem(atPath: package.folder.appendingPathComponent("keys/\(keys[0])").path)
+    let attributes = try FileManager.default.attributesOfItem(
+      atPath: package.folder.appendingPathComponent("keys/\(keys[0])").path)
     #expect(attributes[.size] as? Int == 16)
     #expect((attributes[.posixPermissions] as? Int).map { $0 & 0o777 } == 0o600)
   }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import HLSPackTestSupport
+import Testing
 
 /// Sources whose decoded audio is not in one fixed, fully described format.
 /// Both were refused with "swr_convert_frame: Input changed" (found by an
@@ -11,7 +11,8 @@ import HLSPackTestSupport
     let scratch = try ScratchFolder.make()
     let source = scratch.appendingPathComponent("pcm.mkv")
     try Fixtures.ffmpeg([
-      "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=2", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=2",
+      "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=2", "-f", "lavfi", "-i",
+      "sine=frequency=440:sample_rate=48000:duration=2",
       "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-c:a", "pcm_s16le", source.path,
     ])
     let tones = try Self.encodeAndMeasure(source, in: scratch)
@@ -27,8 +28,10 @@ import HLSPackTestSupport
     for (index, (rate, hertz)) in [(44100, 440), (48000, 880)].enumerated() {
       let part = scratch.appendingPathComponent("part\(index).ts")
       try Fixtures.ffmpeg([
-        "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=1", "-f", "lavfi", "-i", "sine=frequency=\(hertz):sample_rate=\(rate):duration=1",
-        "-c:v", "libx264", "-preset", "ultrafast", "-g", "25", "-c:a", "aac", "-output_ts_offset", "\(index)", part.path,
+        "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=1", "-f", "lavfi", "-i",
+        "sine=frequency=\(hertz):sample_rate=\(rate):duration=1",
+        "-c:v", "libx264", "-preset", "ultrafast", "-g", "25", "-c:a", "aac", "-output_ts_offset", "\(index)",
+        part.path,
       ])
       parts.append(try Data(contentsOf: part))
     }
@@ -54,14 +57,20 @@ import HLSPackTestSupport
   }
 
   static func encodeAndMeasure(_ source: URL, in scratch: URL) throws -> Tones {
-    let profile = try Fixtures.profile(in: scratch, encryption: #"{"method": "none"}"#, rungs: [Fixtures.defaultRungs[1]])
+    let profile = try Fixtures.profile(
+      in: scratch, encryption: #"{"method": "none"}"#, rungs: [Fixtures.defaultRungs[1]])
     let output = scratch.appendingPathComponent("out")
-    let run = try Command.run(try Fixtures.executable(), ["encode", "--profile", profile.path, "--output", output.path, source.path])
+    let run = try Command.run(
+      try Fixtures.executable(), ["encode", "--profile", profile.path, "--output", output.path, source.path])
     #expect(run.status == 0, "\(run.stderr)")
-    let master = output.appendingPathComponent(source.deletingPathExtension().lastPathComponent).appendingPathComponent("master.m3u8")
+    let master = output.appendingPathComponent(source.deletingPathExtension().lastPathComponent).appendingPathComponent(
+      "master.m3u8")
     let pcm = scratch.appendingPathComponent("decoded.pcm")
     try Fixtures.ffmpeg(["-i", master.path, "-map", "0:a", "-f", "s16le", "-ac", "1", "-ar", "48000", pcm.path])
     let bytes = try Data(contentsOf: pcm)
-    return Tones(samples: stride(from: 0, to: bytes.count - 1, by: 2).map { Int16(bitPattern: UInt16(bytes[$0]) | UInt16(bytes[$0 + 1]) << 8) })
+    return Tones(
+      samples: stride(from: 0, to: bytes.count - 1, by: 2).map {
+        Int16(bitPattern: UInt16(bytes[$0]) | UInt16(bytes[$0 + 1]) << 8)
+      })
   }
 }

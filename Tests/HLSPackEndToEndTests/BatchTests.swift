@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import HLSPackTestSupport
+import Testing
 
 /// `hlspack batch` as a catalog pipeline runs it: shards as concurrent
 /// processes on one output folder, resumed after SIGKILL, reruns that skip what
@@ -29,7 +29,8 @@ struct BatchTests {
       #"{"version": 1, "segment": {"duration": 2}, "video": [{"name": "src", "codec": "copy"}], "audio": {"codec": "copy"}, "encryption": {"method": "aes-128"}}"#
         .utf8
     ).write(to: profile)
-    return Catalog(folder: folder, manifest: manifest, profile: profile, output: folder.appendingPathComponent("out"), names: names)
+    return Catalog(
+      folder: folder, manifest: manifest, profile: profile, output: folder.appendingPathComponent("out"), names: names)
   }
 
   func arguments(_ c: Catalog, _ extra: [String] = []) -> [String] {
@@ -43,7 +44,9 @@ struct BatchTests {
 
   func statuses(_ report: [String: Any]) -> [String: String] {
     let assets = (report["assets"] as? [[String: Any]]) ?? []
-    return Dictionary(uniqueKeysWithValues: assets.compactMap { a in (a["asset"] as? String).map { ($0, a["status"] as? String ?? "") } })
+    return Dictionary(
+      uniqueKeysWithValues: assets.compactMap { a in (a["asset"] as? String).map { ($0, a["status"] as? String ?? "") }
+      })
   }
 
   func events(_ result: CommandResult) -> [(event: String, asset: String)] {
@@ -57,7 +60,11 @@ struct BatchTests {
 
   func decodes(_ asset: URL) throws -> Bool {
     let run = try Command.run(
-      "ffmpeg", ["-v", "error", "-allowed_extensions", "ALL", "-i", asset.appendingPathComponent("master.m3u8").path, "-map", "0", "-f", "null", "-"])
+      "ffmpeg",
+      [
+        "-v", "error", "-allowed_extensions", "ALL", "-i", asset.appendingPathComponent("master.m3u8").path, "-map",
+        "0", "-f", "null", "-",
+      ])
     return run.status == 0 && run.stderr.isEmpty
   }
 
@@ -81,7 +88,9 @@ struct BatchTests {
     #expect(covered == c.names, "each asset in exactly one shard's report")
     #expect(reports.allSatisfy { $0.values.allSatisfy { $0 == "published" } })
     #expect(reports.allSatisfy { !$0.isEmpty }, "12 names spread over 3 shards: \(reports.map(\.count))")
-    let published = try FileManager.default.contentsOfDirectory(atPath: c.output.path).filter { !$0.hasPrefix("batch-report-") }
+    let published = try FileManager.default.contentsOfDirectory(atPath: c.output.path).filter {
+      !$0.hasPrefix("batch-report-")
+    }
     #expect(published.sorted() == c.names, "no staging leftovers, nothing twice")
     for name in c.names { #expect(try decodes(c.output.appendingPathComponent(name)), "\(name)") }
   }
@@ -92,7 +101,9 @@ struct BatchTests {
     #expect(first.status == 0, "\(first.stderr)")
     #expect(Set(events(first).filter { $0.event == "done" }.map(\.asset)) == Set(c.names))
     func inode(_ name: String) throws -> Int {
-      try #require(try FileManager.default.attributesOfItem(atPath: c.output.appendingPathComponent(name).path)[.systemFileNumber] as? Int)
+      try #require(
+        try FileManager.default.attributesOfItem(atPath: c.output.appendingPathComponent(name).path)[.systemFileNumber]
+          as? Int)
     }
     let before = try c.names.map(inode)
 
@@ -112,11 +123,18 @@ struct BatchTests {
     #expect(events(third).filter { $0.event == "done" }.map(\.asset) == ["title-03"])
     let assets = try #require(try report(c)["assets"] as? [[String: Any]])
     #expect(assets.first { $0["asset"] as? String == "title-03" }?["reason"] as? String == "the input changed")
-    #expect(try c.names.map(inode).enumerated().allSatisfy { $0.offset == 2 ? $0.element != before[2] : $0.element == before[$0.offset] })
+    #expect(
+      try c.names.map(inode).enumerated().allSatisfy {
+        $0.offset == 2 ? $0.element != before[2] : $0.element == before[$0.offset]
+      })
 
     // A changed profile remakes everything; --force too.
-    try Data(try String(contentsOf: c.profile, encoding: .utf8).replacingOccurrences(of: #""duration": 2"#, with: #""duration": 1"#).utf8)
-      .write(to: c.profile)
+    try Data(
+      try String(contentsOf: c.profile, encoding: .utf8).replacingOccurrences(
+        of: #""duration": 2"#, with: #""duration": 1"#
+      ).utf8
+    )
+    .write(to: c.profile)
     let fourth = try Command.run(try Fixtures.executable(), arguments(c, ["--progress", "json"]))
     #expect(Set(events(fourth).filter { $0.event == "done" }.map(\.asset)) == Set(c.names))
     let forced = try Command.run(try Fixtures.executable(), arguments(c, ["--progress", "json", "--force"]))
@@ -142,7 +160,8 @@ struct BatchTests {
     kill(process.processIdentifier, SIGKILL)
     process.waitUntilExit()
     #expect(process.terminationReason == .uncaughtSignal)
-    let published = try FileManager.default.contentsOfDirectory(atPath: c.output.path).filter { !$0.hasPrefix(".") }.sorted()
+    let published = try FileManager.default.contentsOfDirectory(atPath: c.output.path).filter { !$0.hasPrefix(".") }
+      .sorted()
     #expect(published.count >= 2 && published.count < 6, "\(published)")
 
     let rerun = try Command.run(try Fixtures.executable(), arguments(c, ["--progress", "json", "--jobs", "1"]))
@@ -163,7 +182,8 @@ struct BatchTests {
       let manifest = c.folder.appendingPathComponent(name)
       try Data(text.utf8).write(to: manifest)
       let run = try Command.run(
-        try Fixtures.executable(), ["batch", "--manifest", manifest.path, "--profile", c.profile.path, "--output", c.output.path])
+        try Fixtures.executable(),
+        ["batch", "--manifest", manifest.path, "--profile", c.profile.path, "--output", c.output.path])
       #expect(run.status == 2)
       #expect(run.stderr.contains("\(manifest.path):1: "), "\(run.stderr)")
       #expect(!FileManager.default.fileExists(atPath: c.output.path))

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import HLSPackTestSupport
+import Testing
 
 /// `batch --jobs N` shares the usable cores among its jobs (README,
 /// "Catalogs"): each job's decoder and encoders get its share, so two assets
@@ -45,8 +45,10 @@ struct BatchThreadsTests {
         .utf8
     ).write(to: profile)
     func batch(_ manifest: URL, jobs: Int) -> [String] {
-      ["batch", "--manifest", manifest.path, "--profile", profile.path, "--progress", "none", "--jobs", "\(jobs)",
-       "--output", folder.appendingPathComponent("out-\(jobs)").path]
+      [
+        "batch", "--manifest", manifest.path, "--profile", profile.path, "--progress", "none", "--jobs", "\(jobs)",
+        "--output", folder.appendingPathComponent("out-\(jobs)").path,
+      ]
     }
     let alone = try peakThreads(batch(one, jobs: 1))
     let together = try peakThreads(batch(two, jobs: 2))

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import HLSPackTestSupport
+import Testing
 
 /// `scripts/bootstrap` installs every command-line tool the suite runs, so that
 /// a fresh machine runs every test this one runs instead of skipping some.
@@ -27,6 +27,8 @@ struct BootstrapTests {
     let owner = try Command.run("dpkg-query", ["-S", path])
     try #require(owner.status == 0, "\(tool): \(owner.stderr)")
     let package = try #require(owner.text.split(separator: ":").first.map(String.init))
-    #expect(try Self.bootstrapPackages().contains(package), "\(tool) comes from \(package), which scripts/bootstrap does not install")
+    #expect(
+      try Self.bootstrapPackages().contains(package),
+      "\(tool) comes from \(package), which scripts/bootstrap does not install")
   }
 }

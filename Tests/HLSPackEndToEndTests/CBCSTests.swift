@@ -1,7 +1,7 @@
 import Foundation
 import HLSPackCore
-import Testing
 import HLSPackTestSupport
+import Testing
 
 /// SAMPLE-AES in fMP4 (CENC `cbcs`), checked against a clear encode of the same
 /// input with the same seed (bit-exact encoders, so the clear samples are
@@ -52,10 +52,14 @@ struct CBCSTests {
   }
 
   /// The key and the playlist's IV of a rendition.
-  static func keying(_ asset: URL, _ rendition: String) throws -> (key: [UInt8], keyID: String, iv: [UInt8]?, tag: [String: String]) {
+  static func keying(_ asset: URL, _ rendition: String) throws -> (
+    key: [UInt8], keyID: String, iv: [UInt8]?, tag: [String: String]
+  ) {
     let folder = asset.appendingPathComponent(rendition)
     let playlist = try PlaylistReader(contentsOf: folder.appendingPathComponent("index.m3u8"))
-    guard let tag = playlist.segments.first?.keyAttributes, let uri = tag["URI"] else { throw FixtureError("no key tag") }
+    guard let tag = playlist.segments.first?.keyAttributes, let uri = tag["URI"] else {
+      throw FixtureError("no key tag")
+    }
     let keyFile = folder.appendingPathComponent(uri)
     let key = Array(try Data(contentsOf: keyFile))
     let keyID = keyFile.deletingPathExtension().lastPathComponent
@@ -99,16 +103,20 @@ struct CBCSTests {
       for stream in ["v", "a"] {
         for copy in [false, true] {
           let expected = try Self.frames(decoder.path, reference, stream: stream, copy: copy)
-          let decrypted = try Self.frames(decoder.path, protected, stream: stream, key: key, seekable: decoder.seekable, copy: copy)
+          let decrypted = try Self.frames(
+            decoder.path, protected, stream: stream, key: key, seekable: decoder.seekable, copy: copy)
           if stream == "v", !copy { #expect(decrypted.count == Fixtures.clipFrames, "\(decoder.name)") }
           #expect(decrypted.count == expected.count && decrypted.count > 0, "\(decoder.name) \(stream)")
           let mismatches = zip(decrypted, expected).filter { $0 != $1 }.count
-          #expect(mismatches == 0, "\(decoder.name) \(rendition) \(stream) \(copy ? "packets" : "frames"): \(mismatches) differ")
+          #expect(
+            mismatches == 0,
+            "\(decoder.name) \(rendition) \(stream) \(copy ? "packets" : "frames"): \(mismatches) differ")
         }
       }
     }
     // Without the key the video does not decode like the clear encode (the samples really are encrypted).
-    let blind = try Command.run("ffmpeg", ["-v", "error", "-seekable", "0", "-i", protected.path, "-map", "0:v", "-f", "framemd5", "-"])
+    let blind = try Command.run(
+      "ffmpeg", ["-v", "error", "-seekable", "0", "-i", protected.path, "-map", "0:v", "-f", "framemd5", "-"])
     let blindFrames = blind.text.split(separator: "\n").filter { !$0.hasPrefix("#") }.map(String.init)
     #expect(blindFrames != (try Self.frames("ffmpeg", reference, stream: "v")))
   }
@@ -138,10 +146,13 @@ struct CBCSTests {
       #expect(entry.tenc == [1, 0, 0, 0, 0, pattern, 1, 0] + keyID + [16] + iv, "\(entry.type)")
     }
     // The clear encode's init differs only by the protection.
-    let clearInit = Array(try Data(contentsOf: try Self.package(Self.clear).appendingPathComponent("\(rendition)/init.mp4")))
+    let clearInit = Array(
+      try Data(contentsOf: try Self.package(Self.clear).appendingPathComponent("\(rendition)/init.mp4")))
     #expect(initSegment.count == clearInit.count + 2 * 97)
     // The edit lists are written before the protection and survive it.
-    let elsts = { (b: [UInt8]) in b.indices.dropLast(24).filter { b[$0..<$0 + 4].elementsEqual("elst".utf8) }.map { Array(b[$0..<$0 + 24]) } }
+    let elsts = { (b: [UInt8]) in
+      b.indices.dropLast(24).filter { b[$0..<$0 + 4].elementsEqual("elst".utf8) }.map { Array(b[$0..<$0 + 24]) }
+    }
     #expect(elsts(initSegment).count == 2 && elsts(initSegment) == elsts(clearInit))
   }
 
@@ -190,12 +201,17 @@ struct CBCSTests {
 
   @Test func fairPlayLeavesTheIVOutOfThePlaylistButNotOutOfTenc() throws {
     let asset = try Self.package(#"{"method": "sample-aes", "fairplay": true}"#)
-    let tag = try #require(try PlaylistReader(contentsOf: asset.appendingPathComponent("avc/index.m3u8")).segments.first?.keyAttributes)
-    #expect(tag["IV"] == nil && tag["KEYFORMAT"] == "com.apple.streamingkeydelivery" && tag["URI"]?.hasPrefix("skd://") == true)
-    let manifest = try JSONDecoder().decode(KeysManifest.self, from: Data(contentsOf: asset.appendingPathComponent("keys.json")))
+    let tag = try #require(
+      try PlaylistReader(contentsOf: asset.appendingPathComponent("avc/index.m3u8")).segments.first?.keyAttributes)
+    #expect(
+      tag["IV"] == nil && tag["KEYFORMAT"] == "com.apple.streamingkeydelivery"
+        && tag["URI"]?.hasPrefix("skd://") == true)
+    let manifest = try JSONDecoder().decode(
+      KeysManifest.self, from: Data(contentsOf: asset.appendingPathComponent("keys.json")))
     let ivText = try #require(manifest.keys.first?.segments.first?.iv)
     let iv = try #require(Hex.decode(ivText))
-    let entries = try CBCSReader.protectedEntries(Array(try Data(contentsOf: asset.appendingPathComponent("avc/init.mp4"))))
+    let entries = try CBCSReader.protectedEntries(
+      Array(try Data(contentsOf: asset.appendingPathComponent("avc/init.mp4"))))
     #expect(entries.allSatisfy { Array($0.tenc.suffix(16)) == iv })
   }
 
@@ -213,7 +229,8 @@ struct CBCSTests {
       let profile = try Fixtures.profile(in: scratch, encryption: encryption, container: "fmp4", rungs: rungs)
       let output = scratch.appendingPathComponent("out")
       let result = try Command.run(
-        try Fixtures.executable(), ["encode", "--profile", profile.path, "--output", output.path, try Fixtures.clip().path])
+        try Fixtures.executable(),
+        ["encode", "--profile", profile.path, "--output", output.path, try Fixtures.clip().path])
       try #require(result.status == 0, "\(result.stderr)")
       #expect(result.stderr.contains("HDCP-LEVEL NONE and TYPE-0 share one key") == warns, "\(scope): \(result.stderr)")
       let master = try String(contentsOf: output.appendingPathComponent("clip/master.m3u8"), encoding: .utf8)
@@ -227,8 +244,9 @@ struct CBCSTests {
   /// IV: both decrypt to the same frames, with the same tenc and, sample for
   /// sample, the same subsample maps (its slice header parser against ours).
   @Test(
-    .enabled(if: ProcessInfo.processInfo.environment["HLSPACK_PEER_PACKAGER"] != nil
-      && ProcessInfo.processInfo.environment["HLSPACK_PEER_FFMPEG"] != nil),
+    .enabled(
+      if: ProcessInfo.processInfo.environment["HLSPACK_PEER_PACKAGER"] != nil
+        && ProcessInfo.processInfo.environment["HLSPACK_PEER_FFMPEG"] != nil),
     arguments: renditions)
   func shakaPackagerAgrees(_ rendition: String) throws {
     let env = ProcessInfo.processInfo.environment
@@ -238,31 +256,41 @@ struct CBCSTests {
     let iv = try #require(keying.iv)
     let source = try Self.joined(try Self.package(Self.clear), rendition)
     let out = try ScratchFolder.make("shaka")
-    let result = try Command.run(packager, [
-      "in=\(source.path),stream=video,output=\(out.path)/video.mp4", "in=\(source.path),stream=audio,output=\(out.path)/audio.mp4",
-      "--protection_scheme", "cbcs", "--enable_raw_key_encryption",
-      "--keys", "label=:key_id=\(keying.keyID):key=\(Hex.encode(keying.key)):iv=\(Hex.encode(iv))", "--clear_lead", "0",
-    ])
+    let result = try Command.run(
+      packager,
+      [
+        "in=\(source.path),stream=video,output=\(out.path)/video.mp4",
+        "in=\(source.path),stream=audio,output=\(out.path)/audio.mp4",
+        "--protection_scheme", "cbcs", "--enable_raw_key_encryption",
+        "--keys", "label=:key_id=\(keying.keyID):key=\(Hex.encode(keying.key)):iv=\(Hex.encode(iv))", "--clear_lead",
+        "0",
+      ])
     try #require(result.status == 0, "\(result.stderr.suffix(600))")
     let ours = try Self.joined(asset, rendition)
     for (stream, file) in [("v", "video.mp4"), ("a", "audio.mp4")] {
       let shaka = try Self.frames(ffmpeg, out.appendingPathComponent(file), stream: "0", key: keying.key)
       let mine = try Self.frames(ffmpeg, ours, stream: stream, key: keying.key)
-      #expect(shaka.map { $0.split(separator: ",").last } == mine.map { $0.split(separator: ",").last }, "\(rendition) \(stream)")
+      #expect(
+        shaka.map { $0.split(separator: ",").last } == mine.map { $0.split(separator: ",").last },
+        "\(rendition) \(stream)")
     }
     // Signalling: the same tenc; the same subsample map for every sample.
     let shakaVideo = Array(try Data(contentsOf: out.appendingPathComponent("video.mp4")))
     let shakaAudio = Array(try Data(contentsOf: out.appendingPathComponent("audio.mp4")))
-    let ourEntries = try CBCSReader.protectedEntries(Array(try Data(contentsOf: asset.appendingPathComponent("\(rendition)/init.mp4"))))
+    let ourEntries = try CBCSReader.protectedEntries(
+      Array(try Data(contentsOf: asset.appendingPathComponent("\(rendition)/init.mp4"))))
     #expect(try CBCSReader.protectedEntries(shakaVideo).map(\.tenc) == [ourEntries[0].tenc])
     #expect(try CBCSReader.protectedEntries(shakaAudio).map(\.tenc) == [ourEntries[1].tenc])
     let playlist = try PlaylistReader(contentsOf: asset.appendingPathComponent("\(rendition)/index.m3u8"))
     var ourMaps: [[String]] = []
     for segment in playlist.segments {
-      let runs = try CBCSReader.protectedRuns(Array(try Data(contentsOf: asset.appendingPathComponent("\(rendition)/\(segment.uri)"))))
+      let runs = try CBCSReader.protectedRuns(
+        Array(try Data(contentsOf: asset.appendingPathComponent("\(rendition)/\(segment.uri)"))))
       ourMaps += runs.filter { $0.trackID == 1 }.flatMap(\.subsamples).map { $0.map { "\($0.clear)+\($0.protected)" } }
     }
-    let shakaMaps = try CBCSReader.protectedRuns(shakaVideo).flatMap(\.subsamples).map { $0.map { "\($0.clear)+\($0.protected)" } }
+    let shakaMaps = try CBCSReader.protectedRuns(shakaVideo).flatMap(\.subsamples).map {
+      $0.map { "\($0.clear)+\($0.protected)" }
+    }
     #expect(ourMaps.count == Fixtures.clipFrames)
     #expect(ourMaps == shakaMaps)
   }

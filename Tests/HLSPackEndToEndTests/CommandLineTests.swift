@@ -1,8 +1,8 @@
 import Foundation
 import HLSPack
 import HLSPackCore
-import Testing
 import HLSPackTestSupport
+import Testing
 
 /// The `hlspack` executable as users and pipelines run it: exit codes, error
 /// messages that name the file, nothing published on failure.
@@ -13,7 +13,9 @@ struct CommandLineTests {
     var output: URL
   }
 
-  func encode(_ input: String, profileEncryption: String = #"{"method": "aes-128"}"#, extra: [String] = []) throws -> Run {
+  func encode(_ input: String, profileEncryption: String = #"{"method": "aes-128"}"#, extra: [String] = []) throws
+    -> Run
+  {
     let scratch = try ScratchFolder.make()
     let profile = try Fixtures.profile(in: scratch, encryption: profileEncryption)
     let output = scratch.appendingPathComponent("out")
@@ -25,7 +27,8 @@ struct CommandLineTests {
   /// The clip remuxed (`-c copy` plus `options`) into `scratch/name`.
   func remuxedClip(_ name: String, _ options: [String], in scratch: URL) throws -> URL {
     let url = scratch.appendingPathComponent(name)
-    let made = try Command.run("ffmpeg", ["-v", "error", "-i", try Fixtures.clip().path, "-c", "copy"] + options + [url.path])
+    let made = try Command.run(
+      "ffmpeg", ["-v", "error", "-i", try Fixtures.clip().path, "-c", "copy"] + options + [url.path])
     guard made.status == 0 else { throw FixtureError(made.stderr) }
     return url
   }
@@ -71,7 +74,9 @@ struct CommandLineTests {
     let run = try encode("/nonexistent/movie.mp4")
     #expect(run.result.status == 1)
     #expect(run.result.stderr.contains("/nonexistent/movie.mp4: no such file"))
-    #expect(!FileManager.default.fileExists(atPath: run.output.path), "a run that published nothing leaves no output folder it made")
+    #expect(
+      !FileManager.default.fileExists(atPath: run.output.path),
+      "a run that published nothing leaves no output folder it made")
   }
 
   @Test func textFileNamedMP4IsRejected() throws {
@@ -118,11 +123,17 @@ struct CommandLineTests {
   func matroskaWhoseAudioOutlastsTheVideoIsAccepted(name: String) throws {
     let scratch = try ScratchFolder.make()
     let source = scratch.appendingPathComponent(name)
-    let codecs = name.hasSuffix(".webm") ? ["-c:v", "libvpx-vp9", "-deadline", "realtime", "-cpu-used", "8", "-c:a", "libopus"] : ["-c:v", "libx264", "-c:a", "aac"]
+    let codecs =
+      name.hasSuffix(".webm")
+      ? ["-c:v", "libvpx-vp9", "-deadline", "realtime", "-cpu-used", "8", "-c:a", "libopus"]
+      : ["-c:v", "libx264", "-c:a", "aac"]
     let made = try Command.run(
       "ffmpeg",
-      ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=3", "-f", "lavfi", "-i", "sine=sample_rate=48000:duration=3.7",
-       "-g", "25"] + codecs + [source.path])
+      [
+        "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=3", "-f", "lavfi", "-i",
+        "sine=sample_rate=48000:duration=3.7",
+        "-g", "25",
+      ] + codecs + [source.path])
     #expect(made.status == 0, "\(made.stderr)")
     let run = try encode(source.path)
     #expect(run.result.status == 0, "\(run.result.stderr)")
@@ -142,7 +153,9 @@ struct CommandLineTests {
     let scratch = try ScratchFolder.make()
     let run = try encode(try remuxedClip("narrow.mp4", ["-aspect", "4:3"], in: scratch).path)
     #expect(run.result.status == 0, "\(run.result.stderr)")
-    #expect(run.result.stderr.contains("but the source's picture is 1.333:1 as shown; it is stretched to fit"), "\(run.result.stderr)")
+    #expect(
+      run.result.stderr.contains("but the source's picture is 1.333:1 as shown; it is stretched to fit"),
+      "\(run.result.stderr)")
     #expect(!(try encode(try Fixtures.clip().path)).result.stderr.contains("stretched"))
   }
 
@@ -153,18 +166,26 @@ struct CommandLineTests {
     let source = scratch.appendingPathComponent("two.mp4")
     let made = try Command.run(
       "ffmpeg",
-      ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=2", "-f", "lavfi", "-i", "smptebars=size=640x360:rate=25:duration=2",
-       "-map", "0", "-map", "1", "-c:v", "libx264", "-g", "25", source.path])
+      [
+        "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=2", "-f", "lavfi", "-i",
+        "smptebars=size=640x360:rate=25:duration=2",
+        "-map", "0", "-map", "1", "-c:v", "libx264", "-g", "25", source.path,
+      ])
     #expect(made.status == 0, "\(made.stderr)")
     let run = try encode(source.path)
     #expect(run.result.status == 0, "\(run.result.stderr)")
-    #expect(run.result.stderr.contains("\(source.path): has 2 video streams; stream #0, FFmpeg's choice"), "\(run.result.stderr)")
     #expect(
-      run.result.stderr.contains("\(source.path): rung high (640x360) is larger than the source's picture (320x180 as shown): it is upscaled"),
+      run.result.stderr.contains("\(source.path): has 2 video streams; stream #0, FFmpeg's choice"),
+      "\(run.result.stderr)")
+    #expect(
+      run.result.stderr.contains(
+        "\(source.path): rung high (640x360) is larger than the source's picture (320x180 as shown): it is upscaled"),
       "\(run.result.stderr)")
     #expect(!run.result.stderr.contains("rung low"), "\(run.result.stderr)")
     let plain = try encode(try Fixtures.clip().path)
-    #expect(!plain.result.stderr.contains("upscaled") && !plain.result.stderr.contains("video streams"), "\(plain.result.stderr)")
+    #expect(
+      !plain.result.stderr.contains("upscaled") && !plain.result.stderr.contains("video streams"),
+      "\(plain.result.stderr)")
   }
 
   /// Padded, the picture is scaled to the size between the bars, and that
@@ -172,11 +193,17 @@ struct CommandLineTests {
   @Test func aPaddedRungIsUpscaledByThePictureBetweenItsBars() throws {
     let scratch = try ScratchFolder.make()
     let source = scratch.appendingPathComponent("small.mp4")
-    try Fixtures.ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25:duration=1", "-c:v", "libx264", "-preset", "ultrafast", source.path])
-    let (run, _) = try Fixtures.encodeOneRung(source, rung: "v", width: 640, height: 360, bitrate: 800_000, fields: #", "fit": "pad""#, in: scratch)
+    try Fixtures.ffmpeg([
+      "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25:duration=1", "-c:v", "libx264", "-preset", "ultrafast",
+      source.path,
+    ])
+    let (run, _) = try Fixtures.encodeOneRung(
+      source, rung: "v", width: 640, height: 360, bitrate: 800_000, fields: #", "fit": "pad""#, in: scratch)
     #expect(run.status == 0, "\(run.stderr)")
     #expect(
-      run.stderr.contains("\(source.path): rung v (640x360, a 480x360 picture) is larger than the source's picture (320x240 as shown): it is upscaled"),
+      run.stderr.contains(
+        "\(source.path): rung v (640x360, a 480x360 picture) is larger than the source's picture (320x240 as shown): it is upscaled"
+      ),
       "\(run.stderr)")
   }
 
@@ -198,16 +225,23 @@ struct CommandLineTests {
   @Test func aSourceRateBeyondTheRungsLevelIsRefused() throws {
     let scratch = try ScratchFolder.make()
     let source = scratch.appendingPathComponent("fast.mp4")
-    try Fixtures.ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=320x180:rate=50:duration=1", "-c:v", "libx264", "-preset", "ultrafast", source.path])
+    try Fixtures.ffmpeg([
+      "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=50:duration=1", "-c:v", "libx264", "-preset", "ultrafast",
+      source.path,
+    ])
     let profile = try Fixtures.profile(
       in: scratch, encryption: #"{"method": "none"}"#,
-      rungs: [#"{"name": "low", "width": 320, "height": 180, "bitrate": 300000, "level": "1.2", "preset": "ultrafast"}"#])
+      rungs: [
+        #"{"name": "low", "width": 320, "height": 180, "bitrate": 300000, "level": "1.2", "preset": "ultrafast"}"#
+      ])
     let output = scratch.appendingPathComponent("out")
-    let run = try Command.run(try Fixtures.executable(), ["encode", "--profile", profile.path, "--output", output.path, source.path])
+    let run = try Command.run(
+      try Fixtures.executable(), ["encode", "--profile", profile.path, "--output", output.path, source.path])
     #expect(run.status == 1)
     #expect(
       run.stderr.contains(
-        "\(source.path): rung low takes the source's frame rate: level 1.2 allows 6000 macroblocks per second; 320x180 at 50 fps has 12000"),
+        "\(source.path): rung low takes the source's frame rate: level 1.2 allows 6000 macroblocks per second; 320x180 at 50 fps has 12000"
+      ),
       "\(run.stderr)")
     expectNothingPublished(output)
   }
@@ -217,12 +251,14 @@ struct CommandLineTests {
   @Test func hdrSourceIsRefusedForEncoding() throws {
     let scratch = try ScratchFolder.make()
     let source = scratch.appendingPathComponent("pq.mp4")
-    let made = try Command.run("ffmpeg", ["-v", "error"] + CopyModeTests.tenBitHEVC(transfer: "smpte2084") + [source.path])
+    let made = try Command.run(
+      "ffmpeg", ["-v", "error"] + CopyModeTests.tenBitHEVC(transfer: "smpte2084") + [source.path])
     #expect(made.status == 0, "\(made.stderr)")
     let run = try encode(source.path)
     #expect(run.result.status == 1)
     #expect(
-      run.result.stderr.contains("\(source.path): video stream #0 is HDR (PQ); encoded rungs are 8-bit SDR and hlspack does not tone-map"),
+      run.result.stderr.contains(
+        "\(source.path): video stream #0 is HDR (PQ); encoded rungs are 8-bit SDR and hlspack does not tone-map"),
       "\(run.result.stderr)")
     expectNothingPublished(run.output)
   }
@@ -232,7 +268,10 @@ struct CommandLineTests {
   /// converted with BT.601. A 320x180 rung of an HD source is then not shown
   /// with SD colours.
   @Test(arguments: [
-    ("tagged.mp4", ["-c:v", "libx264", "-color_primaries", "bt709", "-color_trc", "bt709", "-colorspace", "bt709"], "bt709,bt709,bt709"),
+    (
+      "tagged.mp4", ["-c:v", "libx264", "-color_primaries", "bt709", "-color_trc", "bt709", "-colorspace", "bt709"],
+      "bt709,bt709,bt709"
+    ),
     ("hd.mp4", ["-c:v", "libx264"], "bt709,unknown,unknown"),
     ("rgb.mkv", ["-c:v", "png"], "smpte170m,unknown,unknown"),
   ])
@@ -240,13 +279,20 @@ struct CommandLineTests {
     let scratch = try ScratchFolder.make()
     let source = scratch.appendingPathComponent(name)
     let made = try Command.run(
-      "ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=1280x720:rate=25:duration=2"] + codec + ["-g", "25", source.path])
+      "ffmpeg",
+      ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=1280x720:rate=25:duration=2"] + codec + [
+        "-g", "25", source.path,
+      ])
     #expect(made.status == 0, "\(made.stderr)")
-    try expectRungColours(try encode(source.path, profileEncryption: #"{"method": "none"}"#), asset: source.deletingPathExtension().lastPathComponent, expected)
+    try expectRungColours(
+      try encode(source.path, profileEncryption: #"{"method": "none"}"#),
+      asset: source.deletingPathExtension().lastPathComponent, expected)
   }
 
   @Test func rungsOfAnUntaggedSDSourceDeclareBT601() throws {
-    try expectRungColours(try encode(try Fixtures.clip().path, profileEncryption: #"{"method": "none"}"#), asset: "clip", "smpte170m,unknown,unknown")
+    try expectRungColours(
+      try encode(try Fixtures.clip().path, profileEncryption: #"{"method": "none"}"#), asset: "clip",
+      "smpte170m,unknown,unknown")
   }
 
   /// Range, matrix, transfer and primaries of every rung (ffprobe's order), read from the written stream.
@@ -254,8 +300,12 @@ struct CommandLineTests {
     #expect(run.result.status == 0, "\(run.result.stderr)")
     for rung in ["high", "low"] {
       let probe = try Command.run(
-        "ffprobe", ["-v", "error", "-select_streams", "v", "-show_entries", "stream=color_space,color_primaries,color_transfer,color_range",
-                    "-of", "csv=p=0", run.output.appendingPathComponent("\(asset)/\(rung)/segment_00000.ts").path])
+        "ffprobe",
+        [
+          "-v", "error", "-select_streams", "v", "-show_entries",
+          "stream=color_space,color_primaries,color_transfer,color_range",
+          "-of", "csv=p=0", run.output.appendingPathComponent("\(asset)/\(rung)/segment_00000.ts").path,
+        ])
       // One line for the stream and one for the TS program that lists it.
       #expect(Set(probe.text.split(separator: "\n").map(String.init)) == ["tv,\(expected)"], "\(rung): \(probe.text)")
     }
@@ -263,10 +313,12 @@ struct CommandLineTests {
 
   /// A clear lead as long as the asset leaves nothing to encrypt: said, not silent.
   @Test func clearLeadCoveringTheWholeAssetIsWarnedAbout() throws {
-    let run = try encode(try Fixtures.clip().path, profileEncryption: #"{"method": "aes-128", "clear_lead_segments": 10}"#)
+    let run = try encode(
+      try Fixtures.clip().path, profileEncryption: #"{"method": "aes-128", "clear_lead_segments": 10}"#)
     #expect(run.result.status == 0, "\(run.result.stderr)")
     #expect(
-      run.result.stderr.contains("clip: clear_lead_segments is 10 but the asset has 4 segments: nothing was encrypted and no key was written"),
+      run.result.stderr.contains(
+        "clip: clear_lead_segments is 10 but the asset has 4 segments: nothing was encrypted and no key was written"),
       "\(run.result.stderr)")
   }
 
@@ -276,16 +328,22 @@ struct CommandLineTests {
     let scratch = try ScratchFolder.make()
     let cover = scratch.appendingPathComponent("cover.png")
     let song = scratch.appendingPathComponent("song.m4a")
-    var made = try Command.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=300x300", "-frames:v", "1", cover.path])
+    var made = try Command.run(
+      "ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=300x300", "-frames:v", "1", cover.path])
     #expect(made.status == 0, "\(made.stderr)")
     made = try Command.run(
       "ffmpeg",
-      ["-v", "error", "-f", "lavfi", "-i", "sine=duration=2", "-i", cover.path, "-map", "0", "-map", "1", "-c:a", "aac", "-c:v", "png",
-       "-disposition:v", "attached_pic", song.path])
+      [
+        "-v", "error", "-f", "lavfi", "-i", "sine=duration=2", "-i", cover.path, "-map", "0", "-map", "1", "-c:a",
+        "aac", "-c:v", "png",
+        "-disposition:v", "attached_pic", song.path,
+      ])
     #expect(made.status == 0, "\(made.stderr)")
     let run = try encode(song.path)
     #expect(run.result.status == 1)
-    #expect(run.result.stderr.contains("\(song.path): has no video stream, only cover art (an attached picture)"), "\(run.result.stderr)")
+    #expect(
+      run.result.stderr.contains("\(song.path): has no video stream, only cover art (an attached picture)"),
+      "\(run.result.stderr)")
     expectNothingPublished(run.output)
   }
 
@@ -294,8 +352,11 @@ struct CommandLineTests {
     let source = scratch.appendingPathComponent("long-audio.mp4")
     let made = try Command.run(
       "ffmpeg",
-      ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=3", "-f", "lavfi", "-i", "sine=sample_rate=48000:duration=5",
-       "-c:v", "libx264", "-g", "25", "-c:a", "aac", "-metadata:s:a:0", "language=eng", source.path])
+      [
+        "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=3", "-f", "lavfi", "-i",
+        "sine=sample_rate=48000:duration=5",
+        "-c:v", "libx264", "-g", "25", "-c:a", "aac", "-metadata:s:a:0", "language=eng", source.path,
+      ])
     guard made.status == 0 else { throw FixtureError(made.stderr) }
     return source
   }
@@ -309,7 +370,11 @@ struct CommandLineTests {
     let playlist = run.output.appendingPathComponent("long-audio/high/index.m3u8")
     #expect(try PlaylistReader(contentsOf: playlist).segments.map(\.duration).reduce(0, +) == 3)
     let probe = try Command.run(
-      "ffprobe", ["-v", "error", "-allowed_extensions", "ALL", "-show_entries", "packet=codec_type,pts_time,duration_time", "-of", "csv=p=0", playlist.path])
+      "ffprobe",
+      [
+        "-v", "error", "-allowed_extensions", "ALL", "-show_entries", "packet=codec_type,pts_time,duration_time", "-of",
+        "csv=p=0", playlist.path,
+      ])
     var ends: [String: Double] = [:]
     for line in probe.text.split(separator: "\n") {
       let fields = line.split(separator: ",").map(String.init)
@@ -339,7 +404,8 @@ struct CommandLineTests {
     #expect(result.status == 0, "\(result.stderr)")
     let asset = output.appendingPathComponent("long-audio")
     let video = try PlaylistReader(contentsOf: asset.appendingPathComponent("low/index.m3u8")).segments.map(\.duration)
-    let audio = try PlaylistReader(contentsOf: asset.appendingPathComponent("audio/en-aac-2ch/index.m3u8")).segments.map(\.duration)
+    let audio = try PlaylistReader(contentsOf: asset.appendingPathComponent("audio/en-aac-2ch/index.m3u8")).segments
+      .map(\.duration)
     #expect(video.count == 3 && audio.count == 3, "\(video) against \(audio)")
     // AAC priming and frame granularity: within two 1024-sample frames of the video.
     let gap: Double = abs(audio.reduce(0, +) - video.reduce(0, +))
@@ -355,7 +421,10 @@ struct CommandLineTests {
     try Data().write(to: blocker)
     let result = try Command.run(
       try Fixtures.executable(),
-      ["encode", "--profile", profile.path, "--output", blocker.appendingPathComponent("out").path, try Fixtures.clip().path])
+      [
+        "encode", "--profile", profile.path, "--output", blocker.appendingPathComponent("out").path,
+        try Fixtures.clip().path,
+      ])
     #expect(result.status == 1)
     #expect(result.stderr.contains(blocker.path))
   }
@@ -363,9 +432,13 @@ struct CommandLineTests {
   @Test func invalidProfileExitsTwoNamingTheField() throws {
     let scratch = try ScratchFolder.make()
     let profile = scratch.appendingPathComponent("bad.json")
-    try Data(#"{"version": 1, "segment": {"duration": 4}, "video": [{"name": "a", "width": 641, "height": 360, "bitrate": 500000}]}"#.utf8)
-      .write(to: profile)
-    let result = try Command.run(try Fixtures.executable(), ["encode", "--profile", profile.path, try Fixtures.clip().path])
+    try Data(
+      #"{"version": 1, "segment": {"duration": 4}, "video": [{"name": "a", "width": 641, "height": 360, "bitrate": 500000}]}"#
+        .utf8
+    )
+    .write(to: profile)
+    let result = try Command.run(
+      try Fixtures.executable(), ["encode", "--profile", profile.path, try Fixtures.clip().path])
     #expect(result.status == 2)
     #expect(result.stderr.contains("\(profile.path): $.video[0].width: must be even"))
   }
@@ -382,8 +455,10 @@ struct CommandLineTests {
     let output = scratch.appendingPathComponent("out")
     let result = try Command.run(
       "bash",
-      ["-c", #"cd "$1" && exec "$0" encode --profile <(cat "$2") --output "$3" "$4""#,
-       try Fixtures.executable(), scratch.path, profile.path, output.path, try Fixtures.clip().path])
+      [
+        "-c", #"cd "$1" && exec "$0" encode --profile <(cat "$2") --output "$3" "$4""#,
+        try Fixtures.executable(), scratch.path, profile.path, output.path, try Fixtures.clip().path,
+      ])
     #expect(result.status == 0, "\(result.stderr)")
     let keys = try FileManager.default.contentsOfDirectory(atPath: output.appendingPathComponent("clip/keys").path)
     #expect(try keys.map { try Data(contentsOf: output.appendingPathComponent("clip/keys/\($0)")) } == [key], "\(keys)")
@@ -402,9 +477,12 @@ struct CommandLineTests {
     ).write(to: profile)
     let output = scratch.appendingPathComponent("out")
     let result = try Command.run(
-      try Fixtures.executable(), ["encode", "--profile", profile.path, "--output", output.path, try Fixtures.clip().path])
+      try Fixtures.executable(),
+      ["encode", "--profile", profile.path, "--output", output.path, try Fixtures.clip().path])
     #expect(result.status == 1)
-    #expect(result.stderr.contains("\(sidecar.path): cannot read the subtitle file of track \"English\" (it is a folder)"), "\(result.stderr)")
+    #expect(
+      result.stderr.contains("\(sidecar.path): cannot read the subtitle file of track \"English\" (it is a folder)"),
+      "\(result.stderr)")
     expectNothingPublished(output)
   }
 
@@ -416,7 +494,8 @@ struct CommandLineTests {
 
     let profile = first.output.deletingLastPathComponent().appendingPathComponent("profile.json")
     let again = try Command.run(
-      try Fixtures.executable(), ["encode", "--profile", profile.path, "--output", first.output.path, try Fixtures.clip().path])
+      try Fixtures.executable(),
+      ["encode", "--profile", profile.path, "--output", first.output.path, try Fixtures.clip().path])
     #expect(again.status == 1)
     #expect(again.stderr.contains("already exists"))
     #expect(try Data(contentsOf: report) == before)
@@ -478,16 +557,20 @@ struct CommandLineTests {
     let composed = URL(fileURLWithPath: "/in/caf\u{E9}.mp4"), decomposed = URL(fileURLWithPath: "/in/cafe\u{301}.mp4")
     let folders = try Packager.destinations(for: [composed, decomposed], output: output)
     #expect(folders.map { Array($0.lastPathComponent.utf8) } == [Array("caf\u{E9}".utf8), Array("cafe\u{301}".utf8)])
-    #expect(throws: PackError.self) { try Packager.destinations(for: [composed, URL(fileURLWithPath: "/x/caf\u{E9}.mkv")], output: output) }
+    #expect(throws: PackError.self) {
+      try Packager.destinations(for: [composed, URL(fileURLWithPath: "/x/caf\u{E9}.mkv")], output: output)
+    }
   }
 
   /// A source whose timestamps start at 60 s is 4 s of work, not 64.
   @Test func progressCountsTheVideoNotWhereItsTimestampsStart() throws {
     let scratch = try ScratchFolder.make()
-    let run = try encode(try remuxedClip("late.mp4", ["-output_ts_offset", "60"], in: scratch).path, extra: ["--progress", "json"])
+    let run = try encode(
+      try remuxedClip("late.mp4", ["-output_ts_offset", "60"], in: scratch).path, extra: ["--progress", "json"])
     #expect(run.result.status == 0, "\(run.result.stderr)")
     let start = try #require(
-      try JSONSerialization.jsonObject(with: Data((run.result.text.split(separator: "\n").first ?? "").utf8)) as? [String: Any])
+      try JSONSerialization.jsonObject(with: Data((run.result.text.split(separator: "\n").first ?? "").utf8))
+        as? [String: Any])
     let duration = try #require(start["duration"] as? Double)
     #expect(abs(duration - 4) < 0.1, "duration \(duration)")
   }

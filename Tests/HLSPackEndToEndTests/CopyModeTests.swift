@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import HLSPackTestSupport
+import Testing
 
 /// Packaging pre-encoded sources as they are: packets unchanged, cuts at the
 /// sources' keyframes, and clear refusals when the sources cannot make a
@@ -37,7 +37,9 @@ struct CopyModeTests {
   func videoFrameHashes(_ path: String) throws -> [String] {
     let hls = path.hasSuffix(".m3u8") ? ["-allowed_extensions", "ALL"] : []
     let run = try Command.run("ffmpeg", ["-v", "error"] + hls + ["-i", path, "-map", "0:v", "-f", "framemd5", "-"])
-    return run.text.split(separator: "\n").filter { !$0.hasPrefix("#") }.map { String($0.split(separator: ",").last ?? "") }
+    return run.text.split(separator: "\n").filter { !$0.hasPrefix("#") }.map {
+      String($0.split(separator: ",").last ?? "")
+    }
   }
 
   func encode(container: String, low: URL, encryption: String = #"{"method": "aes-128"}"#) throws -> CommandResult {
@@ -52,14 +54,18 @@ struct CopyModeTests {
     ).write(to: profile)
     return try Command.run(
       try Fixtures.executable(),
-      ["encode", "--profile", profile.path, "--output", scratch.appendingPathComponent("out-\(container)").path, try Fixtures.clip().path])
+      [
+        "encode", "--profile", profile.path, "--output", scratch.appendingPathComponent("out-\(container)").path,
+        try Fixtures.clip().path,
+      ])
   }
 
   /// Per-packet (stream, size, MD5) of one stream, as `ffmpeg -c copy -f framemd5` reports them.
   func packetHashes(_ path: String, stream: Int, filter: [String] = []) throws -> [String] {
     let hls = path.hasSuffix(".m3u8") ? ["-allowed_extensions", "ALL"] : []
     let result = try Command.run(
-      "ffmpeg", ["-v", "error"] + hls + ["-i", path, "-map", "0:\(stream)", "-c", "copy"] + filter + ["-f", "framemd5", "-"])
+      "ffmpeg",
+      ["-v", "error"] + hls + ["-i", path, "-map", "0:\(stream)", "-c", "copy"] + filter + ["-f", "framemd5", "-"])
     #expect(result.status == 0, "\(result.stderr)")
     return result.text.split(separator: "\n").filter { !$0.hasPrefix("#") }.map { line in
       let fields = line.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
@@ -83,7 +89,8 @@ struct CopyModeTests {
     #expect(video.count == Fixtures.clipFrames)
     #expect(try packetHashes(playlist, stream: 0, filter: outputVideo) == video)
     #expect(try packetHashes(playlist, stream: 1, filter: outputAudio) == (try packetHashes(source, stream: 1)))
-    let decode = try Command.run("ffmpeg", ["-v", "error", "-allowed_extensions", "ALL", "-i", playlist, "-f", "null", "-"])
+    let decode = try Command.run(
+      "ffmpeg", ["-v", "error", "-allowed_extensions", "ALL", "-i", playlist, "-f", "null", "-"])
     #expect(decode.status == 0 && decode.stderr.isEmpty)
   }
 
@@ -100,9 +107,12 @@ struct CopyModeTests {
         .utf8
     ).write(to: profile)
     let output = scratch.appendingPathComponent("out")
-    let run = try Command.run(try Fixtures.executable(), ["encode", "--profile", profile.path, "--output", output.path, try Fixtures.clip().path])
+    let run = try Command.run(
+      try Fixtures.executable(),
+      ["encode", "--profile", profile.path, "--output", output.path, try Fixtures.clip().path])
     #expect(run.status == 1)
-    #expect(run.stderr.contains("\(hevc.path): rendition hevc: SAMPLE-AES needs MPEG-TS with H.264 video"), "\(run.stderr)")
+    #expect(
+      run.stderr.contains("\(hevc.path): rendition hevc: SAMPLE-AES needs MPEG-TS with H.264 video"), "\(run.stderr)")
     #expect((try? FileManager.default.contentsOfDirectory(atPath: output.path)) ?? [] == [])
   }
 
@@ -131,22 +141,32 @@ struct CopyModeTests {
   @Test func aTurnedSourceKeepsItsTurnInFragmentedMP4AndIsToldOfInTS() throws {
     for container in ["fmp4", "ts"] {
       let (run, _, asset) = try encodeMadeSource(
-        "phone.mp4", ["-i", try Fixtures.clip().path, "-c", "copy", "-metadata:s:v:0", "rotate=90"], container: container, copyAudio: true,
+        "phone.mp4", ["-i", try Fixtures.clip().path, "-c", "copy", "-metadata:s:v:0", "rotate=90"],
+        container: container, copyAudio: true,
         method: "none")
       #expect(run.status == 0, "\(run.stderr)")
       let master = try String(contentsOf: asset.appendingPathComponent("master.m3u8"), encoding: .utf8)
       let playlist = asset.appendingPathComponent("main/index.m3u8").path
       let probe = try Command.run(
-        "ffprobe", ["-v", "error", "-allowed_extensions", "ALL", "-select_streams", "v:0", "-show_entries", "stream_side_data=rotation", "-of", "csv=p=0", playlist])
+        "ffprobe",
+        [
+          "-v", "error", "-allowed_extensions", "ALL", "-select_streams", "v:0", "-show_entries",
+          "stream_side_data=rotation", "-of", "csv=p=0", playlist,
+        ])
       if container == "fmp4" {
         #expect(probe.text.contains("90"), "no rotation read back: \(probe.text)")
         #expect(master.contains("RESOLUTION=360x640") && !master.contains("RESOLUTION=640x360"), "\(master)")
         #expect(!run.stderr.contains("MPEG-TS cannot carry"), "\(run.stderr)")
       } else {
-        #expect(run.stderr.contains("rendition main: the video is stored turned or mirrored") && run.stderr.contains("MPEG-TS cannot carry"), "\(run.stderr)")
+        #expect(
+          run.stderr.contains("rendition main: the video is stored turned or mirrored")
+            && run.stderr.contains("MPEG-TS cannot carry"), "\(run.stderr)")
         #expect(master.contains("RESOLUTION=640x360"), "\(master)")
       }
-      #expect(try packetHashes(playlist, stream: 0, filter: container == "ts" ? ["-bsf:v", "filter_units=remove_types=9"] : []).count == Fixtures.clipFrames)
+      #expect(
+        try packetHashes(
+          playlist, stream: 0, filter: container == "ts" ? ["-bsf:v", "filter_units=remove_types=9"] : []
+        ).count == Fixtures.clipFrames)
     }
   }
 
@@ -154,7 +174,8 @@ struct CopyModeTests {
   /// before encryption): every segment is really encrypted and decodes like the source.
   @Test func sampleAESOverCopiedStreams() throws {
     let scratch = try ScratchFolder.make()
-    let result = try encode(container: "ts", low: try Self.lowSource(in: scratch), encryption: #"{"method": "sample-aes"}"#)
+    let result = try encode(
+      container: "ts", low: try Self.lowSource(in: scratch), encryption: #"{"method": "sample-aes"}"#)
     #expect(result.status == 0, "\(result.stderr)")
     let folder = scratch.appendingPathComponent("out-ts/clip/main")
     let playlist = try PlaylistReader(contentsOf: folder.appendingPathComponent("index.m3u8"))
@@ -186,7 +207,8 @@ struct CopyModeTests {
       """.utf8
     ).write(to: profile)
     let output = scratch.appendingPathComponent("out")
-    let run = try Command.run(try Fixtures.executable(), ["encode", "--profile", profile.path, "--output", output.path, heavy.path])
+    let run = try Command.run(
+      try Fixtures.executable(), ["encode", "--profile", profile.path, "--output", output.path, heavy.path])
     try #require(run.status == 0, "\(run.stderr)")
     let asset = output.appendingPathComponent("heavy")
     let playlist = try PlaylistReader(contentsOf: asset.appendingPathComponent("main/index.m3u8"))
@@ -214,8 +236,10 @@ struct CopyModeTests {
       let source = try packetHashes(heavy.path, stream: 0, filter: ["-bsf:v", "h264_mp4toannexb"])
       #expect(try packetHashes(hlsPlaylist, stream: 0, filter: ["-bsf:v", "filter_units=remove_types=9"]) == source)
       #expect(
-        try packetHashes(hlsPlaylist, stream: 1, filter: ["-bsf:a", "aac_adtstoasc"]) == (try packetHashes(heavy.path, stream: 1)))
-      let decode = try Command.run("ffmpeg", ["-v", "error", "-allowed_extensions", "ALL", "-i", hlsPlaylist, "-f", "null", "-"])
+        try packetHashes(hlsPlaylist, stream: 1, filter: ["-bsf:a", "aac_adtstoasc"])
+          == (try packetHashes(heavy.path, stream: 1)))
+      let decode = try Command.run(
+        "ffmpeg", ["-v", "error", "-allowed_extensions", "ALL", "-i", hlsPlaylist, "-f", "null", "-"])
       #expect(decode.status == 0 && decode.stderr.isEmpty, "\(decode.stderr)")
     } else {
       let decoded = try videoFrameHashes(hlsPlaylist)
@@ -237,10 +261,12 @@ struct CopyModeTests {
         .utf8
     ).write(to: profile)
     let output = scratch.appendingPathComponent("out")
-    let run = try Command.run("bash", [
-      "-c", #"ulimit -f 1024 && exec "$0" "$@""#, try Fixtures.executable(), "encode", "--profile", profile.path,
-      "--output", output.path, heavy.path,
-    ])
+    let run = try Command.run(
+      "bash",
+      [
+        "-c", #"ulimit -f 1024 && exec "$0" "$@""#, try Fixtures.executable(), "encode", "--profile", profile.path,
+        "--output", output.path, heavy.path,
+      ])
     #expect(run.status == 1, "\(run.stderr)")
     #expect(run.stderr.contains("main/segment_00000.ts: cannot write (File too large)"), "\(run.stderr)")
     #expect((try? FileManager.default.contentsOfDirectory(atPath: output.path)) ?? [] == [])
@@ -258,10 +284,12 @@ struct CopyModeTests {
     let profile = scratch.appendingPathComponent("copy.json")
     let audio = copyAudio ? #", "audio": {"codec": "copy"}"# : ""
     try Data(
-      #"{"version": 1, "segment": {"duration": 1, "container": "\#(container)"}, "video": [{"name": "main", "codec": "copy"}]\#(audio), "encryption": {"method": "\#(method)"}}"#.utf8
+      #"{"version": 1, "segment": {"duration": 1, "container": "\#(container)"}, "video": [{"name": "main", "codec": "copy"}]\#(audio), "encryption": {"method": "\#(method)"}}"#
+        .utf8
     ).write(to: profile)
     let output = scratch.appendingPathComponent("out")
-    let result = try Command.run(try Fixtures.executable(), ["encode", "--profile", profile.path, "--output", output.path, source.path])
+    let result = try Command.run(
+      try Fixtures.executable(), ["encode", "--profile", profile.path, "--output", output.path, source.path])
     return (result, source, output.appendingPathComponent(source.deletingPathExtension().lastPathComponent))
   }
 
@@ -270,14 +298,19 @@ struct CopyModeTests {
   @Test func matroskaWithBFramesIsCopiedPacketForPacket() throws {
     let (result, source, asset) = try encodeMadeSource(
       "bframes.mkv",
-      ["-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=3", "-c:v", "libx264", "-preset", "veryfast", "-bf", "2", "-g", "25"])
-    let probe = try Command.run("ffprobe", ["-v", "error", "-select_streams", "v", "-show_entries", "packet=dts", "-of", "csv=p=0", source.path])
+      [
+        "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=3", "-c:v", "libx264", "-preset", "veryfast",
+        "-bf", "2", "-g", "25",
+      ])
+    let probe = try Command.run(
+      "ffprobe", ["-v", "error", "-select_streams", "v", "-show_entries", "packet=dts", "-of", "csv=p=0", source.path])
     #expect(probe.text.hasPrefix("N/A"), "the source must lack leading decode times: \(probe.text.prefix(40))")
     #expect(result.status == 0, "\(result.stderr)")
     let video = try packetHashes(source.path, stream: 0, filter: ["-bsf:v", "h264_mp4toannexb"])
     let playlist = asset.appendingPathComponent("main/index.m3u8").path
     #expect(try packetHashes(playlist, stream: 0, filter: ["-bsf:v", "filter_units=remove_types=9"]) == video)
-    let decode = try Command.run("ffmpeg", ["-v", "error", "-allowed_extensions", "ALL", "-i", playlist, "-f", "null", "-"])
+    let decode = try Command.run(
+      "ffmpeg", ["-v", "error", "-allowed_extensions", "ALL", "-i", playlist, "-f", "null", "-"])
     #expect(decode.status == 0 && decode.stderr.isEmpty, "\(decode.stderr)")
   }
 
@@ -287,8 +320,11 @@ struct CopyModeTests {
   @Test func variableFrameRateDeclaresTheMaximumRate() throws {
     let (result, _, asset) = try encodeMadeSource(
       "vfr.mp4",
-      ["-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=3", "-vf", "select='lt(t,1)+gte(t,2)+not(mod(n,2))'",
-       "-vsync", "vfr", "-c:v", "libx264", "-preset", "veryfast", "-force_key_frames", "expr:gte(t,n_forced)"])
+      [
+        "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=3", "-vf",
+        "select='lt(t,1)+gte(t,2)+not(mod(n,2))'",
+        "-vsync", "vfr", "-c:v", "libx264", "-preset", "veryfast", "-force_key_frames", "expr:gte(t,n_forced)",
+      ])
     #expect(result.status == 0, "\(result.stderr)")
     let master = try PlaylistReader(contentsOf: asset.appendingPathComponent("master.m3u8"))
     #expect(master.variants.first?.attributes["FRAME-RATE"] == "25.000")
@@ -305,8 +341,11 @@ struct CopyModeTests {
   @Test func fragmentsStartAtTheirKeyframesTimeWhateverThePacketDurations() throws {
     let (result, _, asset) = try encodeMadeSource(
       "vfr.mkv",
-      ["-f", "lavfi", "-i", "testsrc2=size=320x180:rate=50:duration=4", "-vf", "select='gte(t,2)+not(mod(n,2))'", "-fps_mode", "vfr",
-       "-c:v", "libx264", "-preset", "ultrafast", "-bf", "0", "-force_key_frames", "expr:gte(t,n_forced)"],
+      [
+        "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=50:duration=4", "-vf", "select='gte(t,2)+not(mod(n,2))'",
+        "-fps_mode", "vfr",
+        "-c:v", "libx264", "-preset", "ultrafast", "-bf", "0", "-force_key_frames", "expr:gte(t,n_forced)",
+      ],
       container: "fmp4", method: "none")
     try #require(result.status == 0, "\(result.stderr)")
     let folder = asset.appendingPathComponent("main")
@@ -319,7 +358,9 @@ struct CopyModeTests {
       let bytes = try Data(contentsOf: folder.appendingPathComponent(segment.uri))
       let moof = try #require(try Box.parse(ArraySlice(bytes)).first { $0.type == "moof" })
       let fragment = try TrackFragment(try #require(try moof.find(["traf"])))
-      #expect(abs(Double(fragment.baseDecodeTime) / timescale - Double(index)) < 0.001, "segment \(index): tfdt \(fragment.baseDecodeTime) / \(timescale)")
+      #expect(
+        abs(Double(fragment.baseDecodeTime) / timescale - Double(index)) < 0.001,
+        "segment \(index): tfdt \(fragment.baseDecodeTime) / \(timescale)")
     }
   }
 
@@ -333,23 +374,32 @@ struct CopyModeTests {
     let scratch = try ScratchFolder.make("cut-\(container)")
     let whole = scratch.appendingPathComponent("whole.mp4"), cut = scratch.appendingPathComponent("cut.mp4")
     for arguments in [
-      ["-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=4.5", "-f", "lavfi", "-i", "sine=duration=4.5", "-c:v", "libx264",
-       "-preset", "veryfast", "-bf", "2", "-g", "25", "-c:a", "aac", whole.path],
+      [
+        "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=4.5", "-f", "lavfi", "-i", "sine=duration=4.5",
+        "-c:v", "libx264",
+        "-preset", "veryfast", "-bf", "2", "-g", "25", "-c:a", "aac", whole.path,
+      ],
       ["-ss", "0.5", "-i", whole.path, "-c", "copy", cut.path],
     ] {
       try Fixtures.ffmpeg(arguments)
     }
     let profile = scratch.appendingPathComponent("copy.json")
     try Data(
-      #"{"version": 1, "segment": {"duration": 1, "container": "\#(container)"}, "video": [{"name": "main", "codec": "copy"}], "audio": {"codec": "copy"}, "encryption": {"method": "none"}}"#.utf8
+      #"{"version": 1, "segment": {"duration": 1, "container": "\#(container)"}, "video": [{"name": "main", "codec": "copy"}], "audio": {"codec": "copy"}, "encryption": {"method": "none"}}"#
+        .utf8
     ).write(to: profile)
     let output = scratch.appendingPathComponent("out")
-    let run = try Command.run(try Fixtures.executable(), ["encode", "--profile", profile.path, "--output", output.path, cut.path])
+    let run = try Command.run(
+      try Fixtures.executable(), ["encode", "--profile", profile.path, "--output", output.path, cut.path])
     try #require(run.status == 0, "\(run.stderr)")
     let playlist = output.appendingPathComponent("cut/main/index.m3u8")
     #expect(try PlaylistReader(contentsOf: playlist).segments.map(\.duration) == [1, 1, 1, 1, 0.52])
     let frames = try Command.run(
-      "ffprobe", ["-v", "error", "-select_streams", "v", "-show_entries", "frame=key_frame,pts_time", "-of", "csv=p=0", playlist.path])
+      "ffprobe",
+      [
+        "-v", "error", "-select_streams", "v", "-show_entries", "frame=key_frame,pts_time", "-of", "csv=p=0",
+        playlist.path,
+      ])
     let keyframes = frames.text.split(separator: "\n").compactMap { line -> Double? in
       let fields = line.split(separator: ",")
       return fields.count >= 2 && fields[0] == "1" ? Double(fields[1]) : nil
@@ -366,19 +416,28 @@ struct CopyModeTests {
   func anamorphicPicturesDeclareTheSizeTheyAreShownAt(container: String) throws {
     let (result, _, asset) = try encodeMadeSource(
       "anamorphic.mp4",
-      ["-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=2", "-vf", "setsar=4/3", "-c:v", "libx264",
-       "-preset", "ultrafast", "-g", "25"],
+      [
+        "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=2", "-vf", "setsar=4/3", "-c:v", "libx264",
+        "-preset", "ultrafast", "-g", "25",
+      ],
       container: container)
     #expect(result.status == 0, "\(result.stderr)")
     let probe = try Command.run(
-      "ffprobe", ["-v", "error", "-allowed_extensions", "ALL", "-select_streams", "v", "-show_entries",
-                  "stream=width,height,sample_aspect_ratio", "-of", "csv=p=0", asset.appendingPathComponent("main/index.m3u8").path])
+      "ffprobe",
+      [
+        "-v", "error", "-allowed_extensions", "ALL", "-select_streams", "v", "-show_entries",
+        "stream=width,height,sample_aspect_ratio", "-of", "csv=p=0",
+        asset.appendingPathComponent("main/index.m3u8").path,
+      ])
     #expect(Set(probe.text.split(separator: "\n")) == ["320,180,4:3"], "what was written: \(probe.text)")
     let master = try String(contentsOf: asset.appendingPathComponent("master.m3u8"), encoding: .utf8)
-    let variants = master.split(separator: "\n").filter { $0.hasPrefix("#EXT-X-STREAM-INF:") || $0.hasPrefix("#EXT-X-I-FRAME-STREAM-INF:") }
+    let variants = master.split(separator: "\n").filter {
+      $0.hasPrefix("#EXT-X-STREAM-INF:") || $0.hasPrefix("#EXT-X-I-FRAME-STREAM-INF:")
+    }
     #expect(variants.count == 2)
     for line in variants {
-      let attributes = PlaylistReader.attributes(String(line[line.index(after: line.firstIndex(of: ":") ?? line.startIndex)...]))
+      let attributes = PlaylistReader.attributes(
+        String(line[line.index(after: line.firstIndex(of: ":") ?? line.startIndex)...]))
       #expect(attributes["RESOLUTION"] == "426x180", "\(line)")
     }
   }
@@ -390,25 +449,34 @@ struct CopyModeTests {
     let (result, _, asset) = try encodeMadeSource("hdr.mp4", Self.tenBitHEVC(transfer: transfer))
     #expect(result.status == 0, "\(result.stderr)")
     let probe = try Command.run(
-      "ffprobe", ["-v", "error", "-allowed_extensions", "ALL", "-select_streams", "v", "-show_entries", "stream=color_transfer",
-                  "-of", "csv=p=0", asset.appendingPathComponent("main/index.m3u8").path])
+      "ffprobe",
+      [
+        "-v", "error", "-allowed_extensions", "ALL", "-select_streams", "v", "-show_entries", "stream=color_transfer",
+        "-of", "csv=p=0", asset.appendingPathComponent("main/index.m3u8").path,
+      ])
     // One line per program the HLS demuxer lists, and one for the stream.
     let written = Set(probe.text.split(separator: "\n").map(String.init))
     #expect(written == [transfer], "what was written: \(probe.text)")
     let master = try String(contentsOf: asset.appendingPathComponent("master.m3u8"), encoding: .utf8)
-    let variants = master.split(separator: "\n").filter { $0.hasPrefix("#EXT-X-STREAM-INF:") || $0.hasPrefix("#EXT-X-I-FRAME-STREAM-INF:") }
+    let variants = master.split(separator: "\n").filter {
+      $0.hasPrefix("#EXT-X-STREAM-INF:") || $0.hasPrefix("#EXT-X-I-FRAME-STREAM-INF:")
+    }
     #expect(variants.count == 2)
     for line in variants {
-      let attributes = PlaylistReader.attributes(String(line[line.index(after: line.firstIndex(of: ":") ?? line.startIndex)...]))
+      let attributes = PlaylistReader.attributes(
+        String(line[line.index(after: line.firstIndex(of: ":") ?? line.startIndex)...]))
       #expect(attributes["VIDEO-RANGE"] == range, "\(line)")
     }
   }
 
   /// ffmpeg arguments for 2 s of 10-bit HEVC (1 s closed GOPs) tagged BT.2020 with `transfer`.
   static func tenBitHEVC(transfer: String) -> [String] {
-    ["-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=2", "-c:v", "libx265", "-preset", "ultrafast",
-     "-pix_fmt", "yuv420p10le", "-tag:v", "hvc1",
-     "-x265-params", "keyint=25:min-keyint=25:scenecut=0:open-gop=0:colorprim=bt2020:transfer=\(transfer):colormatrix=bt2020nc:log-level=error"]
+    [
+      "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=2", "-c:v", "libx265", "-preset", "ultrafast",
+      "-pix_fmt", "yuv420p10le", "-tag:v", "hvc1",
+      "-x265-params",
+      "keyint=25:min-keyint=25:scenecut=0:open-gop=0:colorprim=bt2020:transfer=\(transfer):colormatrix=bt2020nc:log-level=error",
+    ]
   }
 
   /// Copied into fMP4, the sample entry holds the parameter sets and the
@@ -417,17 +485,30 @@ struct CopyModeTests {
   /// samples repeat them with an AUD, and from an `hev1` MP4 (FFmpeg's
   /// default tag), whose record says its arrays are incomplete.
   @Test(arguments: [
-    ("hevc.ts", ["-c:v", "libx265", "-x265-params", "keyint=25:min-keyint=25:scenecut=0:open-gop=0:log-level=error"], "hvc1"),
-    ("hev1.mp4", ["-c:v", "libx265", "-tag:v", "hev1", "-x265-params", "keyint=25:min-keyint=25:scenecut=0:open-gop=0:log-level=error"], "hvc1"),
+    (
+      "hevc.ts", ["-c:v", "libx265", "-x265-params", "keyint=25:min-keyint=25:scenecut=0:open-gop=0:log-level=error"],
+      "hvc1"
+    ),
+    (
+      "hev1.mp4",
+      [
+        "-c:v", "libx265", "-tag:v", "hev1", "-x265-params",
+        "keyint=25:min-keyint=25:scenecut=0:open-gop=0:log-level=error",
+      ], "hvc1"
+    ),
     ("h264.ts", ["-c:v", "libx264", "-g", "25", "-bsf:v", "h264_metadata=aud=insert"], "avc1"),
   ])
   func parameterSetsLeaveTheSamplesForTheSampleEntry(name: String, codec: [String], entry: String) throws {
     let (run, _, asset) = try encodeMadeSource(
-      name, ["-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=2", "-pix_fmt", "yuv420p"] + codec, container: "fmp4", method: "none")
+      name, ["-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=2", "-pix_fmt", "yuv420p"] + codec,
+      container: "fmp4", method: "none")
     #expect(run.status == 0, "\(run.stderr)")
     let folder = asset.appendingPathComponent("main")
 
-    let initialization = try #require(try Box.parse(Array(try Data(contentsOf: folder.appendingPathComponent("init.mp4")))[...]).first { $0.type == "moov" })
+    let initialization = try #require(
+      try Box.parse(Array(try Data(contentsOf: folder.appendingPathComponent("init.mp4")))[...]).first {
+        $0.type == "moov"
+      })
     let stsd = try #require(try initialization.find(["trak", "mdia", "minf", "stbl", "stsd"]))
     let sampleEntry = try #require(try stsd.children(skipping: 8).first)
     #expect(sampleEntry.type == entry)
@@ -460,12 +541,14 @@ struct CopyModeTests {
       #expect(offset == mdat.count && !types.isEmpty)
       #expect(removed.isDisjoint(with: types), "\(segment.uri): NAL types \(types)")
     }
-    let decoded = try Command.run("ffmpeg", ["-v", "error", "-i", folder.appendingPathComponent("index.m3u8").path, "-f", "null", "-"])
+    let decoded = try Command.run(
+      "ffmpeg", ["-v", "error", "-i", folder.appendingPathComponent("index.m3u8").path, "-f", "null", "-"])
     #expect(decoded.status == 0 && decoded.stderr.isEmpty, "\(decoded.stderr)")
   }
 
   @Test func aRawH264StreamIsRefusedForItsMissingTimestamps() throws {
-    let (result, _, asset) = try encodeMadeSource("clip.h264", ["-i", try Fixtures.clip().path, "-an", "-c:v", "copy", "-bsf:v", "h264_mp4toannexb"])
+    let (result, _, asset) = try encodeMadeSource(
+      "clip.h264", ["-i", try Fixtures.clip().path, "-an", "-c:v", "copy", "-bsf:v", "h264_mp4toannexb"])
     #expect(result.status == 1)
     #expect(result.stderr.contains("clip.h264: video packet 0 has no timestamps"), "\(result.stderr)")
     #expect(!FileManager.default.fileExists(atPath: asset.path))
@@ -474,11 +557,19 @@ struct CopyModeTests {
   /// Open GOPs mark keyframes whose segments would not decode on their own:
   /// x264's recovery-point I pictures, x265's CRA pictures with RASL followers.
   @Test(arguments: [
-    ("open.mp4", ["-c:v", "libx264", "-preset", "veryfast", "-g", "25", "-x264-params", "open-gop=1"], "the keyframe at 1.000 s that opens a segment is not an IDR picture"),
-    ("open.mp4", ["-c:v", "libx265", "-preset", "fast", "-x265-params", "keyint=25:min-keyint=25:scenecut=0:log-level=none"], "that opens a segment is followed by a RASL picture"),
+    (
+      "open.mp4", ["-c:v", "libx264", "-preset", "veryfast", "-g", "25", "-x264-params", "open-gop=1"],
+      "the keyframe at 1.000 s that opens a segment is not an IDR picture"
+    ),
+    (
+      "open.mp4",
+      ["-c:v", "libx265", "-preset", "fast", "-x265-params", "keyint=25:min-keyint=25:scenecut=0:log-level=none"],
+      "that opens a segment is followed by a RASL picture"
+    ),
   ])
   func openGOPSourcesAreRefused(name: String, codec: [String], message: String) throws {
-    let (result, _, asset) = try encodeMadeSource(name, ["-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=3"] + codec)
+    let (result, _, asset) = try encodeMadeSource(
+      name, ["-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=3"] + codec)
     #expect(result.status == 1)
     #expect(result.stderr.contains("rendition main: "), "\(result.stderr)")
     #expect(result.stderr.contains(message), "\(result.stderr)")
@@ -489,8 +580,11 @@ struct CopyModeTests {
     let scratch = try ScratchFolder.make()
     let result = try encode(container: "ts", low: try Self.lowSource(in: scratch, keyframes: "0,1.2,2.2,3.2"))
     #expect(result.status == 1)
-    #expect(result.stderr.contains("rendition low is not keyframe-aligned with main: segment 1 starts at 1.200 s in low and at 1.000 s in main"))
-    #expect((try? FileManager.default.contentsOfDirectory(atPath: scratch.appendingPathComponent("out-ts").path)) ?? [] == [])
+    #expect(
+      result.stderr.contains(
+        "rendition low is not keyframe-aligned with main: segment 1 starts at 1.200 s in low and at 1.000 s in main"))
+    #expect(
+      (try? FileManager.default.contentsOfDirectory(atPath: scratch.appendingPathComponent("out-ts").path)) ?? [] == [])
   }
 
   /// Switching variants must not drop or add the sound.
@@ -499,7 +593,9 @@ struct CopyModeTests {
     let low = try Self.lowSource(in: scratch, audio: false)
     let result = try encode(container: "ts", low: low)
     #expect(result.status == 1)
-    #expect(result.stderr.contains("\(low.path): has no audio stream, but the source of rendition main has one"), "\(result.stderr)")
+    #expect(
+      result.stderr.contains("\(low.path): has no audio stream, but the source of rendition main has one"),
+      "\(result.stderr)")
   }
 
   @Test func renditionsOfDifferentLengthsAreRefused() throws {
@@ -514,14 +610,18 @@ struct CopyModeTests {
     let low = try Self.lowSource(in: scratch, audioCodec: "ac3")
     let result = try encode(container: "fmp4", low: low)
     #expect(result.status == 1)
-    #expect(result.stderr.contains("\(low.path): audio stream is ac3, which hlspack does not put in fMP4"), "\(result.stderr)")
+    #expect(
+      result.stderr.contains("\(low.path): audio stream is ac3, which hlspack does not put in fMP4"), "\(result.stderr)"
+    )
   }
 
   @Test func segmentsTooLongForTheTargetAreRefused() throws {
     let scratch = try ScratchFolder.make()
     let result = try encode(container: "ts", low: try Self.lowSource(in: scratch, keyframes: "0,1,3"))
     #expect(result.status == 1)
-    #expect(result.stderr.contains("rendition low: the segment starting at 1.000 s lasts 2.000 s, more than the target 1 s + 0.5 s"))
+    #expect(
+      result.stderr.contains(
+        "rendition low: the segment starting at 1.000 s lasts 2.000 s, more than the target 1 s + 0.5 s"))
   }
 
   /// Audio that starts after the first picture keeps its delay in fMP4: its
@@ -531,14 +631,21 @@ struct CopyModeTests {
   func lateAudioKeepsItsDelay(container: String) throws {
     let (result, _, asset) = try encodeMadeSource(
       "late-audio-\(container).mp4",
-      ["-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=3", "-itsoffset", "0.5", "-f", "lavfi", "-i",
-       "sine=frequency=440:duration=2.5", "-map", "0:v", "-map", "1:a", "-c:v", "libx264", "-preset", "veryfast", "-g", "25",
-       "-c:a", "aac"],
+      [
+        "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=3", "-itsoffset", "0.5", "-f", "lavfi", "-i",
+        "sine=frequency=440:duration=2.5", "-map", "0:v", "-map", "1:a", "-c:v", "libx264", "-preset", "veryfast", "-g",
+        "25",
+        "-c:a", "aac",
+      ],
       container: container, copyAudio: true, method: "none")
     try #require(result.status == 0, "\(result.stderr)")
     let playlist = asset.appendingPathComponent("main/index.m3u8").path
-    let video = try #require(Double(try ffprobe(playlist, ["-select_streams", "v:0", "-show_entries", "stream=start_time"])["start_time"] ?? ""))
-    let audio = try #require(Double(try ffprobe(playlist, ["-select_streams", "a:0", "-show_entries", "stream=start_time"])["start_time"] ?? ""))
+    let video = try #require(
+      Double(
+        try ffprobe(playlist, ["-select_streams", "v:0", "-show_entries", "stream=start_time"])["start_time"] ?? ""))
+    let audio = try #require(
+      Double(
+        try ffprobe(playlist, ["-select_streams", "a:0", "-show_entries", "stream=start_time"])["start_time"] ?? ""))
     // The AAC encoder's priming sits before the delayed sound.
     #expect(abs(audio - video - (0.5 - 1024.0 / 44100)) < 0.03, "\(container): video at \(video), audio at \(audio)")
   }
@@ -549,11 +656,16 @@ struct CopyModeTests {
   @Test func theEditListIsExactInATimescaleFinerThan90kHz() throws {
     let (result, _, asset) = try encodeMadeSource(
       "fine-timescale.mp4",
-      ["-f", "lavfi", "-i", "testsrc2=size=320x180:rate=24000/1001:duration=3", "-c:v", "libx264", "-preset", "veryfast",
-       "-bf", "2", "-g", "24", "-video_track_timescale", "1000000"],
+      [
+        "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=24000/1001:duration=3", "-c:v", "libx264", "-preset",
+        "veryfast",
+        "-bf", "2", "-g", "24", "-video_track_timescale", "1000000",
+      ],
       container: "fmp4", method: "none")
     try #require(result.status == 0, "\(result.stderr)")
     let playlist = asset.appendingPathComponent("main/index.m3u8").path
-    #expect(try ffprobe(playlist, ["-select_streams", "v:0", "-show_entries", "stream=start_time"])["start_time"] == "0.000000")
+    #expect(
+      try ffprobe(playlist, ["-select_streams", "v:0", "-show_entries", "stream=start_time"])["start_time"]
+        == "0.000000")
   }
 }

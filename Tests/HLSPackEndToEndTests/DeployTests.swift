@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import HLSPackTestSupport
+import Testing
 
 /// The files that run `hlspack batch` on engines and get its packages to
 /// object storage: the Kubernetes and AWS Batch files pass the engines' own
@@ -12,8 +12,10 @@ struct DeployTests {
   static let root = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
   /// Where scripts/bootstrap puts the Python tools (kubernetes-validate, botocore, rclone).
-  static let tools = ProcessInfo.processInfo.environment["HLSPACK_TOOLS"]
-    ?? (ProcessInfo.processInfo.environment["XDG_DATA_HOME"] ?? (NSHomeDirectory() + "/.local/share")) + "/hlspack/tools"
+  static let tools =
+    ProcessInfo.processInfo.environment["HLSPACK_TOOLS"]
+    ?? (ProcessInfo.processInfo.environment["XDG_DATA_HOME"] ?? (NSHomeDirectory() + "/.local/share"))
+    + "/hlspack/tools"
 
   static var environment: [String: String] {
     var env = ProcessInfo.processInfo.environment
@@ -22,10 +24,13 @@ struct DeployTests {
   }
 
   @Test func kubernetesAndAWSBatchFilesPassTheOfflineValidators() throws {
-    let run = try Command.run(Self.root.appendingPathComponent("deploy/validate").path, [], environment: Self.environment)
+    let run = try Command.run(
+      Self.root.appendingPathComponent("deploy/validate").path, [], environment: Self.environment)
     #expect(run.status == 0, "\(run.stderr)")
     let output = run.text + run.stderr
-    for resource in ["job/hlspack-catalog", "persistentvolumeclaim/hlspack-catalog", "persistentvolumeclaim/hlspack-keys"] {
+    for resource in [
+      "job/hlspack-catalog", "persistentvolumeclaim/hlspack-catalog", "persistentvolumeclaim/hlspack-keys",
+    ] {
       #expect(output.contains("passed for resource \(resource) against version 1.33"), "\(output)")
     }
     #expect(output.contains("valid RegisterJobDefinition request"))
@@ -40,10 +45,13 @@ struct DeployTests {
 
     init(in folder: URL) throws {
       data = folder.appendingPathComponent("s3")
-      try FileManager.default.createDirectory(at: data.appendingPathComponent("fixtures"), withIntermediateDirectories: true)
+      try FileManager.default.createDirectory(
+        at: data.appendingPathComponent("fixtures"), withIntermediateDirectories: true)
       port = Int.random(in: 20000...60000)
       process.executableURL = URL(fileURLWithPath: try Command.which("rclone", path: DeployTests.environment["PATH"]))
-      process.arguments = ["serve", "s3", "--addr", "127.0.0.1:\(port)", "--auth-key", "hlspacktestkey1,hlspack-test-secret-1", data.path]
+      process.arguments = [
+        "serve", "s3", "--addr", "127.0.0.1:\(port)", "--auth-key", "hlspacktestkey1,hlspack-test-secret-1", data.path,
+      ]
       process.standardOutput = FileHandle.nullDevice
       process.standardError = FileHandle.nullDevice
       try process.run()
@@ -86,16 +94,22 @@ struct DeployTests {
     let keys = folder.appendingPathComponent("keys")
     let batch = try Command.run(
       try Fixtures.executable(),
-      ["batch", "--manifest", manifest.path, "--profile", profile.path, "--output", output.path, "--keys-dir", keys.path])
+      [
+        "batch", "--manifest", manifest.path, "--profile", profile.path, "--output", output.path, "--keys-dir",
+        keys.path,
+      ])
     #expect(batch.status == 0, "\(batch.stderr)")
-    let keyFiles = (FileManager.default.enumerator(atPath: keys.path)?.allObjects as? [String] ?? []).filter { $0.hasSuffix(".key") }
+    let keyFiles = (FileManager.default.enumerator(atPath: keys.path)?.allObjects as? [String] ?? []).filter {
+      $0.hasSuffix(".key")
+    }
     #expect(keyFiles.count == 2, "one key per asset, in the keys folder: \(keyFiles)")
 
     let server = try S3Server(in: folder)
     var environment = server.environment
     environment["RCLONE_VERBOSE"] = "1"
     let upload = try Command.run(
-      Self.root.appendingPathComponent("deploy/upload").path, [output.path, "s3:fixtures/catalog"], environment: environment)
+      Self.root.appendingPathComponent("deploy/upload").path, [output.path, "s3:fixtures/catalog"],
+      environment: environment)
     #expect(upload.status == 0, "\(upload.stderr)")
     #expect(upload.text.contains("uploaded and checked"), "\(upload.text)")
 
@@ -111,12 +125,15 @@ struct DeployTests {
 
     // What the bucket holds is the output, byte for byte, without batch reports.
     let back = folder.appendingPathComponent("back")
-    #expect(try Command.run("rclone", ["copy", "s3:fixtures/catalog", back.path], environment: server.environment).status == 0)
+    #expect(
+      try Command.run("rclone", ["copy", "s3:fixtures/catalog", back.path], environment: server.environment).status == 0
+    )
     let diff = try Command.run("diff", ["-r", "-x", "batch-report-*", output.path, back.path])
     #expect(diff.status == 0, "\(diff.text)")
     #expect(!FileManager.default.fileExists(atPath: back.appendingPathComponent("batch-report-0.json").path))
     let inBucket = FileManager.default.enumerator(atPath: back.path)?.allObjects as? [String] ?? []
-    #expect(!inBucket.contains { $0.hasSuffix(".key") || $0.hasSuffix("keys.json") }, "keys reached the bucket: \(inBucket)")
+    #expect(
+      !inBucket.contains { $0.hasSuffix(".key") || $0.hasSuffix("keys.json") }, "keys reached the bucket: \(inBucket)")
     #expect(inBucket.contains("second/src/segment_00000.ts"))
   }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import HLSPackCore
-import Testing
 import HLSPackTestSupport
+import Testing
 
 @Suite("Encryption modes")
 struct EncryptionModeTests {
@@ -31,7 +31,11 @@ struct EncryptionModeTests {
         _ = try TransportStream(try package.clearSegment(variant: variant.uri, segment, index: index))
       }
       let decode = try Command.run(
-        "ffmpeg", ["-v", "error", "-allowed_extensions", "ALL", "-i", package.folder.appendingPathComponent(variant.uri).path, "-f", "null", "-"])
+        "ffmpeg",
+        [
+          "-v", "error", "-allowed_extensions", "ALL", "-i", package.folder.appendingPathComponent(variant.uri).path,
+          "-f", "null", "-",
+        ])
       #expect(decode.status == 0 && decode.stderr.isEmpty, "\(decode.stderr)")
     }
   }

@@ -1,7 +1,7 @@
 import Foundation
 import HLSPackCore
-import Testing
 import HLSPackTestSupport
+import Testing
 
 @testable import HLSPack
 

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import HLSPackTestSupport
+import Testing
 
 /// fMP4 renditions: H.264 and HEVC (tagged hvc1), clear and AES-128, checked
 /// with ffmpeg/ffprobe and the tests' own box reader.
@@ -20,9 +20,11 @@ struct FragmentedMP4Tests {
     let package = try Self.package(method)
     for variant in package.master.variants {
       let path = package.folder.appendingPathComponent(variant.uri).path
-      let decode = try Command.run("ffmpeg", ["-v", "error", "-allowed_extensions", "ALL", "-i", path, "-f", "null", "-"])
+      let decode = try Command.run(
+        "ffmpeg", ["-v", "error", "-allowed_extensions", "ALL", "-i", path, "-f", "null", "-"])
       #expect(decode.status == 0 && decode.stderr.isEmpty, "\(variant.uri): \(decode.stderr)")
-      let probe = try ffprobe(path, ["-count_frames", "-select_streams", "v:0", "-show_entries", "stream=nb_read_frames,codec_tag_string"])
+      let probe = try ffprobe(
+        path, ["-count_frames", "-select_streams", "v:0", "-show_entries", "stream=nb_read_frames,codec_tag_string"])
       #expect(probe["nb_read_frames"] == String(Fixtures.clipFrames))
     }
   }
@@ -42,7 +44,9 @@ struct FragmentedMP4Tests {
       entries += try Box.parse(stsd.payload.dropFirst(8)).map(\.type)
     }
     #expect(entries.contains("hvc1") && !entries.contains("hev1"), "\(entries)")
-    let probe = try ffprobe(package.folder.appendingPathComponent(hevc.uri).path, ["-select_streams", "v:0", "-show_entries", "stream=profile,level"])
+    let probe = try ffprobe(
+      package.folder.appendingPathComponent(hevc.uri).path,
+      ["-select_streams", "v:0", "-show_entries", "stream=profile,level"])
     let level = try #require(Int(probe["level"] ?? ""))
     #expect(codecs.contains(".L\(level)."), "level \(level) vs \(codecs)")
   }
@@ -94,19 +98,24 @@ struct FragmentedMP4Tests {
         edits[trackID] = edit
       }
       let firstSegment = try #require(try package.playlist(variant.uri).segments.first)
-      let moof = try #require(try Box.parse(Array(try Data(contentsOf: folder.appendingPathComponent(firstSegment.uri)))[...]).first)
+      let moof = try #require(
+        try Box.parse(Array(try Data(contentsOf: folder.appendingPathComponent(firstSegment.uri)))[...]).first)
       let fragments = try moof.children().filter { $0.type == "traf" }.map(TrackFragment.init)
       let video = try #require(fragments.first), audio = try #require(fragments.last)
-      #expect(fragments.allSatisfy { $0.baseDecodeTime == 0 }, "\(variant.uri): tfdt \(fragments.map(\.baseDecodeTime))")
-      #expect(Int64(try #require(edits[video.trackID]).mediaTime) == video.compositionOffsets.first, "\(variant.uri): video")
+      #expect(
+        fragments.allSatisfy { $0.baseDecodeTime == 0 }, "\(variant.uri): tfdt \(fragments.map(\.baseDecodeTime))")
+      #expect(
+        Int64(try #require(edits[video.trackID]).mediaTime) == video.compositionOffsets.first, "\(variant.uri): video")
       let primingSeconds = try #require(edits[audio.trackID]).seconds
       #expect(primingSeconds > 0.01 && primingSeconds < 0.03, "\(variant.uri): audio skips \(primingSeconds) s")
       // ffprobe applies the edit lists.
       let path = package.folder.appendingPathComponent(variant.uri).path
       let videoStart = try ffprobe(path, ["-select_streams", "v:0", "-show_entries", "stream=start_time"])["start_time"]
-      let audioStart = try #require(Double(try ffprobe(path, ["-select_streams", "a:0", "-show_entries", "stream=start_time"])["start_time"] ?? ""))
+      let audioStart = try #require(
+        Double(try ffprobe(path, ["-select_streams", "a:0", "-show_entries", "stream=start_time"])["start_time"] ?? ""))
       #expect(videoStart == "0.000000", "\(variant.uri): first picture at \(videoStart ?? "?")")
-      #expect(abs(audioStart + primingSeconds) < 0.0001, "\(variant.uri): audio from \(audioStart), its priming before 0")
+      #expect(
+        abs(audioStart + primingSeconds) < 0.0001, "\(variant.uri): audio from \(audioStart), its priming before 0")
     }
   }
 

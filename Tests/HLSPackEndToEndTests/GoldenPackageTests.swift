@@ -21,7 +21,10 @@ struct GoldenPackageTests {
     ("ts-sample-aes", #""segment": {"duration": 4}, "encryption": {"method": "sample-aes"}"#),
     ("fmp4-cbcs", #""segment": {"duration": 4, "container": "fmp4"}, "encryption": {"method": "sample-aes"}"#),
     ("fmp4-aes128", #""segment": {"duration": 4, "container": "fmp4"}, "encryption": {"method": "aes-128"}"#),
-    ("ts-rotation", #""segment": {"duration": 2}, "encryption": {"method": "aes-128", "rotate_every": 2, "iv": "sequence"}"#),
+    (
+      "ts-rotation",
+      #""segment": {"duration": 2}, "encryption": {"method": "aes-128", "rotate_every": 2, "iv": "sequence"}"#
+    ),
   ]
 
   @Test(arguments: cases.map(\.name))
@@ -37,7 +40,10 @@ struct GoldenPackageTests {
     let output = folder.appendingPathComponent("out")
     let run = try Command.run(
       try Fixtures.executable(),
-      ["encode", "--profile", profile.path, "--output", output.path, "--seed", "golden packages (test keys only)", input.path])
+      [
+        "encode", "--profile", profile.path, "--output", output.path, "--seed", "golden packages (test keys only)",
+        input.path,
+      ])
     try #require(run.status == 0, "\(run.stderr)")
 
     let asset = output.appendingPathComponent("sample")
@@ -64,7 +70,9 @@ struct GoldenPackageTests {
     var paths: [String] = []
     while let path = walker?.nextObject() as? String {
       var isFolder: ObjCBool = false
-      if FileManager.default.fileExists(atPath: folder.appendingPathComponent(path).path, isDirectory: &isFolder), !isFolder.boolValue {
+      if FileManager.default.fileExists(atPath: folder.appendingPathComponent(path).path, isDirectory: &isFolder),
+        !isFolder.boolValue
+      {
         paths.append(path)
       }
     }

@@ -1,7 +1,7 @@
 import Foundation
 import HLSPackCore
-import Testing
 import HLSPackTestSupport
+import Testing
 
 /// Every I-frame playlist entry, fetched by its byte range (and decrypted the
 /// way RFC 8216bis §6.3.6 describes when encrypted), decodes to one picture.
@@ -60,15 +60,18 @@ struct IFramePlaylistTests {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("iframe-\(UUID().uuidString).\(suffix)")
     defer { try? FileManager.default.removeItem(at: url) }
     try Data(bytes).write(to: url)
-    let probe = try ffprobe(url.path, ["-count_frames", "-select_streams", "v:0", "-show_entries", "stream=nb_read_frames"])
+    let probe = try ffprobe(
+      url.path, ["-count_frames", "-select_streams", "v:0", "-show_entries", "stream=nb_read_frames"])
     return Int(probe["nb_read_frames"] ?? "")
   }
 
   func check(_ package: EncodedPackage, suffix: String) throws {
-    #expect(package.master.lines.filter { $0.hasPrefix("#EXT-X-I-FRAME-STREAM-INF:") }.count == package.master.variants.count)
+    #expect(
+      package.master.lines.filter { $0.hasPrefix("#EXT-X-I-FRAME-STREAM-INF:") }.count == package.master.variants.count)
     for line in package.master.lines where line.hasPrefix("#EXT-X-I-FRAME-STREAM-INF:") {
       let attributes = PlaylistReader.attributes(String(line.dropFirst(26)))
-      #expect(attributes["FRAME-RATE"] == nil && attributes["RESOLUTION"] != nil && attributes["AVERAGE-BANDWIDTH"] != nil)
+      #expect(
+        attributes["FRAME-RATE"] == nil && attributes["RESOLUTION"] != nil && attributes["AVERAGE-BANDWIDTH"] != nil)
       let uri = try #require(attributes["URI"])
       let playlist = try package.playlist(uri)
       #expect(playlist.lines.contains("#EXT-X-I-FRAMES-ONLY"))
@@ -101,9 +104,11 @@ struct IFramePlaylistTests {
     var text = try String(contentsOf: profile, encoding: .utf8)
     text = text.replacingOccurrences(of: #""container": "ts""#, with: #""container": "ts", "iframe_playlists": false"#)
     try Data(text.utf8).write(to: profile)
-    let outcome = try Fixtures.encode(profile: profile, input: try Fixtures.clip(), output: scratch.appendingPathComponent("out"))
+    let outcome = try Fixtures.encode(
+      profile: profile, input: try Fixtures.clip(), output: scratch.appendingPathComponent("out"))
     let master = try String(contentsOf: outcome.destination.appendingPathComponent("master.m3u8"), encoding: .utf8)
     #expect(!master.contains("I-FRAME"))
-    #expect(!FileManager.default.fileExists(atPath: outcome.destination.appendingPathComponent("high/iframes.m3u8").path))
+    #expect(
+      !FileManager.default.fileExists(atPath: outcome.destination.appendingPathComponent("high/iframes.m3u8").path))
   }
 }

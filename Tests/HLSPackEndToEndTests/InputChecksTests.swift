@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import HLSPackTestSupport
+import Testing
 
 /// Inputs that are not what a finished media file is: a pipe, a device, a
 /// folder, a file still being written, a file cut short, a header that
@@ -13,7 +13,8 @@ struct InputChecksTests {
     let profile = try Fixtures.profile(in: scratch)
     let output = scratch.appendingPathComponent("out")
     return try Command.run(
-      "timeout", ["\(timeout)", try Fixtures.executable(), "encode", "--profile", profile.path, "--output", output.path] + inputs)
+      "timeout",
+      ["\(timeout)", try Fixtures.executable(), "encode", "--profile", profile.path, "--output", output.path] + inputs)
   }
 
   func published(in scratch: URL) -> [String] {
@@ -57,7 +58,9 @@ struct InputChecksTests {
     try process.run()
     // The staging folder appears once the source has been looked at, before any encoding.
     while process.isRunning,
-      !((try? FileManager.default.contentsOfDirectory(atPath: output.path)) ?? []).contains(where: { $0.hasPrefix(".recording.partial-") })
+      !((try? FileManager.default.contentsOfDirectory(atPath: output.path)) ?? []).contains(where: {
+        $0.hasPrefix(".recording.partial-")
+      })
     {
       usleep(1000)
     }
@@ -68,7 +71,10 @@ struct InputChecksTests {
     let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     process.waitUntilExit()
     #expect(process.terminationStatus == 1, "\(stderr)")
-    #expect(stderr.contains("\(source.path): changed while it was being encoded (its size went from \(more.count) to \(2 * more.count) bytes)"), "\(stderr)")
+    #expect(
+      stderr.contains(
+        "\(source.path): changed while it was being encoded (its size went from \(more.count) to \(2 * more.count) bytes)"
+      ), "\(stderr)")
     #expect(published(in: scratch).isEmpty)
   }
 
@@ -79,7 +85,10 @@ struct InputChecksTests {
     try (Data("YUV4MPEG2 W30000 H30000 F25:1 Ip A1:1 C420jpeg\nFRAME\n".utf8) + Data(count: 100_000)).write(to: source)
     let run = try encode([source.path], in: scratch)
     #expect(run.status == 1)
-    #expect(run.stderr.contains("\(source.path): its YUV4MPEG2 header declares a 30000x30000 picture, larger than FFmpeg can decode"), "\(run.stderr)")
+    #expect(
+      run.stderr.contains(
+        "\(source.path): its YUV4MPEG2 header declares a 30000x30000 picture, larger than FFmpeg can decode"),
+      "\(run.stderr)")
     #expect(published(in: scratch).isEmpty)
   }
 

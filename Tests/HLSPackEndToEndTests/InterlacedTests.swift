@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import HLSPackTestSupport
+import Testing
 
 /// HLS video is progressive: an interlaced (25i) source is deinterlaced
 /// before scaling, so a rung at the source's size shows no combing.
@@ -22,11 +22,16 @@ struct InterlacedTests {
     let source = scratch.appendingPathComponent("interlaced.mp4")
     let made = try Command.run(
       "ffmpeg",
-      ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=720x576:rate=50:duration=2", "-vf", "interlace=scan=tff,setfield=tff",
-       "-c:v", "libx264", "-preset", "ultrafast", "-flags", "+ilme+ildct", "-x264opts", "tff=1", "-pix_fmt", "yuv420p", source.path])
+      [
+        "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=720x576:rate=50:duration=2", "-vf",
+        "interlace=scan=tff,setfield=tff",
+        "-c:v", "libx264", "-preset", "ultrafast", "-flags", "+ilme+ildct", "-x264opts", "tff=1", "-pix_fmt", "yuv420p",
+        source.path,
+      ])
     #expect(made.status == 0, "\(made.stderr)")
     #expect(try idet(source.path).tff > 40, "the source must look interlaced")
-    let (run, asset) = try Fixtures.encodeOneRung(source, rung: "sd", width: 720, height: 576, bitrate: 1_500_000, in: scratch)
+    let (run, asset) = try Fixtures.encodeOneRung(
+      source, rung: "sd", width: 720, height: 576, bitrate: 1_500_000, in: scratch)
     #expect(run.status == 0, "\(run.stderr)")
     let packaged = try idet(asset.appendingPathComponent("sd/index.m3u8").path)
     #expect(packaged.tff == 0 && packaged.progressive > 40, "\(packaged)")

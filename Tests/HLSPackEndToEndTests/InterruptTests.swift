@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import HLSPackTestSupport
+import Testing
 
 /// SIGINT while `hlspack encode` runs: exit 130 and nothing unfinished left,
 /// whenever it arrives (README, Exit status).
@@ -39,7 +39,8 @@ struct InterruptTests {
   /// Whether strace can run hlspack here with rename(2) delayed (ptrace may be forbidden).
   static let canDelayRenames: Bool = {
     guard let strace = try? Command.which("strace") else { return false }
-    let probe = try? Command.run(strace, ["-qq", "-o", "/dev/null", "-e", "inject=\(renameCalls):delay_exit=1", "/bin/true"])
+    let probe = try? Command.run(
+      strace, ["-qq", "-o", "/dev/null", "-e", "inject=\(renameCalls):delay_exit=1", "/bin/true"])
     return probe?.status == 0
   }()
 
@@ -48,7 +49,10 @@ struct InterruptTests {
   /// delayed), and returns its exit status.
   func interruptDuringRename(_ arguments: [String], inRename: () -> Bool) throws -> Int32 {
     let strace = try start(
-      ["-f", "-qq", "-o", "/dev/null", "-e", "inject=\(Self.renameCalls):delay_exit=1000000", try Fixtures.executable()]
+      [
+        "-f", "-qq", "-o", "/dev/null", "-e", "inject=\(Self.renameCalls):delay_exit=1000000",
+        try Fixtures.executable(),
+      ]
         + arguments,
       executable: try Command.which("strace"))
     while strace.isRunning, !inRename() { usleep(1000) }
@@ -90,7 +94,8 @@ struct InterruptTests {
       process.waitUntilExit()
       #expect(process.terminationReason == .exit, "attempt \(attempt): killed by a signal")
       let published = FileManager.default.fileExists(atPath: output.appendingPathComponent("clip/master.m3u8").path)
-      #expect(process.terminationStatus == 130 || (process.terminationStatus == 0 && published),
+      #expect(
+        process.terminationStatus == 130 || (process.terminationStatus == 0 && published),
         "attempt \(attempt): exit \(process.terminationStatus)")
       #expect(hidden(in: output).isEmpty, "attempt \(attempt): left behind \(hidden(in: output))")
     }
@@ -103,7 +108,10 @@ struct InterruptTests {
     let output = scratch.appendingPathComponent("out")
     let command = "trap '' INT; exec \"$0\" encode --profile \"$1\" --output \"$2\" \"$3\""
     let process = try start(
-      ["-c", command, try Fixtures.executable(), try Fixtures.profile(in: scratch).path, output.path, try Fixtures.clip().path],
+      [
+        "-c", command, try Fixtures.executable(), try Fixtures.profile(in: scratch).path, output.path,
+        try Fixtures.clip().path,
+      ],
       executable: "/bin/sh")
     while process.isRunning, hidden(in: output).isEmpty { usleep(100) }
     process.interrupt()
@@ -144,7 +152,9 @@ struct InterruptTests {
     let original = try PackageDiff.copy(package, scratch: "original")
     let playlists = try PackageDiff.playlists(in: package)
     let status = try interruptDuringRename(["rewrite-keys", package.path, "--uri", "skd://{key_id}"]) {
-      playlists.contains { (try? String(contentsOf: package.appendingPathComponent($0), encoding: .utf8))?.contains("skd://") == true }
+      playlists.contains {
+        (try? String(contentsOf: package.appendingPathComponent($0), encoding: .utf8))?.contains("skd://") == true
+      }
     }
     #expect(status == 130)
     let uris = try PackageDiff.expectOnlyKeyURIsChanged(before: original, after: package)

@@ -1,7 +1,7 @@
 import Foundation
 import HLSPackCore
-import Testing
 import HLSPackTestSupport
+import Testing
 
 /// Key sources, URI templates, rotation, IV modes and reproducible fixtures,
 /// checked on real packages with the openssl and ffmpeg command-line tools.
@@ -21,7 +21,8 @@ struct KeyManagementTests {
 
   /// Decrypts a segment with the openssl CLI; nil when the key or IV is wrong.
   func decrypt(_ file: URL, key: [UInt8], iv: String) throws -> [UInt8]? {
-    let result = try Command.run("openssl", ["enc", "-d", "-aes-128-cbc", "-K", Hex.encode(key), "-iv", iv, "-in", file.path])
+    let result = try Command.run(
+      "openssl", ["enc", "-d", "-aes-128-cbc", "-K", Hex.encode(key), "-iv", iv, "-in", file.path])
     guard result.status == 0, let ts = try? TransportStream(Array(result.stdout)), ts.pmtPID != nil else { return nil }
     return Array(result.stdout)
   }
@@ -37,7 +38,8 @@ struct KeyManagementTests {
       for (k, segment) in playlist.segments.enumerated() {
         let keyID = try #require(segment.keyAttributes?["URI"]).replacingOccurrences(of: "skd://", with: "")
         let iv = try #require(segment.keyAttributes?["IV"]).replacingOccurrences(of: "0x", with: "")
-        let file = package.folder.appendingPathComponent(variant.uri).deletingLastPathComponent().appendingPathComponent(segment.uri)
+        let file = package.folder.appendingPathComponent(variant.uri).deletingLastPathComponent()
+          .appendingPathComponent(segment.uri)
         for (id, key) in keys {
           let opened = try decrypt(file, key: key, iv: iv) != nil
           // Segment k opens with its period's key only.
@@ -89,7 +91,8 @@ struct KeyManagementTests {
     let keyID = try #require(keys.keys.first)
     for variant in package.master.variants {
       let rendition = variant.uri.split(separator: "/")[0]
-      let expected = template
+      let expected =
+        template
         .replacingOccurrences(of: "{key_file}", with: "../keys/\(keyID).key")
         .replacingOccurrences(of: "{key_id}", with: keyID)
         .replacingOccurrences(of: "{asset}", with: "clip")
@@ -119,7 +122,8 @@ struct KeyManagementTests {
       let package = try EncodedPackage.with(encryption: #"{"method": "aes-128", \#(source)}"#)
       let variant = try #require(package.master.variants.first)
       let segment = try #require(try package.playlist(variant.uri).segments.first)
-      let file = package.folder.appendingPathComponent(variant.uri).deletingLastPathComponent().appendingPathComponent(segment.uri)
+      let file = package.folder.appendingPathComponent(variant.uri).deletingLastPathComponent().appendingPathComponent(
+        segment.uri)
       let iv = try #require(segment.keyAttributes?["IV"]).replacingOccurrences(of: "0x", with: "")
       #expect(try decrypt(file, key: try #require(Hex.decode(key)), iv: iv) != nil, "\(source)")
       if source.contains("key_info") {
@@ -131,13 +135,15 @@ struct KeyManagementTests {
 
   @Test func keyFromTheEnvironmentNeverAppearsInOutput() throws {
     let scratch = try ScratchFolder.make()
-    let profile = try Fixtures.profile(in: scratch, encryption: #"{"method": "aes-128", "key_env": "HLSPACK_TEST_KEY"}"#)
+    let profile = try Fixtures.profile(
+      in: scratch, encryption: #"{"method": "aes-128", "key_env": "HLSPACK_TEST_KEY"}"#)
     let key = "2b7e151628aed2a6abf7158809cf4f3c"
     var environment = ProcessInfo.processInfo.environment
     environment["HLSPACK_TEST_KEY"] = key
     let output = scratch.appendingPathComponent("out")
     let result = try Command.run(
-      try Fixtures.executable(), ["encode", "--profile", profile.path, "--output", output.path, "--progress", "json", try Fixtures.clip().path],
+      try Fixtures.executable(),
+      ["encode", "--profile", profile.path, "--output", output.path, "--progress", "json", try Fixtures.clip().path],
       environment: environment)
     #expect(result.status == 0, "\(result.stderr)")
     #expect(!result.text.lowercased().contains(key) && !result.stderr.lowercased().contains(key))
@@ -146,7 +152,8 @@ struct KeyManagementTests {
       #expect(!text.lowercased().contains(key), "key bytes in \(name)")
     }
     let missing = try Command.run(
-      try Fixtures.executable(), ["encode", "--profile", profile.path, "--output", output.path, "--force", try Fixtures.clip().path],
+      try Fixtures.executable(),
+      ["encode", "--profile", profile.path, "--output", output.path, "--force", try Fixtures.clip().path],
       environment: ProcessInfo.processInfo.environment.filter { $0.key != "HLSPACK_TEST_KEY" })
     #expect(missing.status == 2)
     #expect(missing.stderr.contains("$.encryption.key_env: environment variable HLSPACK_TEST_KEY is not set"))
@@ -157,10 +164,12 @@ struct KeyManagementTests {
     let profile = try Fixtures.profile(in: scratch)
     let output = scratch.appendingPathComponent("out")
     let result = try Command.run(
-      try Fixtures.executable(), ["encode", "--profile", profile.path, "--output", output.path, "--export-keys", try Fixtures.clip().path])
+      try Fixtures.executable(),
+      ["encode", "--profile", profile.path, "--output", output.path, "--export-keys", try Fixtures.clip().path])
     #expect(result.status == 0)
     let path = output.appendingPathComponent("clip/keys.json").path
-    #expect((try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int).map { $0 & 0o777 } == 0o600)
+    #expect(
+      (try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int).map { $0 & 0o777 } == 0o600)
     let manifest = try JSONDecoder().decode(KeysManifest.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
     let entry = try #require(manifest.keys.first)
     let keyFile = Array(try Data(contentsOf: output.appendingPathComponent("clip/\(entry.keyFile)")))
@@ -169,18 +178,22 @@ struct KeyManagementTests {
 
   @Test func sameSeedGivesIdenticalPackagesAndAnotherSeedOtherKeys() throws {
     let scratch = try ScratchFolder.make()
-    let profile = try Fixtures.profile(in: scratch, encryption: #"{"method": "aes-128", "rotate_every": 2, "key_uri": "skd://{key_id}"}"#)
+    let profile = try Fixtures.profile(
+      in: scratch, encryption: #"{"method": "aes-128", "rotate_every": 2, "key_uri": "skd://{key_id}"}"#)
     func encode(_ seed: String, into name: String) throws -> [String: String] {
       let output = scratch.appendingPathComponent(name)
       let result = try Command.run(
-        try Fixtures.executable(), ["encode", "--profile", profile.path, "--output", output.path, "--seed", seed, try Fixtures.clip().path])
+        try Fixtures.executable(),
+        ["encode", "--profile", profile.path, "--output", output.path, "--seed", seed, try Fixtures.clip().path])
       #expect(result.status == 0, "\(result.stderr)")
       let asset = output.appendingPathComponent("clip")
       var hashes: [String: String] = [:]
       let files = FileManager.default.enumerator(atPath: asset.path)?.allObjects as? [String] ?? []
       for file in files where !file.hasSuffix("/") {
         var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: asset.appendingPathComponent(file).path, isDirectory: &isFolder), !isFolder.boolValue else { continue }
+        guard FileManager.default.fileExists(atPath: asset.appendingPathComponent(file).path, isDirectory: &isFolder),
+          !isFolder.boolValue
+        else { continue }
         let sha = try Command.run("sha256sum", [asset.appendingPathComponent(file).path]).text.prefix(64)
         hashes[file] = String(sha)
       }
@@ -201,9 +214,14 @@ struct KeyManagementTests {
     let variant = try #require(package.master.variants.first)
     let playlist = try package.playlist(variant.uri)
     #expect(playlist.values(of: "#EXT-X-VERSION") == ["5"])
-    #expect(playlist.values(of: "#EXT-X-KEY").allSatisfy { $0.contains(#"KEYFORMAT="identity",KEYFORMATVERSIONS="1""#) })
+    #expect(
+      playlist.values(of: "#EXT-X-KEY").allSatisfy { $0.contains(#"KEYFORMAT="identity",KEYFORMATVERSIONS="1""#) })
     let decode = try Command.run(
-      "ffmpeg", ["-v", "error", "-allowed_extensions", "ALL", "-i", package.folder.appendingPathComponent(variant.uri).path, "-f", "null", "-"])
+      "ffmpeg",
+      [
+        "-v", "error", "-allowed_extensions", "ALL", "-i", package.folder.appendingPathComponent(variant.uri).path,
+        "-f", "null", "-",
+      ])
     #expect(decode.status == 0 && decode.stderr.isEmpty)
   }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import HLSPackCore
-import Testing
 import HLSPackTestSupport
+import Testing
 
 /// `encryption.keys_dir` / `--keys-dir`: keys kept out of the asset, in
 /// `DIR/<asset>/`, staged and published with it, owner-only whatever the umask.
@@ -21,7 +21,8 @@ struct KeysFolderTests {
   /// Runs `hlspack encode` through bash with umask 000, so that only the
   /// modes hlspack sets itself keep others out.
   static func encode(_ arguments: [String], in scratch: URL) throws -> CommandResult {
-    try Fixtures.hlspack(after: #"umask 000 && cd "$1" && shift"#, [scratch.path, "encode", "--progress", "none"] + arguments)
+    try Fixtures.hlspack(
+      after: #"umask 000 && cd "$1" && shift"#, [scratch.path, "encode", "--progress", "none"] + arguments)
   }
 
   static let appKeys = #"{"method": "aes-128", "key_uri": "myapp-key://{asset}/{key_id}", "write_key_info": true}"#
@@ -37,7 +38,8 @@ struct KeysFolderTests {
   @Test func keysGoToTheKeysFolderOwnerOnlyAndNotIntoTheAsset() throws {
     let scratch = try ScratchFolder.make()
     let profile = try Self.profile(in: scratch, encryption: Self.appKeys)
-    let run = try Self.encode(["--profile", profile.path, "--output", "out", "--keys-dir", "keys", try Fixtures.clip().path], in: scratch)
+    let run = try Self.encode(
+      ["--profile", profile.path, "--output", "out", "--keys-dir", "keys", try Fixtures.clip().path], in: scratch)
     try #require(run.status == 0, "\(run.stderr)")
     #expect(!run.stderr.contains("warning"), "\(run.stderr)")
     let asset = scratch.appendingPathComponent("out/clip")
@@ -48,11 +50,15 @@ struct KeysFolderTests {
     try #require(keyFiles.count == 1)
     let keyFile = keysFolder.appendingPathComponent("keys/\(keyFiles[0])")
     #expect(try mode(keyFile) == 0o600)
-    for folder in [keysFolder, keysFolder.appendingPathComponent("keys")] { #expect(try mode(folder) == 0o700, "\(folder.path)") }
-    #expect(files(under: scratch.appendingPathComponent("keys")).allSatisfy { !$0.hasPrefix(".") }, "no staging folder left")
+    for folder in [keysFolder, keysFolder.appendingPathComponent("keys")] {
+      #expect(try mode(folder) == 0o700, "\(folder.path)")
+    }
+    #expect(
+      files(under: scratch.appendingPathComponent("keys")).allSatisfy { !$0.hasPrefix(".") }, "no staging folder left")
 
     // keys.json names the key file relative to itself; the key-info file names the published key.
-    let manifest = try JSONDecoder().decode(KeysManifest.self, from: Data(contentsOf: keysFolder.appendingPathComponent("keys.json")))
+    let manifest = try JSONDecoder().decode(
+      KeysManifest.self, from: Data(contentsOf: keysFolder.appendingPathComponent("keys.json")))
     #expect(manifest.keys.map(\.keyFile) == ["keys/\(keyFiles[0])"])
     let keyInfo = try String(contentsOf: keysFolder.appendingPathComponent("keys/main.0.keyinfo"), encoding: .utf8)
     #expect(keyInfo.split(separator: "\n").dropFirst().first.map(String.init) == keyFile.path)
@@ -63,8 +69,11 @@ struct KeysFolderTests {
     let iv = try #require(first.keyAttributes?["IV"])
     let decrypted = try Command.run(
       "openssl",
-      ["enc", "-d", "-aes-128-cbc", "-K", Hex.encode([UInt8](try Data(contentsOf: keyFile))), "-iv", String(iv.dropFirst(2)),
-       "-in", asset.appendingPathComponent("main/\(first.uri)").path])
+      [
+        "enc", "-d", "-aes-128-cbc", "-K", Hex.encode([UInt8](try Data(contentsOf: keyFile))), "-iv",
+        String(iv.dropFirst(2)),
+        "-in", asset.appendingPathComponent("main/\(first.uri)").path,
+      ])
     #expect(decrypted.status == 0 && decrypted.stdout.first == 0x47, "a TS packet after decryption")
   }
 
@@ -98,9 +107,12 @@ struct KeysFolderTests {
     let forced = try Self.encode(["--force"] + arguments, in: scratch)
     try #require(forced.status == 0, "\(forced.stderr)")
     let after = files(under: keys).filter { $0.hasSuffix(".key") }
-    #expect(after.count == before.count && Set(after).isDisjoint(with: before), "new keys replace the old: \(before) → \(after)")
+    #expect(
+      after.count == before.count && Set(after).isDisjoint(with: before),
+      "new keys replace the old: \(before) → \(after)")
     #expect(try mode(keys.deletingLastPathComponent()) == 0o700)
-    #expect(files(under: scratch.appendingPathComponent("keys")).allSatisfy { !$0.hasPrefix(".") }, "no hidden folder left")
+    #expect(
+      files(under: scratch.appendingPathComponent("keys")).allSatisfy { !$0.hasPrefix(".") }, "no hidden folder left")
   }
 
   @Test func keyFileURIsAndKeysFoldersInsideAssetsAreRefused() throws {
@@ -111,12 +123,14 @@ struct KeysFolderTests {
     #expect(inProfile.status == 2 && inProfile.stderr.contains("$.encryption.keys_dir"), "\(inProfile.stderr)")
 
     let defaultURIs = try Self.profile(in: scratch, encryption: #"{"method": "aes-128"}"#)
-    let onCommandLine = try Self.encode(["--profile", defaultURIs.path, "--output", "out", "--keys-dir", "keys", clip], in: scratch)
+    let onCommandLine = try Self.encode(
+      ["--profile", defaultURIs.path, "--output", "out", "--keys-dir", "keys", clip], in: scratch)
     #expect(onCommandLine.status == 2 && onCommandLine.stderr.contains("--keys-dir"), "\(onCommandLine.stderr)")
 
     let appKeys = try Self.profile(in: scratch, encryption: Self.appKeys)
     for folder in ["out", "out/clip/private"] {
-      let inside = try Self.encode(["--profile", appKeys.path, "--output", "out", "--keys-dir", folder, clip], in: scratch)
+      let inside = try Self.encode(
+        ["--profile", appKeys.path, "--output", "out", "--keys-dir", folder, clip], in: scratch)
       #expect(inside.status == 2 && inside.stderr.contains("outside the assets"), "\(folder): \(inside.stderr)")
     }
     #expect(!FileManager.default.fileExists(atPath: scratch.appendingPathComponent("out").path), "nothing was done")
@@ -130,7 +144,8 @@ struct KeysFolderTests {
     let run = try Self.encode(["--profile", profile.path, "--output", "out", try Fixtures.clip().path], in: scratch)
     #expect(run.status == 0 && run.stderr.contains("syncing the asset to a CDN publishes them"), "\(run.stderr)")
     let relative = try Self.profile(in: scratch, encryption: #"{"method": "aes-128"}"#)
-    let clean = try Self.encode(["--profile", relative.path, "--output", "out2", try Fixtures.clip().path], in: scratch)
+    let clean = try Self.encode(
+      ["--profile", relative.path, "--output", "out2", try Fixtures.clip().path], in: scratch)
     #expect(clean.status == 0 && !clean.stderr.contains("warning"), "\(clean.stderr)")
   }
 
@@ -139,10 +154,14 @@ struct KeysFolderTests {
     let scratch = try ScratchFolder.make()
     try FileManager.default.copyItem(at: try Fixtures.clip(), to: scratch.appendingPathComponent("title.mp4"))
     try Data(#"{"input": "title.mp4"}"#.utf8).write(to: scratch.appendingPathComponent("catalog.jsonl"))
-    let profile = try Self.profile(in: scratch, encryption: #"{"method": "aes-128", "key_uri": "skd://{key_id}", "keys_dir": "keys"}"#)
+    let profile = try Self.profile(
+      in: scratch, encryption: #"{"method": "aes-128", "key_uri": "skd://{key_id}", "keys_dir": "keys"}"#)
     let run = try Command.run(
-      try Fixtures.executable(), ["batch", "--manifest", scratch.appendingPathComponent("catalog.jsonl").path, "--profile", profile.path,
-                      "--output", scratch.appendingPathComponent("out").path])
+      try Fixtures.executable(),
+      [
+        "batch", "--manifest", scratch.appendingPathComponent("catalog.jsonl").path, "--profile", profile.path,
+        "--output", scratch.appendingPathComponent("out").path,
+      ])
     try #require(run.status == 0, "\(run.stderr)")
     #expect(FileManager.default.fileExists(atPath: scratch.appendingPathComponent("keys/title/keys.json").path))
     #expect(!files(under: scratch.appendingPathComponent("out/title")).contains { $0.hasPrefix("keys") })
@@ -162,8 +181,10 @@ struct KeysFolderTests {
     }
     let seeded = ["--profile", profile.path, "--output", "out", "--force", "--seed", "fixture"]
     let keyIDs = { () throws -> [String] in
-      try JSONDecoder().decode(AssetReport.self, from: Data(contentsOf: scratch.appendingPathComponent("out/clip/report.json")))
-        .keys.map(\.keyID)
+      try JSONDecoder().decode(
+        AssetReport.self, from: Data(contentsOf: scratch.appendingPathComponent("out/clip/report.json"))
+      )
+      .keys.map(\.keyID)
     }
     try #require(try Self.encode(seeded + [sources[0]], in: scratch).status == 0)
     let first = try keyIDs()

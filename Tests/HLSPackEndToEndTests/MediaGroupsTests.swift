@@ -1,7 +1,7 @@
 import Foundation
 import HLSPackCore
-import Testing
 import HLSPackTestSupport
+import Testing
 
 /// Alternate audio (two languages plus 5.1), sidecar subtitles and audio-only
 /// variants, checked against the rules of RFC 8216bis §4.4.6.1 and §4.4.6.2.
@@ -11,18 +11,25 @@ struct MediaGroupsTests {
   /// plus a WebVTT and an SRT sidecar.
   static func source(in folder: URL) throws -> URL {
     let url = folder.appendingPathComponent("film.mp4")
-    let result = try Command.run("ffmpeg", [
-      "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=4",
-      "-f", "lavfi", "-i", "sine=frequency=440:duration=4", "-f", "lavfi", "-i", "sine=frequency=660:duration=4",
-      "-f", "lavfi", "-i", "sine=frequency=220:duration=4",
-      "-filter_complex", "[3:a]pan=5.1|c0=c0|c1=c0|c2=c0|c3=c0|c4=c0|c5=c0[s]",
-      "-map", "0:v", "-map", "1:a", "-map", "2:a", "-map", "[s]", "-c:v", "libx264", "-preset", "ultrafast", "-g", "25",
-      "-c:a", "aac", "-metadata:s:a:0", "language=eng", "-metadata:s:a:1", "language=fra", "-metadata:s:a:2", "language=eng",
-      url.path,
-    ])
+    let result = try Command.run(
+      "ffmpeg",
+      [
+        "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=4",
+        "-f", "lavfi", "-i", "sine=frequency=440:duration=4", "-f", "lavfi", "-i", "sine=frequency=660:duration=4",
+        "-f", "lavfi", "-i", "sine=frequency=220:duration=4",
+        "-filter_complex", "[3:a]pan=5.1|c0=c0|c1=c0|c2=c0|c3=c0|c4=c0|c5=c0[s]",
+        "-map", "0:v", "-map", "1:a", "-map", "2:a", "-map", "[s]", "-c:v", "libx264", "-preset", "ultrafast", "-g",
+        "25",
+        "-c:a", "aac", "-metadata:s:a:0", "language=eng", "-metadata:s:a:1", "language=fra", "-metadata:s:a:2",
+        "language=eng",
+        url.path,
+      ])
     guard result.status == 0 else { throw FixtureError(result.stderr) }
-    try Data("WEBVTT\n\n00:00:00.500 --> 00:00:01.500\nHello\n\n00:00:01.800 --> 00:00:02.600\nSpanning\n\n00:00:03.000 --> 00:00:03.800\nBye\n".utf8)
-      .write(to: folder.appendingPathComponent("film.en.vtt"))
+    try Data(
+      "WEBVTT\n\n00:00:00.500 --> 00:00:01.500\nHello\n\n00:00:01.800 --> 00:00:02.600\nSpanning\n\n00:00:03.000 --> 00:00:03.800\nBye\n"
+        .utf8
+    )
+    .write(to: folder.appendingPathComponent("film.en.vtt"))
     try Data("1\n00:00:00,700 --> 00:00:01,900\nBonjour\n\n2\n00:00:03,100 --> 00:00:03,900\nAu revoir\n".utf8)
       .write(to: folder.appendingPathComponent("film.fr.srt"))
     return url
@@ -47,7 +54,8 @@ struct MediaGroupsTests {
     ).write(to: profile)
     let output = scratch.appendingPathComponent("out")
     let result = try Command.run(
-      try Fixtures.executable(), ["encode", "--profile", profile.path, "--output", output.path] + options + [input.path])
+      try Fixtures.executable(),
+      ["encode", "--profile", profile.path, "--output", output.path] + options + [input.path])
     guard result.status == 0 else { throw FixtureError(result.stderr) }
     return output.appendingPathComponent("film")
   }
@@ -55,7 +63,8 @@ struct MediaGroupsTests {
   /// Decodes without errors; `tolerateEndOfFile`: FFmpeg mis-decrypts the last
   /// SAMPLE-AES access units at end of file (frame-exact checks are in SampleAESTests).
   func decodes(_ playlist: URL, tolerateEndOfFile: Bool = false) throws -> Bool {
-    let result = try Command.run("ffmpeg", ["-v", "error", "-allowed_extensions", "ALL", "-i", playlist.path, "-f", "null", "-"])
+    let result = try Command.run(
+      "ffmpeg", ["-v", "error", "-allowed_extensions", "ALL", "-i", playlist.path, "-f", "null", "-"])
     return result.status == 0 && (tolerateEndOfFile || result.stderr.isEmpty)
   }
 
@@ -85,7 +94,9 @@ struct MediaGroupsTests {
       #expect(variant.attributes["CODECS"]?.contains("mp4a.40.2") == true)
       let peak = { (uri: String) throws -> Double in
         let segments = try Self.segments(of: uri, in: asset)
-        return AES128LadderTests.peakAndAverage(sizes: segments.sizes, durations: segments.durations, target: segments.target).peak
+        return AES128LadderTests.peakAndAverage(
+          sizes: segments.sizes, durations: segments.durations, target: segments.target
+        ).peak
       }
       let audioPeak = try audio.compactMap { $0["URI"] }.map(peak).max() ?? 0
       let expected = try peak(variant.uri) + audioPeak
@@ -102,7 +113,8 @@ struct MediaGroupsTests {
     let playlist = try PlaylistReader(contentsOf: asset.appendingPathComponent(uri))
     let base = asset.appendingPathComponent(uri).deletingLastPathComponent()
     let sizes = try playlist.segments.map {
-      try #require(try FileManager.default.attributesOfItem(atPath: base.appendingPathComponent($0.uri).path)[.size] as? Int)
+      try #require(
+        try FileManager.default.attributesOfItem(atPath: base.appendingPathComponent($0.uri).path)[.size] as? Int)
     }
     let target = Double(playlist.values(of: "#EXT-X-TARGETDURATION").first ?? "") ?? 1
     return (sizes, playlist.segments.map(\.duration), target)
@@ -120,8 +132,12 @@ struct MediaGroupsTests {
     let rate = { (segments: (sizes: [Int], durations: [Double], target: Double)) in
       AES128LadderTests.peakAndAverage(sizes: segments.sizes, durations: segments.durations, target: segments.target)
     }
-    let audio = try media.filter { $0["TYPE"] == "AUDIO" }.compactMap { $0["URI"] }.map { try rate(Self.segments(of: $0, in: asset)) }
-    let subtitles = try media.filter { $0["TYPE"] == "SUBTITLES" }.compactMap { $0["URI"] }.map { try Self.segments(of: $0, in: asset) }
+    let audio = try media.filter { $0["TYPE"] == "AUDIO" }.compactMap { $0["URI"] }.map {
+      try rate(Self.segments(of: $0, in: asset))
+    }
+    let subtitles = try media.filter { $0["TYPE"] == "SUBTITLES" }.compactMap { $0["URI"] }.map {
+      try Self.segments(of: $0, in: asset)
+    }
     try #require(subtitles.count == 2 && !audio.isEmpty)
     for variant in master.variants where variant.attributes["SUBTITLES"] != nil {
       let video = try Self.segments(of: variant.uri, in: asset)
@@ -143,7 +159,8 @@ struct MediaGroupsTests {
     let master = try PlaylistReader(contentsOf: asset.appendingPathComponent("master.m3u8"))
     let media = master.values(of: "#EXT-X-MEDIA").map(PlaylistReader.attributes)
     for uri in master.variants.map(\.uri) + media.filter({ $0["TYPE"] == "AUDIO" }).compactMap({ $0["URI"] }) {
-      #expect(try decodes(asset.appendingPathComponent(uri), tolerateEndOfFile: encryption.contains("sample-aes")), "\(uri)")
+      #expect(
+        try decodes(asset.appendingPathComponent(uri), tolerateEndOfFile: encryption.contains("sample-aes")), "\(uri)")
     }
     for attributes in media {
       let playlist = try PlaylistReader(contentsOf: asset.appendingPathComponent(try #require(attributes["URI"])))
@@ -166,7 +183,9 @@ struct MediaGroupsTests {
       #expect(variant["CODECS"]?.hasPrefix("avc1.") == true && variant["RESOLUTION"] == "320x180", "\(variant)")
     }
     let folders = try FileManager.default.contentsOfDirectory(atPath: asset.path)
-    #expect(folders.filter { FileManager.default.fileExists(atPath: asset.appendingPathComponent("\($0)/iframes.m3u8").path) }.count == 1)
+    #expect(
+      folders.filter { FileManager.default.fileExists(atPath: asset.appendingPathComponent("\($0)/iframes.m3u8").path) }
+        .count == 1)
   }
 
   @Test func everyTSSegmentOpensWithPATThenPMT() throws {
@@ -176,7 +195,8 @@ struct MediaGroupsTests {
     for uri in master.variants.map(\.uri) + audio.compactMap({ $0["URI"] }) {
       let playlistURL = asset.appendingPathComponent(uri)
       for segment in try PlaylistReader(contentsOf: playlistURL).segments {
-        let ts = try TransportStream(Array(try Data(contentsOf: playlistURL.deletingLastPathComponent().appendingPathComponent(segment.uri))))
+        let ts = try TransportStream(
+          Array(try Data(contentsOf: playlistURL.deletingLastPathComponent().appendingPathComponent(segment.uri))))
         let first = ts.packets.prefix(2).map(\.pid)
         #expect(first == [0, try #require(ts.pmtPID)], "\(uri) \(segment.uri) opens with PIDs \(first)")
       }
@@ -201,7 +221,8 @@ struct MediaGroupsTests {
     let mediaKeys = try (master.variants.map(\.uri) + audio.compactMap { $0["URI"] }).flatMap {
       try keyFiles(asset.appendingPathComponent($0), "#EXT-X-KEY")
     }
-    #expect(sessionKeys.count == (scope == "asset" ? 1 : 4) && Set(sessionKeys).count == sessionKeys.count, "\(sessionKeys)")
+    #expect(
+      sessionKeys.count == (scope == "asset" ? 1 : 4) && Set(sessionKeys).count == sessionKeys.count, "\(sessionKeys)")
     #expect(Set(sessionKeys) == Set(mediaKeys))
     #expect(sessionKeys.allSatisfy { FileManager.default.fileExists(atPath: $0) })
 
@@ -237,7 +258,8 @@ struct MediaGroupsTests {
   /// (priming included) is the longest, and the I-frame playlist says so too.
   @Test func everyPlaylistHasThePresentationsTargetDuration() throws {
     let asset = try Self.package(encryption: #"{"method": "none"}"#)
-    let report = try JSONDecoder().decode(AssetReport.self, from: Data(contentsOf: asset.appendingPathComponent("report.json")))
+    let report = try JSONDecoder().decode(
+      AssetReport.self, from: Data(contentsOf: asset.appendingPathComponent("report.json")))
     let playlists = try FileManager.default.subpathsOfDirectory(atPath: asset.path)
       .filter { $0.hasSuffix(".m3u8") && $0 != "master.m3u8" }
     #expect(playlists.contains { $0.hasSuffix("iframes.m3u8") } && playlists.count >= 6, "\(playlists)")
@@ -251,7 +273,8 @@ struct MediaGroupsTests {
   /// report.json lists the subtitle tracks' segments as written, as it does every rendition's.
   @Test func reportListsEverySubtitleSegmentWithItsSizeAndChecksum() throws {
     let asset = try Self.package(encryption: #"{"method": "aes-128"}"#, options: ["--checksums"])
-    let report = try JSONDecoder().decode(AssetReport.self, from: Data(contentsOf: asset.appendingPathComponent("report.json")))
+    let report = try JSONDecoder().decode(
+      AssetReport.self, from: Data(contentsOf: asset.appendingPathComponent("report.json")))
     let tracks = try #require(report.subtitles)
     #expect(tracks.map(\.playlist) == ["subtitles/en/index.m3u8", "subtitles/fr/index.m3u8"])
     for track in tracks {
@@ -272,10 +295,12 @@ struct MediaGroupsTests {
     let asset = try Self.package(encryption: #"{"method": "none"}"#)
     for (id, expected) in [("en", [0.5, 1.8, 3.0]), ("fr", [0.7, 3.1])] {
       let playlist = asset.appendingPathComponent("subtitles/\(id)/index.m3u8")
-      let first = try String(contentsOf: asset.appendingPathComponent("subtitles/\(id)/segment_00000.vtt"), encoding: .utf8)
+      let first = try String(
+        contentsOf: asset.appendingPathComponent("subtitles/\(id)/segment_00000.vtt"), encoding: .utf8)
       // The first picture's timestamp: the media clock starts 1 s in (the muxers' timeline offset).
       #expect(first.contains("X-TIMESTAMP-MAP=MPEGTS:90000,LOCAL:00:00:00.000"))
-      let probe = try Command.run("ffprobe", ["-v", "error", "-show_entries", "packet=pts_time", "-of", "csv=p=0", playlist.path])
+      let probe = try Command.run(
+        "ffprobe", ["-v", "error", "-show_entries", "packet=pts_time", "-of", "csv=p=0", playlist.path])
       // Cues at presentation times, within one frame (40 ms).
       let shifted = Set(probe.text.split(separator: "\n").compactMap { Double($0) }).sorted()
       #expect(shifted.count == expected.count, "\(id): \(shifted)")
@@ -293,15 +318,21 @@ struct MediaGroupsTests {
     let master = try PlaylistReader(contentsOf: asset.appendingPathComponent("master.m3u8"))
     let video = try #require(master.variants.first { $0.attributes["RESOLUTION"] != nil })
     let probe = try Command.run(
-      "ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=start_time", "-of", "csv=p=0",
-                  asset.appendingPathComponent(video.uri).path])
+      "ffprobe",
+      [
+        "-v", "error", "-select_streams", "v:0", "-show_entries", "stream=start_time", "-of", "csv=p=0",
+        asset.appendingPathComponent(video.uri).path,
+      ])
     // Listed under the program and under the stream.
     #expect(probe.text.split(separator: "\n").first == "0.000000", "\(probe.text)")
     let first = try String(contentsOf: asset.appendingPathComponent("subtitles/en/segment_00000.vtt"), encoding: .utf8)
     #expect(first.contains("X-TIMESTAMP-MAP=MPEGTS:0,LOCAL:00:00:00.000\n"), "\(first)")
     let cues = try Command.run(
-      "ffprobe", ["-v", "error", "-show_entries", "packet=pts_time", "-of", "csv=p=0",
-                  asset.appendingPathComponent("subtitles/en/index.m3u8").path])
+      "ffprobe",
+      [
+        "-v", "error", "-show_entries", "packet=pts_time", "-of", "csv=p=0",
+        asset.appendingPathComponent("subtitles/en/index.m3u8").path,
+      ])
     let starts = Set(cues.text.split(separator: "\n").compactMap { Double($0) }).sorted()
     #expect(starts.count == 3, "\(starts)")
     for (got, want) in zip(starts, [0.5, 1.8, 3.0]) { #expect(abs(got - want) < 0.002, "\(got) vs \(want)") }
@@ -313,20 +344,28 @@ struct MediaGroupsTests {
   @Test func fmp4AlternateAudioSkipsItsPriming() throws {
     let asset = try Self.package(encryption: #"{"method": "none"}"#, container: "fmp4")
     let master = try PlaylistReader(contentsOf: asset.appendingPathComponent("master.m3u8"))
-    let uris = master.values(of: "#EXT-X-MEDIA").map(PlaylistReader.attributes).filter { $0["TYPE"] == "AUDIO" }.compactMap { $0["URI"] }
+    let uris = master.values(of: "#EXT-X-MEDIA").map(PlaylistReader.attributes).filter { $0["TYPE"] == "AUDIO" }
+      .compactMap { $0["URI"] }
     #expect(uris.count == 3)
     for uri in uris {
       let folder = asset.appendingPathComponent(uri).deletingLastPathComponent()
-      let moov = try #require(try Box.parse(Array(try Data(contentsOf: folder.appendingPathComponent("init.mp4")))[...]).first { $0.type == "moov" })
+      let moov = try #require(
+        try Box.parse(Array(try Data(contentsOf: folder.appendingPathComponent("init.mp4")))[...]).first {
+          $0.type == "moov"
+        })
       let trak = try #require(try moov.children().first { $0.type == "trak" })
       let priming = try #require(try TrackEdit(trak), "\(uri): no edit list").seconds
       #expect(priming > 0.01 && priming < 0.03, "\(uri): \(priming) s")
       let playlist = try PlaylistReader(contentsOf: folder.appendingPathComponent("index.m3u8"))
       let first = try #require(playlist.segments.first)
-      let moof = try #require(try Box.parse(Array(try Data(contentsOf: folder.appendingPathComponent(first.uri)))[...]).first)
+      let moof = try #require(
+        try Box.parse(Array(try Data(contentsOf: folder.appendingPathComponent(first.uri)))[...]).first)
       let fragment = try TrackFragment(try #require(try moof.children().first { $0.type == "traf" }))
       #expect(fragment.baseDecodeTime == 0, "\(uri)")
-      let start = try #require(Double(try ffprobe(folder.appendingPathComponent("index.m3u8").path, ["-show_entries", "stream=start_time"])["start_time"] ?? ""))
+      let start = try #require(
+        Double(
+          try ffprobe(folder.appendingPathComponent("index.m3u8").path, ["-show_entries", "stream=start_time"])[
+            "start_time"] ?? ""))
       #expect(abs(start + priming) < 0.0001, "\(uri): starts at \(start), priming \(priming)")
     }
   }
@@ -342,12 +381,17 @@ struct MediaGroupsTests {
   func cuesThroughTheMasterPlaylistWithFFmpeg8() throws {
     let ffmpeg = try #require(ProcessInfo.processInfo.environment["HLSPACK_PEER_FFMPEG"])
     let ffprobe = URL(fileURLWithPath: ffmpeg).deletingLastPathComponent()
-      .appendingPathComponent(URL(fileURLWithPath: ffmpeg).lastPathComponent.replacingOccurrences(of: "ffmpeg", with: "ffprobe")).path
+      .appendingPathComponent(
+        URL(fileURLWithPath: ffmpeg).lastPathComponent.replacingOccurrences(of: "ffmpeg", with: "ffprobe")
+      ).path
     let asset = try Self.package(encryption: #"{"method": "none"}"#)
     let master = asset.appendingPathComponent("master.m3u8").path
-    let start = try #require(Double(try Command.run(
-      ffprobe, ["-v", "error", "-show_entries", "format=start_time", "-of", "csv=p=0", master]).text
-      .trimmingCharacters(in: .whitespacesAndNewlines)))
+    let start = try #require(
+      Double(
+        try Command.run(
+          ffprobe, ["-v", "error", "-show_entries", "format=start_time", "-of", "csv=p=0", master]
+        ).text
+          .trimmingCharacters(in: .whitespacesAndNewlines)))
     for (index, sidecar) in [(0, [1.8, 3.0]), (1, [3.1])] {
       let run = try Command.run(ffmpeg, ["-v", "error", "-i", master, "-map", "0:s:\(index)", "-f", "webvtt", "-"])
       let starts = run.text.split(separator: "\n").filter { $0.contains("-->") }.compactMap { line -> Double? in

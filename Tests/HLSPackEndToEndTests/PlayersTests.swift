@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import HLSPackTestSupport
+import Testing
 
 /// Every shipped profile, played by clients that implement HLS and AES-128
 /// themselves (VLC 3.0, streamlink, yt-dlp), fetched over HTTP from
@@ -13,7 +13,9 @@ struct PlayersTests {
   @Test(.enabled(if: Player.vlc.path != nil, Player.vlc.skipMessage), arguments: ShippedProfilesTests.profiles)
   func vlc(_ profile: String) throws { try play(profile, in: .vlc) }
 
-  @Test(.enabled(if: Player.streamlink.path != nil, Player.streamlink.skipMessage), arguments: ShippedProfilesTests.profiles)
+  @Test(
+    .enabled(if: Player.streamlink.path != nil, Player.streamlink.skipMessage), arguments: ShippedProfilesTests.profiles
+  )
   func streamlink(_ profile: String) throws { try play(profile, in: .streamlink) }
 
   @Test(.enabled(if: Player.ytdlp.path != nil, Player.ytdlp.skipMessage), arguments: ShippedProfilesTests.profiles)
@@ -32,20 +34,27 @@ struct PlayersTests {
     let what = "\(player.rawValue), \(profile)"
 
     let video = try FrameHashes.of(fetched.file, "v:0")
-    #expect(video.count == package.sourceFrames, "\(what): \(video.count) of \(package.sourceFrames) pictures; \(fetched.log)")
+    #expect(
+      video.count == package.sourceFrames, "\(what): \(video.count) of \(package.sourceFrames) pictures; \(fetched.log)"
+    )
     #expect(package.videos.contains(video), "\(what): pictures differ from every variant's")
 
     let audio = try FrameHashes.of(fetched.file, "a:0")
     let tail = player == .vlc ? Self.vlcAudioTailFrames : 0
     let matches = package.audio.contains { reference in
-      audio.count >= reference.count - tail && audio.count <= reference.count && Array(reference.prefix(audio.count)) == audio
+      audio.count >= reference.count - tail && audio.count <= reference.count
+        && Array(reference.prefix(audio.count)) == audio
     }
-    #expect(matches, "\(what): \(audio.count) audio frames, none of the package's audio (\(package.audio.map(\.count)))")
+    #expect(
+      matches, "\(what): \(audio.count) audio frames, none of the package's audio (\(package.audio.map(\.count)))")
 
     if player == .ytdlp, package.hasSubtitles {
       let cues = try SidecarCues.starts(in: folder.appendingPathComponent("yt-dlp.en.vtt"))
-      let sidecar = try SidecarCues.starts(in: ShippedProfilesTests.projectRoot.appendingPathComponent("samples/sample.en.vtt"))
-      #expect(cues.count == sidecar.count && zip(cues, sidecar).allSatisfy { abs($0 - $1) < 0.04 }, "\(what): cues at \(cues), sidecar \(sidecar)")
+      let sidecar = try SidecarCues.starts(
+        in: ShippedProfilesTests.projectRoot.appendingPathComponent("samples/sample.en.vtt"))
+      #expect(
+        cues.count == sidecar.count && zip(cues, sidecar).allSatisfy { abs($0 - $1) < 0.04 },
+        "\(what): cues at \(cues), sidecar \(sidecar)")
     }
   }
 }
@@ -81,7 +90,8 @@ struct PlayablePackage: Sendable {
     guard let first = master.variants.first else { throw FixtureError("\(profile): no variant") }
     let key = try PlaylistReader(contentsOf: asset.appendingPathComponent(first.uri)).segments.first?.keyAttributes
     if key?["URI"]?.hasPrefix("myapp-key:") == true {
-      let withKeys = try ShippedProfilesTests.copy(asset, withKeysFrom: keys, to: scratch.appendingPathComponent("with-keys"))
+      let withKeys = try ShippedProfilesTests.copy(
+        asset, withKeysFrom: keys, to: scratch.appendingPathComponent("with-keys"))
       let rewritten = scratch.appendingPathComponent("rewritten")
       let rewrite = try Command.run(
         try Fixtures.executable(), ["rewrite-keys", withKeys.path, "--uri", "{key_file}", "--output", rewritten.path])
@@ -95,8 +105,13 @@ struct PlayablePackage: Sendable {
     let decodable = method != "sample-aes"
     let variantFiles = Set(master.variants.map(\.uri)).sorted().map(asset.appendingPathComponent)
     let videos = decodable ? try variantFiles.map { try FrameHashes.of($0, "v:0") } : []
-    let audio = decodable ? try (variantFiles + audioPlaylists.map(asset.appendingPathComponent)).map { try FrameHashes.of($0, "a:0") }.filter { !$0.isEmpty } : []
-    let sourceFrames = try FrameHashes.of(ShippedProfilesTests.projectRoot.appendingPathComponent("samples/sample.mp4"), "v:0").count
+    let audio =
+      decodable
+      ? try (variantFiles + audioPlaylists.map(asset.appendingPathComponent)).map { try FrameHashes.of($0, "a:0") }
+        .filter { !$0.isEmpty } : []
+    let sourceFrames = try FrameHashes.of(
+      ShippedProfilesTests.projectRoot.appendingPathComponent("samples/sample.mp4"), "v:0"
+    ).count
     return PlayablePackage(
       asset: asset, method: method, sourceFrames: sourceFrames, videos: videos, audio: audio,
       hasSubtitles: renditions.contains { $0["TYPE"] == "SUBTITLES" })
@@ -108,9 +123,12 @@ enum FrameHashes {
   static func of(_ file: URL, _ stream: String) throws -> [String] {
     // The HLS demuxer opens the extensionless key files only when told to.
     let input = (file.pathExtension == "m3u8" ? ["-allowed_extensions", "ALL"] : []) + ["-i", file.path]
-    let run = try Command.run("ffmpeg", ["-nostdin", "-v", "error"] + input + ["-map", "0:\(stream)?", "-f", "framemd5", "-"])
+    let run = try Command.run(
+      "ffmpeg", ["-nostdin", "-v", "error"] + input + ["-map", "0:\(stream)?", "-f", "framemd5", "-"])
     guard run.status == 0 else { throw FixtureError("ffmpeg \(file.lastPathComponent): \(run.stderr)") }
-    return run.text.split(separator: "\n").filter { !$0.hasPrefix("#") }.compactMap { $0.split(separator: ",").last.map(String.init) }
+    return run.text.split(separator: "\n").filter { !$0.hasPrefix("#") }.compactMap {
+      $0.split(separator: ",").last.map(String.init)
+    }
   }
 }
 

@@ -1,7 +1,7 @@
 import Foundation
 import HLSPackCore
-import Testing
 import HLSPackTestSupport
+import Testing
 
 /// Publishing as `hlspack encode` does it, where it could lose data or keys:
 /// what `--force` may replace, two runs of one asset, modes under a lax
@@ -32,7 +32,10 @@ struct PublishingSafetyTests {
     try FileManager.default.copyItem(at: try Fixtures.clip(), to: input)
     try Data("mine".utf8).write(to: folder.appendingPathComponent("notes.txt"))
     let run = try hlspack(
-      ["encode", "--profile", profile.path, "--output", scratch.appendingPathComponent("t").path, "--force", input.path])
+      [
+        "encode", "--profile", profile.path, "--output", scratch.appendingPathComponent("t").path, "--force",
+        input.path,
+      ])
     #expect(run.status == 1)
     #expect(run.stderr.contains("\(folder.path): holds \(input.path), which this run reads"), "\(run.stderr)")
     #expect(contents(folder) == ["movie.mp4", "notes.txt"])
@@ -66,8 +69,10 @@ struct PublishingSafetyTests {
     #expect(contents(output) == ["clip"], "no staging folder is left")
     // The published asset's keys are those its keys.json and playlists name.
     let asset = output.appendingPathComponent("clip")
-    let manifest = try JSONDecoder().decode(KeysManifest.self, from: Data(contentsOf: asset.appendingPathComponent("keys.json")))
-    #expect(Set(manifest.keys.map(\.keyFile)) == Set(contents(asset.appendingPathComponent("keys")).map { "keys/\($0)" }))
+    let manifest = try JSONDecoder().decode(
+      KeysManifest.self, from: Data(contentsOf: asset.appendingPathComponent("keys.json")))
+    #expect(
+      Set(manifest.keys.map(\.keyFile)) == Set(contents(asset.appendingPathComponent("keys")).map { "keys/\($0)" }))
   }
 
   func mode(_ url: URL) -> mode_t {
@@ -80,7 +85,8 @@ struct PublishingSafetyTests {
     let scratch = try ScratchFolder.make()
     let profile = try Fixtures.profile(in: scratch)
     let output = scratch.appendingPathComponent("out")
-    let run = try hlspack(after: "umask 000", ["encode", "--profile", profile.path, "--output", output.path, try Fixtures.clip().path])
+    let run = try hlspack(
+      after: "umask 000", ["encode", "--profile", profile.path, "--output", output.path, try Fixtures.clip().path])
     #expect(run.status == 0, "\(run.stderr)")
     let asset = output.appendingPathComponent("clip")
     #expect(mode(asset) == 0o777, "the published asset's folders are as the umask gives")
@@ -103,7 +109,8 @@ struct PublishingSafetyTests {
   }
 
   static let canMountTmpfs: Bool = {
-    let probe = FileManager.default.temporaryDirectory.appendingPathComponent("hlspack-tmpfs-probe-\(UUID().uuidString.prefix(8))")
+    let probe = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "hlspack-tmpfs-probe-\(UUID().uuidString.prefix(8))")
     defer { try? FileManager.default.removeItem(at: probe) }
     guard (try? FileManager.default.createDirectory(at: probe, withIntermediateDirectories: false)) != nil,
       (try? Command.run("mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", probe.path]))?.status == 0
@@ -130,7 +137,8 @@ struct PublishingSafetyTests {
     let scratch = try ScratchFolder.make()
     let profile = try Fixtures.profile(in: scratch)
     let output = scratch.appendingPathComponent("out")
-    let run = try hlspack(after: "ulimit -f 32", ["encode", "--profile", profile.path, "--output", output.path, try Fixtures.clip().path])
+    let run = try hlspack(
+      after: "ulimit -f 32", ["encode", "--profile", profile.path, "--output", output.path, try Fixtures.clip().path])
     try expectAWriteFailureNamesTheAsset(run, output: output, reason: "File too large")
   }
 
@@ -160,7 +168,8 @@ struct PublishingSafetyTests {
     let folder = scratch.appendingPathComponent("here")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
     let run = try hlspack(
-      after: "cd \(ShellQuoting.quote(folder.path))", ["encode", "--profile", profile.path, "--output", "", try Fixtures.clip().path])
+      after: "cd \(ShellQuoting.quote(folder.path))",
+      ["encode", "--profile", profile.path, "--output", "", try Fixtures.clip().path])
     #expect(run.status == 2)
     #expect(run.stderr.contains("--output must not be empty"), "\(run.stderr)")
     #expect(contents(folder).isEmpty)
@@ -177,9 +186,12 @@ struct PublishingSafetyTests {
     let link = output.appendingPathComponent("clip")
     try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: "/nonexistent/clip")
     let run = try hlspack(
-      ["encode", "--profile", profile.path, "--output", output.path, "--progress", "json"] + extra + [try Fixtures.clip().path])
+      ["encode", "--profile", profile.path, "--output", output.path, "--progress", "json"] + extra + [
+        try Fixtures.clip().path
+      ])
     #expect(run.status == 1)
-    #expect(run.stderr.contains("\(link.path): already exists as a symbolic link to /nonexistent/clip"), "\(run.stderr)")
+    #expect(
+      run.stderr.contains("\(link.path): already exists as a symbolic link to /nonexistent/clip"), "\(run.stderr)")
     #expect(!run.text.contains(#""event":"start""#), "\(run.text)")
     #expect(contents(output) == ["clip"])
   }

@@ -19,7 +19,9 @@ import Testing
       for file in try FileManager.default.subpathsOfDirectory(atPath: asset.path) {
         var isFolder: ObjCBool = false
         let url = asset.appendingPathComponent(file)
-        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), !isFolder.boolValue else { continue }
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), !isFolder.boolValue else {
+          continue
+        }
         files[file] = try Data(contentsOf: url)
       }
       return files

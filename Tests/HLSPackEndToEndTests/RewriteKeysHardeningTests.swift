@@ -1,7 +1,7 @@
 import Foundation
 import HLSPackCore
-import Testing
 import HLSPackTestSupport
+import Testing
 
 /// `hlspack rewrite-keys` on hostile or damaged packages: key URIs and links
 /// that lead outside the package, named pipes and devices, leftovers of a
@@ -16,11 +16,15 @@ struct RewriteKeysHardeningTests {
   /// `scratch/package/index.m3u8` with one key tag (line 4) whose URI
   /// attribute is `uriAttribute`, one segment, and the key `k.key`; and
   /// `scratch/outside/secret.bin`, 16 bytes that are not the package's.
-  func package(uriAttribute: String = #"URI="k.key""#, _ name: String = #function) throws -> (package: URL, outside: URL) {
+  func package(uriAttribute: String = #"URI="k.key""#, _ name: String = #function) throws -> (
+    package: URL, outside: URL
+  ) {
     let scratch = try ScratchFolder.make(name)
     let package = scratch.appendingPathComponent("package")
     let outside = scratch.appendingPathComponent("outside")
-    for folder in [package, outside] { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
+    for folder in [package, outside] {
+      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
     let playlist = """
       #EXTM3U
       #EXT-X-VERSION:3
@@ -45,7 +49,8 @@ struct RewriteKeysHardeningTests {
       let url = folder.appendingPathComponent(path)
       let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
       switch attributes[.type] as? FileAttributeType {
-      case .typeSymbolicLink?: entries[path] = Data(try FileManager.default.destinationOfSymbolicLink(atPath: url.path).utf8)
+      case .typeSymbolicLink?:
+        entries[path] = Data(try FileManager.default.destinationOfSymbolicLink(atPath: url.path).utf8)
       case .typeRegular?: entries[path] = try Data(contentsOf: url)
       default: entries[path] = Data()
       }
@@ -55,7 +60,9 @@ struct RewriteKeysHardeningTests {
 
   func expectNoKeyPrinted(_ result: CommandResult, sourceLocation: SourceLocation = #_sourceLocation) {
     for text in [result.text, result.stderr] {
-      #expect(!text.contains(String(decoding: Self.secret, as: UTF8.self)), "key bytes printed", sourceLocation: sourceLocation)
+      #expect(
+        !text.contains(String(decoding: Self.secret, as: UTF8.self)), "key bytes printed",
+        sourceLocation: sourceLocation)
       #expect(!text.lowercased().contains(Hex.encode(Self.secret)), "key bytes printed", sourceLocation: sourceLocation)
     }
   }
@@ -64,15 +71,20 @@ struct RewriteKeysHardeningTests {
 
   /// `../`, `%2e%2e/`, an absolute file: URI and a link in the package all
   /// reached a file elsewhere and copied it into the package as its key.
-  @Test(arguments: ["../outside/secret.bin", "%2e%2e/outside/secret.bin", "file://{outside}/secret.bin", "keys/link.key"])
+  @Test(arguments: [
+    "../outside/secret.bin", "%2e%2e/outside/secret.bin", "file://{outside}/secret.bin", "keys/link.key",
+  ])
   func keyURIsLeadingOutsideThePackageAreNeverRead(uri: String) throws {
     let (package, outside) = try package(uriAttribute: "URI=\"\(uri)\"", "outside\(uri.count)")
     let resolvedURI = uri.replacingOccurrences(of: "{outside}", with: outside.path)
     let playlist = package.appendingPathComponent("index.m3u8")
-    try Data(try String(contentsOf: playlist, encoding: .utf8).replacingOccurrences(of: uri, with: resolvedURI).utf8).write(to: playlist)
-    try FileManager.default.createDirectory(at: package.appendingPathComponent("keys"), withIntermediateDirectories: false)
+    try Data(try String(contentsOf: playlist, encoding: .utf8).replacingOccurrences(of: uri, with: resolvedURI).utf8)
+      .write(to: playlist)
+    try FileManager.default.createDirectory(
+      at: package.appendingPathComponent("keys"), withIntermediateDirectories: false)
     try FileManager.default.createSymbolicLink(
-      at: package.appendingPathComponent("keys/link.key"), withDestinationURL: outside.appendingPathComponent("secret.bin"))
+      at: package.appendingPathComponent("keys/link.key"),
+      withDestinationURL: outside.appendingPathComponent("secret.bin"))
     let before = try contents(package)
 
     for template in ["{key_file}", "skd://{key_id}"] {
@@ -86,7 +98,8 @@ struct RewriteKeysHardeningTests {
     // A template that needs no key rewrites the URI and says the file was not read.
     let rewritten = try cli.rewrite(package, "myapp-key://{asset}")
     #expect(rewritten.status == 0, "\(rewritten.stderr)")
-    #expect(rewritten.stderr.contains("warning: \(playlist.path): line 4: key URI \"\(resolvedURI)\""), "\(rewritten.stderr)")
+    #expect(
+      rewritten.stderr.contains("warning: \(playlist.path): line 4: key URI \"\(resolvedURI)\""), "\(rewritten.stderr)")
     #expect(rewritten.stderr.contains("not read"), "\(rewritten.stderr)")
     expectNoKeyPrinted(rewritten)
     let copies = try contents(package).filter { $0.value == Data(Self.secret) }
@@ -96,7 +109,8 @@ struct RewriteKeysHardeningTests {
   /// A link that stays inside the package is followed as before.
   @Test func aLinkInsideThePackageStillLeadsToItsKey() throws {
     let (package, _) = try package(uriAttribute: #"URI="alias.key""#)
-    try FileManager.default.createSymbolicLink(atPath: package.appendingPathComponent("alias.key").path, withDestinationPath: "k.key")
+    try FileManager.default.createSymbolicLink(
+      atPath: package.appendingPathComponent("alias.key").path, withDestinationPath: "k.key")
     let result = try cli.rewrite(package, "{key_file}")
     #expect(result.status == 0, "\(result.stderr)")
     let manifest = try cli.manifest(package)
@@ -122,10 +136,13 @@ struct RewriteKeysHardeningTests {
     let output = package.deletingLastPathComponent().appendingPathComponent("copy")
     let copied = try cli.rewrite(package, "{key_file}", output: output)
     #expect(copied.status == 1, "\(copied.stderr)")
-    #expect(copied.stderr.contains("\(package.path)/keys") && copied.stderr.contains("symbolic link"), "\(copied.stderr)")
+    #expect(
+      copied.stderr.contains("\(package.path)/keys") && copied.stderr.contains("symbolic link"), "\(copied.stderr)")
     #expect(!FileManager.default.fileExists(atPath: output.path))
     #expect(try contents(outside) == outsideBefore, "written outside the package")
-    let hidden = try FileManager.default.contentsOfDirectory(atPath: package.deletingLastPathComponent().path).filter { $0.hasPrefix(".") }
+    let hidden = try FileManager.default.contentsOfDirectory(atPath: package.deletingLastPathComponent().path).filter {
+      $0.hasPrefix(".")
+    }
     #expect(hidden.isEmpty, "\(hidden)")
   }
 
@@ -133,12 +150,16 @@ struct RewriteKeysHardeningTests {
   /// rewrite would not write through: the copy could lead anywhere.
   @Test func outputRefusesEveryLinkAndNamesThem() throws {
     let (package, outside) = try package()
-    try FileManager.default.createSymbolicLink(at: package.appendingPathComponent("seg1.ts"), withDestinationURL: outside)
-    try FileManager.default.createSymbolicLink(atPath: package.appendingPathComponent("same.ts").path, withDestinationPath: "seg0.ts")
+    try FileManager.default.createSymbolicLink(
+      at: package.appendingPathComponent("seg1.ts"), withDestinationURL: outside)
+    try FileManager.default.createSymbolicLink(
+      atPath: package.appendingPathComponent("same.ts").path, withDestinationPath: "seg0.ts")
     let output = package.deletingLastPathComponent().appendingPathComponent("copy")
     let result = try cli.rewrite(package, "{key_file}", output: output)
     #expect(result.status == 1, "\(result.stderr)")
-    for name in ["seg1.ts", "same.ts"] { #expect(result.stderr.contains(package.appendingPathComponent(name).path), "\(result.stderr)") }
+    for name in ["seg1.ts", "same.ts"] {
+      #expect(result.stderr.contains(package.appendingPathComponent(name).path), "\(result.stderr)")
+    }
     #expect(!FileManager.default.fileExists(atPath: output.path))
   }
 
@@ -197,11 +218,15 @@ struct RewriteKeysHardeningTests {
     case "zero": try FileManager.default.createSymbolicLink(atPath: manifest.path, withDestinationPath: "/dev/zero")
     default:
       // Sparse: 1 GiB that takes no room.
-      #expect(FileManager.default.createFile(atPath: manifest.path, contents: nil) && truncate(manifest.path, 1 << 30) == 0)
+      #expect(
+        FileManager.default.createFile(atPath: manifest.path, contents: nil) && truncate(manifest.path, 1 << 30) == 0)
     }
     let result = try cli.rewrite(package, "{key_file}")
     #expect(result.status == 1)
-    let expected = ["pipe": "not a regular file: a named pipe", "zero": "not a regular file: a character device", "large": "larger than"]
+    let expected = [
+      "pipe": "not a regular file: a named pipe", "zero": "not a regular file: a character device",
+      "large": "larger than",
+    ]
     #expect(result.stderr.contains("\(manifest.path): cannot read"), "\(result.stderr)")
     #expect(result.stderr.contains(expected[kind] ?? "?"), "\(result.stderr)")
   }
@@ -213,7 +238,9 @@ struct RewriteKeysHardeningTests {
     #expect(FileManager.default.createFile(atPath: huge.path, contents: nil) && truncate(huge.path, 17 << 20) == 0)
     let result = try cli.rewrite(package, "{key_file}")
     #expect(result.status == 1)
-    #expect(result.stderr.contains("\(huge.path): cannot read the playlist (\(17 << 20) bytes, larger than 16 MiB)"), "\(result.stderr)")
+    #expect(
+      result.stderr.contains("\(huge.path): cannot read the playlist (\(17 << 20) bytes, larger than 16 MiB)"),
+      "\(result.stderr)")
   }
 
   // MARK: - Leftovers of a killed run, malformed tags, key bytes in URIs
@@ -222,7 +249,8 @@ struct RewriteKeysHardeningTests {
   /// named by later runs nor kept out of --output copies.
   @Test func temporariesOfAKilledRunAreNamedAndNeverCopied() throws {
     let (package, _) = try package()
-    try FileManager.default.createDirectory(at: package.appendingPathComponent("keys"), withIntermediateDirectories: false)
+    try FileManager.default.createDirectory(
+      at: package.appendingPathComponent("keys"), withIntermediateDirectories: false)
     let leftovers = [".index.m3u8.rewrite-1A2B3C4D", "keys/.0123.key.previous-DEADBEEF"]
     for name in leftovers { try Data(Self.secret).write(to: package.appendingPathComponent(name)) }
     let output = package.deletingLastPathComponent().appendingPathComponent("copy")
@@ -234,7 +262,9 @@ struct RewriteKeysHardeningTests {
     }
     #expect(copied.stderr.contains("were not copied"), "\(copied.stderr)")
     let inPlace = try cli.rewrite(package, "{key_file}")
-    #expect(inPlace.status == 0 && inPlace.stderr.contains(package.appendingPathComponent(leftovers[0]).path), "\(inPlace.stderr)")
+    #expect(
+      inPlace.status == 0 && inPlace.stderr.contains(package.appendingPathComponent(leftovers[0]).path),
+      "\(inPlace.stderr)")
   }
 
   /// `URI=k.key` without quotes was left as it is, silently, with exit 0.
@@ -243,7 +273,8 @@ struct RewriteKeysHardeningTests {
     let result = try cli.rewrite(package, "{key_file}")
     #expect(result.status == 0, "\(result.stderr)")
     let playlist = package.appendingPathComponent("index.m3u8").path
-    #expect(result.stderr.contains("warning: \(playlist): line 4: URI=k.key is not a quoted string"), "\(result.stderr)")
+    #expect(
+      result.stderr.contains("warning: \(playlist): line 4: URI=k.key is not a quoted string"), "\(result.stderr)")
   }
 
   /// A data: URI carries the key itself; the warning for it printed it.

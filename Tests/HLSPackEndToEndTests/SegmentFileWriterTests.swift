@@ -1,8 +1,8 @@
 import Foundation
 import HLSPackCore
 import HLSPackCrypto
-import Testing
 import HLSPackTestSupport
+import Testing
 
 @testable import HLSPack
 
@@ -23,7 +23,9 @@ import HLSPackTestSupport
         url: folder.appendingPathComponent("segment_\(index).ts"), material: index % 3 == 2 ? nil : material(index),
         parts: (0..<(20 + index)).map { number in
           // Sizes from 0 to 19,999 bytes, in no order; contents that differ from part to part.
-          (0..<((index * 7_919 + number * 104_729) % 20_000)).map { UInt8(truncatingIfNeeded: $0 &* 31 ^ number ^ ($0 >> 9)) }
+          (0..<((index * 7_919 + number * 104_729) % 20_000)).map {
+            UInt8(truncatingIfNeeded: $0 &* 31 ^ number ^ ($0 >> 9))
+          }
         }
       )
     }
@@ -60,7 +62,10 @@ import HLSPackTestSupport
     bad.key.content.bytes.removeLast()
     let writer = try SegmentFileWriter(rendition: "main", checksums: false) { _ in schedule == .sender }
     var failures = 0
-    for job in [SegmentFileWriter.Job.open(url, wholeSegment: bad), .bytes([1, 2, 3]), .bytes([4, 5]), .close(record("segment_0.ts"))] {
+    for job in [
+      SegmentFileWriter.Job.open(url, wholeSegment: bad), .bytes([1, 2, 3]), .bytes([4, 5]),
+      .close(record("segment_0.ts")),
+    ] {
       do { try writer.send(job) } catch { failures += 1 }
     }
     #expect(throws: PackError.self) { try writer.finish() }
@@ -107,7 +112,8 @@ import HLSPackTestSupport
     }
     #expect(throws: PackError.self) { try writer.finish() }
     let size = { (index: Int) in
-      (try? FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent("segment_\(index).ts").path)[.size] as? Int) ?? 0
+      (try? FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent("segment_\(index).ts").path)[
+        .size] as? Int) ?? 0
     }
     // Nothing of the segment whose encryption failed was written, clear or not.
     #expect(size(0) == 0)
@@ -148,7 +154,9 @@ import HLSPackTestSupport
   ) throws -> Counter {
     let answers = Counter()
     let writer =
-      try schedule.rule(answers).map { try SegmentWriterLanes(rendition: "main", checksums: true, lanes: lanes, senderEncrypts: $0) }
+      try schedule.rule(answers).map {
+        try SegmentWriterLanes(rendition: "main", checksums: true, lanes: lanes, senderEncrypts: $0)
+      }
       ?? SegmentWriterLanes(rendition: "main", checksums: true, lanes: lanes)
     for segment in segments {
       try writer.send(.open(segment.url, wholeSegment: segment.material))
@@ -161,7 +169,8 @@ import HLSPackTestSupport
     for (record, segment) in zip(records, segments) {
       let written = Array(try Data(contentsOf: segment.url))
       let plain = Array(segment.parts.joined())
-      let wanted = try segment.material.map { try cipher.encryptPadded(plain, key: $0.key.content.bytes, iv: $0.iv) } ?? plain
+      let wanted =
+        try segment.material.map { try cipher.encryptPadded(plain, key: $0.key.content.bytes, iv: $0.iv) } ?? plain
       // A Bool, not the arrays: a failing comparison of arrays this long takes minutes to describe.
       let same = written == wanted
       #expect(same, "\(record.uri)")
@@ -186,7 +195,8 @@ import HLSPackTestSupport
 
   private func record(_ uri: String) -> SegmentRecord {
     SegmentRecord(
-      uri: uri, startTicks: 0, durationTicks: 0, byteCount: 0, sha256: nil, key: .none, keyID: nil, keyFile: nil, period: 0,
+      uri: uri, startTicks: 0, durationTicks: 0, byteCount: 0, sha256: nil, key: .none, keyID: nil, keyFile: nil,
+      period: 0,
       iv: nil, keyframes: [], discontinuity: false)
   }
 }

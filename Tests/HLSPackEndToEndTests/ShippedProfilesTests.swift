@@ -1,7 +1,7 @@
 import Foundation
 import HLSPackCore
-import Testing
 import HLSPackTestSupport
+import Testing
 
 /// Every profile in Profiles/ runs on the shipped sample as a newcomer runs it
 /// (inputs and paths from the profile, only `--output` and `--keys-dir`
@@ -41,8 +41,10 @@ struct ShippedProfilesTests {
     let keysDir = try keysDir(name).map { _ in scratch.appendingPathComponent("keys") }
     let run = try Command.run(
       try Fixtures.executable(),
-      ["encode", "--profile", profilesFolder.appendingPathComponent(name).path, "--output", output.path,
-       "--progress", "none"] + (keysDir.map { ["--keys-dir", $0.path] } ?? []))
+      [
+        "encode", "--profile", profilesFolder.appendingPathComponent(name).path, "--output", output.path,
+        "--progress", "none",
+      ] + (keysDir.map { ["--keys-dir", $0.path] } ?? []))
     let asset = output.appendingPathComponent("sample")
     return (run, asset, keysDir?.appendingPathComponent("sample") ?? asset)
   }
@@ -60,9 +62,10 @@ struct ShippedProfilesTests {
   }
 
   @Test func theExamplesAreAllThere() {
-    #expect(Self.profiles == [
-      "alternate-renditions.json", "copy-app-keys.json", "fairplay.json", "fmp4-hevc.json", "ladder.json",
-    ])
+    #expect(
+      Self.profiles == [
+        "alternate-renditions.json", "copy-app-keys.json", "fairplay.json", "fmp4-hevc.json", "ladder.json",
+      ])
   }
 
   @Test(arguments: profiles)
@@ -85,7 +88,8 @@ struct ShippedProfilesTests {
       let rewrite = try Command.run(
         try Fixtures.executable(), ["rewrite-keys", withKeys.path, "--uri", "{key_file}", "--output", rewritten.path])
       try #require(rewrite.status == 0, "\(name): \(rewrite.stderr)")
-      try expectDecodes(["-allowed_extensions", "ALL", "-i", rewritten.appendingPathComponent("master.m3u8").path], name)
+      try expectDecodes(
+        ["-allowed_extensions", "ALL", "-i", rewritten.appendingPathComponent("master.m3u8").path], name)
     } else {
       try expectDecodes(["-allowed_extensions", "ALL", "-i", asset.appendingPathComponent("master.m3u8").path], name)
     }
@@ -103,28 +107,35 @@ struct ShippedProfilesTests {
   }
 
   private func mediaPlaylistsText(_ asset: URL) throws -> String {
-    try PackageDiff.mediaPlaylists(in: asset).map { try String(contentsOf: asset.appendingPathComponent($0), encoding: .utf8) }
-      .joined()
+    try PackageDiff.mediaPlaylists(in: asset).map {
+      try String(contentsOf: asset.appendingPathComponent($0), encoding: .utf8)
+    }
+    .joined()
   }
 
   /// Each video rendition as one file (init segment, then the fragments), decrypted by FFmpeg's mov demuxer.
   private func expectCBCSRenditionsDecode(_ asset: URL, keys keysFolder: URL, master: String) throws {
-    let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: keysFolder.appendingPathComponent("keys.json")))
+    let manifest = try JSONSerialization.jsonObject(
+      with: Data(contentsOf: keysFolder.appendingPathComponent("keys.json")))
     let keys = (manifest as? [String: Any])?["keys"] as? [[String: Any]] ?? []
-    let renditions = master.split(separator: "\n").filter { $0.hasSuffix("/index.m3u8") }.map { $0.dropLast("/index.m3u8".count) }
+    let renditions = master.split(separator: "\n").filter { $0.hasSuffix("/index.m3u8") }.map {
+      $0.dropLast("/index.m3u8".count)
+    }
     try #require(!renditions.isEmpty)
     for rendition in renditions {
       let entry = keys.first { ($0["renditions"] as? [String])?.contains(String(rendition)) == true }
       let keyFile = try #require(entry?["key_file"] as? String, "no key for \(rendition) in keys.json")
       let key = try Data(contentsOf: keysFolder.appendingPathComponent(keyFile))
       let folder = asset.appendingPathComponent(String(rendition))
-      let segments = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".m4s") }.sorted()
+      let segments = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".m4s") }
+        .sorted()
       var whole = try Data(contentsOf: folder.appendingPathComponent("init.mp4"))
       for segment in segments { whole += try Data(contentsOf: folder.appendingPathComponent(segment)) }
       let file = folder.appendingPathComponent("whole.mp4")
       try whole.write(to: file)
       // Read as a stream: FFmpeg 5.1 mis-reads the subsample maps of a seekable file with several fragments.
-      try expectDecodes(["-seekable", "0", "-decryption_key", Hex.encode([UInt8](key)), "-i", file.path], "\(rendition)")
+      try expectDecodes(
+        ["-seekable", "0", "-decryption_key", Hex.encode([UInt8](key)), "-i", file.path], "\(rendition)")
     }
   }
 

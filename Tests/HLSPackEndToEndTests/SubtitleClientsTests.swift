@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import HLSPackTestSupport
+import Testing
 
 /// Where clients show the cues of the shipped alternate-renditions package,
 /// whose WebVTT segments keep the sidecar's cue times with
@@ -29,7 +29,8 @@ struct SubtitleClientsTests {
     let asset = folder.appendingPathComponent("asset")
     try FileManager.default.copyItem(at: package.asset, to: asset)
     let master = try String(contentsOf: asset.appendingPathComponent("master.m3u8"), encoding: .utf8)
-    try DrawnText.withoutSubtitles(master).write(to: asset.appendingPathComponent("bare.m3u8"), atomically: true, encoding: .utf8)
+    try DrawnText.withoutSubtitles(master).write(
+      to: asset.appendingPathComponent("bare.m3u8"), atomically: true, encoding: .utf8)
     let server = try LocalHTTPServer(serving: asset)
     let drawn = folder.appendingPathComponent("subtitled.mp4"), bare = folder.appendingPathComponent("bare.mp4")
     try Player.vlcPictures(of: server.url("master.m3u8"), into: drawn)
@@ -37,8 +38,10 @@ struct SubtitleClientsTests {
 
     let times = try DrawnText.pictureTimes(drawn)
     let first = try #require(times.min(), "VLC drew no picture")
-    let starts = DrawnText.starts(drawn: try DrawnText.pictures(drawn), bare: try DrawnText.pictures(bare), times: times)
-      .map { $0 - first }
+    let starts = DrawnText.starts(
+      drawn: try DrawnText.pictures(drawn), bare: try DrawnText.pictures(bare), times: times
+    )
+    .map { $0 - first }
     let sidecar = try Self.sidecarStarts()
     #expect(starts.count == sidecar.count, "VLC drew cues from \(starts), sidecar \(sidecar)")
     for (shown, cue) in zip(starts, sidecar) {
@@ -70,18 +73,26 @@ struct SubtitleClientsTests {
     let package = try PlayablePackage.of("alternate-renditions.json")
     let server = try LocalHTTPServer(serving: package.asset)
     let master = server.url("master.m3u8").absoluteString
-    let streams = try Command.run("ffprobe", ["-v", "error", "-show_entries", "stream=codec_type", "-of", "csv=p=0", master])
+    let streams = try Command.run(
+      "ffprobe", ["-v", "error", "-show_entries", "stream=codec_type", "-of", "csv=p=0", master])
     #expect(streams.status == 0 && !streams.text.contains("subtitle"), "\(streams.text)")
 
     let run = try Command.run(
-      "ffmpeg", ["-nostdin", "-v", "error", "-strict", "experimental", "-copyts", "-i", master,
-                 "-map", "0:v:0", "-map", "0:s:0", "-c", "copy", "-f", "framecrc", "-"])
+      "ffmpeg",
+      [
+        "-nostdin", "-v", "error", "-strict", "experimental", "-copyts", "-i", master,
+        "-map", "0:v:0", "-map", "0:s:0", "-c", "copy", "-f", "framecrc", "-",
+      ])
     guard run.status == 0 else { throw FixtureError("ffmpeg: \(run.stderr)") }
     var timeBases: [Substring: Double] = [:], times: [Substring: [Double]] = [:]
     for line in run.text.split(separator: "\n") {
-      if let match = line.firstMatch(of: /^#tb (\d+): (\d+)\/(\d+)/), let num = Double(match.2), let den = Double(match.3) {
+      if let match = line.firstMatch(of: /^#tb (\d+): (\d+)\/(\d+)/), let num = Double(match.2),
+        let den = Double(match.3)
+      {
         timeBases[match.1] = num / den
-      } else if let match = line.firstMatch(of: /^(\d+), *-?\d+, *(-?\d+),/), let base = timeBases[match.1], let pts = Double(match.2) {
+      } else if let match = line.firstMatch(of: /^(\d+), *-?\d+, *(-?\d+),/), let base = timeBases[match.1],
+        let pts = Double(match.2)
+      {
         times[match.1, default: []].append(pts * base)
       }
     }
@@ -109,14 +120,21 @@ enum DrawnText {
 
   static func pictureTimes(_ file: URL) throws -> [Double] {
     let probe = try Command.run(
-      "ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "frame=pts_time", "-of", "csv=p=0", file.path])
-    return probe.text.split(separator: "\n").compactMap { Double($0.trimmingCharacters(in: CharacterSet(charactersIn: ", "))) }
+      "ffprobe",
+      ["-v", "error", "-select_streams", "v:0", "-show_entries", "frame=pts_time", "-of", "csv=p=0", file.path])
+    return probe.text.split(separator: "\n").compactMap {
+      Double($0.trimmingCharacters(in: CharacterSet(charactersIn: ", ")))
+    }
   }
 
   /// Every picture, scaled down and grey.
   static func pictures(_ file: URL) throws -> [[UInt8]] {
     let run = try Command.run(
-      "ffmpeg", ["-nostdin", "-v", "error", "-i", file.path, "-vf", "scale=\(width):\(height),format=gray", "-f", "rawvideo", "-"])
+      "ffmpeg",
+      [
+        "-nostdin", "-v", "error", "-i", file.path, "-vf", "scale=\(width):\(height),format=gray", "-f", "rawvideo",
+        "-",
+      ])
     guard run.status == 0 else { throw FixtureError("ffmpeg \(file.lastPathComponent): \(run.stderr)") }
     let bytes = [UInt8](run.stdout), size = width * height
     return stride(from: 0, to: bytes.count - size + 1, by: size).map { Array(bytes[$0..<($0 + size)]) }
@@ -151,8 +169,11 @@ enum GStreamer {
   static func play(_ master: URL) throws -> (pictures: [Double], cues: [Double]) {
     let run = try Command.run(
       "timeout",
-      ["-s", "KILL", "120", "gst-launch-1.0", "-v", "playbin3", "uri=\(master.absoluteString)",
-       "video-sink=fakesink name=pictures silent=false", "audio-sink=fakesink", "text-sink=fakesink name=cues silent=false"])
+      [
+        "-s", "KILL", "120", "gst-launch-1.0", "-v", "playbin3", "uri=\(master.absoluteString)",
+        "video-sink=fakesink name=pictures silent=false", "audio-sink=fakesink",
+        "text-sink=fakesink name=cues silent=false",
+      ])
     guard run.status == 0 else { throw FixtureError("gst-launch-1.0: \(run.stderr)") }
     var segmentStart: [String: Double] = [:], times: [String: [Double]] = [:]
     for line in run.text.split(separator: "\n") {

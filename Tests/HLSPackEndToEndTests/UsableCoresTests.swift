@@ -41,7 +41,8 @@ import Testing
   /// smallest of the online cores, the affinity and every quota applies.
   @Test(arguments: [
     // A host, no limits: the online cores.
-    Machine(files: ["/proc/self/cgroup": "0::/user.slice\n", "/proc/self/status": "Cpus_allowed_list:\t0-15\n"], cores: 16),
+    Machine(
+      files: ["/proc/self/cgroup": "0::/user.slice\n", "/proc/self/status": "Cpus_allowed_list:\t0-15\n"], cores: 16),
     // docker run --cpus=2.5 on cgroup v2 (private namespace: the container is the root).
     Machine(files: ["/proc/self/cgroup": "0::/\n", "/sys/fs/cgroup/cpu.max": "250000 100000\n"], cores: 2),
     // docker run --cpuset-cpus=0-2.

@@ -1,8 +1,8 @@
 import Foundation
 import HLSPackCore
 import HLSPackCrypto
-import Testing
 import HLSPackTestSupport
+import Testing
 
 /// `hlspack verify` on packages hlspack makes (copy mode of the generated
 /// clip, AES-128): the clean package passes with no finding, and each broken
@@ -49,7 +49,9 @@ struct VerifyTests {
   }
 
   @Test func missingEXTM3U() throws {
-    let result = try broken { try edit($0.appendingPathComponent(Self.media)) { String($0.dropFirst("#EXTM3U\n".count)) } }
+    let result = try broken {
+      try edit($0.appendingPathComponent(Self.media)) { String($0.dropFirst("#EXTM3U\n".count)) }
+    }
     #expect(result.rules == ["playlist.extm3u-missing"] && result.status == 1)
   }
 
@@ -74,7 +76,9 @@ struct VerifyTests {
 
   @Test func targetDurationMissing() throws {
     let result = try broken {
-      try edit($0.appendingPathComponent(Self.media)) { $0.replacingOccurrences(of: "#EXT-X-TARGETDURATION:2\n", with: "") }
+      try edit($0.appendingPathComponent(Self.media)) {
+        $0.replacingOccurrences(of: "#EXT-X-TARGETDURATION:2\n", with: "")
+      }
     }
     #expect(result.rules == ["playlist.targetduration-missing"] && result.status == 1)
   }
@@ -102,7 +106,9 @@ struct VerifyTests {
 
   @Test func unknownKeyMethod() throws {
     let result = try broken {
-      try edit($0.appendingPathComponent(Self.media)) { $0.replacingOccurrences(of: "METHOD=AES-128", with: "METHOD=AES-192") }
+      try edit($0.appendingPathComponent(Self.media)) {
+        $0.replacingOccurrences(of: "METHOD=AES-128", with: "METHOD=AES-192")
+      }
     }
     #expect(result.rules == ["key.method-invalid"] && result.status == 1)
   }
@@ -140,7 +146,9 @@ struct VerifyTests {
   }
 
   @Test func worldReadableKeyFileIsShouldFix() throws {
-    let result = try broken { try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: try keyFile($0).path) }
+    let result = try broken {
+      try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: try keyFile($0).path)
+    }
     #expect(result.rules == ["key.file-world-readable"])
     #expect(result.status == 0)
   }
@@ -167,19 +175,25 @@ struct VerifyTests {
   /// A key behind a scheme the package cannot resolve: reported once, should-fix.
   @Test func keyNotInPackage() throws {
     let result = try broken {
-      try edit($0.appendingPathComponent(Self.media)) { $0.replacingOccurrences(of: #"URI="../keys/"#, with: #"URI="skd://"#) }
+      try edit($0.appendingPathComponent(Self.media)) {
+        $0.replacingOccurrences(of: #"URI="../keys/"#, with: #"URI="skd://"#)
+      }
     }
     #expect(result.rules == ["key.unavailable"])
     #expect(result.status == 0)
   }
 
   @Test func segmentMissing() throws {
-    let result = try broken { try FileManager.default.removeItem(at: $0.appendingPathComponent("main/segment_00001.ts")) }
+    let result = try broken {
+      try FileManager.default.removeItem(at: $0.appendingPathComponent("main/segment_00001.ts"))
+    }
     #expect(result.rules == ["segment.missing"] && result.status == 1)
   }
 
   @Test func initializationSectionMissing() throws {
-    let result = try broken("fmp4") { try FileManager.default.removeItem(at: $0.appendingPathComponent("main/init.mp4")) }
+    let result = try broken("fmp4") {
+      try FileManager.default.removeItem(at: $0.appendingPathComponent("main/init.mp4"))
+    }
     #expect(result.rules == ["segment.missing"] && result.status == 1)
   }
 
@@ -206,12 +220,16 @@ struct VerifyTests {
   }
 
   @Test func bandwidthBelowPeak() throws {
-    let result = try broken { try scaleVariantAttribute("BANDWIDTH", by: 0.5, in: $0.appendingPathComponent("master.m3u8")) }
+    let result = try broken {
+      try scaleVariantAttribute("BANDWIDTH", by: 0.5, in: $0.appendingPathComponent("master.m3u8"))
+    }
     #expect(result.rules == ["multivariant.bandwidth-below-peak"] && result.status == 1)
   }
 
   @Test func averageBandwidthOff() throws {
-    let result = try broken { try scaleVariantAttribute("AVERAGE-BANDWIDTH", by: 1.5, in: $0.appendingPathComponent("master.m3u8")) }
+    let result = try broken {
+      try scaleVariantAttribute("AVERAGE-BANDWIDTH", by: 1.5, in: $0.appendingPathComponent("master.m3u8"))
+    }
     #expect(result.rules == ["multivariant.average-bandwidth-off"] && result.status == 1)
   }
 
@@ -239,7 +257,8 @@ struct VerifyTests {
     let result = try broken {
       try edit($0.appendingPathComponent("master.m3u8")) { text in
         text.split(separator: "\n", omittingEmptySubsequences: false)
-          .flatMap { $0.hasPrefix("#EXT-X-SESSION-KEY:") ? [String($0), String($0)] : [String($0)] }.joined(separator: "\n")
+          .flatMap { $0.hasPrefix("#EXT-X-SESSION-KEY:") ? [String($0), String($0)] : [String($0)] }.joined(
+            separator: "\n")
       }
     }
     #expect(result.rules == ["multivariant.session-key-repeated"] && result.status == 1)
@@ -247,7 +266,9 @@ struct VerifyTests {
 
   @Test func defaultRenditionNotAutoselect() throws {
     let result = try broken("ts-audio-group") {
-      try edit($0.appendingPathComponent("master.m3u8")) { $0.replacingOccurrences(of: "AUTOSELECT=YES", with: "AUTOSELECT=NO") }
+      try edit($0.appendingPathComponent("master.m3u8")) {
+        $0.replacingOccurrences(of: "AUTOSELECT=YES", with: "AUTOSELECT=NO")
+      }
     }
     #expect(result.rules == ["rendition.default-not-autoselect"] && result.status == 1)
   }
@@ -282,7 +303,9 @@ struct VerifyTests {
   /// BANDWIDTH counts the audio rendition a client plays with the video
   /// (RFC 8216bis §4.4.6.2): lowered by less than the audio's rate, it fails.
   @Test func bandwidthWithoutTheAudioRendition() throws {
-    let result = try broken("ts-audio-group") { try scaleVariantAttribute("BANDWIDTH", by: 0.85, in: $0.appendingPathComponent("master.m3u8")) }
+    let result = try broken("ts-audio-group") {
+      try scaleVariantAttribute("BANDWIDTH", by: 0.85, in: $0.appendingPathComponent("master.m3u8"))
+    }
     #expect(result.rules == ["multivariant.bandwidth-below-peak"] && result.status == 1)
   }
 
@@ -298,7 +321,8 @@ struct VerifyTests {
       let clear = try cipher.decryptPadded(
         [UInt8](try Data(contentsOf: segment)), key: key, iv: try #require(Hex.decode(String(ivs[1].dropFirst(2)))))
       try overwrite(
-        segment, with: try cipher.encryptPadded(clear, key: key, iv: try #require(Hex.decode(String(ivs[0].dropFirst(2))))))
+        segment,
+        with: try cipher.encryptPadded(clear, key: key, iv: try #require(Hex.decode(String(ivs[0].dropFirst(2))))))
       for name in [Self.media, "main/iframes.m3u8"] {
         try edit(package.appendingPathComponent(name)) { $0.replacingOccurrences(of: ivs[1], with: ivs[0]) }
       }

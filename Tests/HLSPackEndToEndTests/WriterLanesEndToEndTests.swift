@@ -1,8 +1,8 @@
 import Foundation
 import HLSPackCore
+import HLSPackTestSupport
 import Logging
 import Testing
-import HLSPackTestSupport
 
 @testable import HLSPack
 
@@ -37,8 +37,11 @@ import HLSPackTestSupport
     let same = single == (try files(in: packages[1]))
     #expect(same)
     let decode = try Command.run(
-      "ffmpeg", ["-v", "error", "-allowed_extensions", "ALL", "-i", packages[1].appendingPathComponent("master.m3u8").path,
-                 "-map", "0", "-f", "null", "-"])
+      "ffmpeg",
+      [
+        "-v", "error", "-allowed_extensions", "ALL", "-i", packages[1].appendingPathComponent("master.m3u8").path,
+        "-map", "0", "-f", "null", "-",
+      ])
     #expect(decode.status == 0 && decode.stderr.isEmpty, "\(decode.stderr)")
   }
 

@@ -1,7 +1,9 @@
 import Testing
 
 /// Big-endian fields, as ISO/IEC 14496-12 boxes and MPEG-TS tables store them.
-public func be32(_ v: Int) -> [UInt8] { [UInt8(v >> 24 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+public func be32(_ v: Int) -> [UInt8] {
+  [UInt8(v >> 24 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)]
+}
 public func be16(_ v: Int) -> [UInt8] { [UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
 
 public func readBE32<Bytes: Collection<UInt8>>(_ b: Bytes, _ i: Int) -> UInt32 where Bytes.Index == Int {

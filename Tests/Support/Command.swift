@@ -9,9 +9,12 @@ public struct CommandResult: Sendable {
 }
 
 public enum Command {
-  public static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws -> CommandResult {
+  public static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws
+    -> CommandResult
+  {
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable.hasPrefix("/") ? executable : try which(executable, path: environment?["PATH"]))
+    process.executableURL = URL(
+      fileURLWithPath: executable.hasPrefix("/") ? executable : try which(executable, path: environment?["PATH"]))
     process.arguments = arguments
     if let environment { process.environment = environment }
     // stderr goes to a file so that neither stream can fill a pipe and stall the tool.

@@ -16,7 +16,8 @@ public enum ScratchFolder {
   private static func root() throws -> URL {
     try lock.withLock {
       if let rootPath { return URL(fileURLWithPath: rootPath, isDirectory: true) }
-      let url = FileManager.default.temporaryDirectory.appendingPathComponent("hlspack-tests-\(UUID().uuidString.prefix(8))")
+      let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "hlspack-tests-\(UUID().uuidString.prefix(8))")
       try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
       rootPath = url.path
       if ProcessInfo.processInfo.environment["HLSPACK_KEEP_SCRATCH"] != "1" {

@@ -4,12 +4,15 @@ import Testing
 /// Compares `text` with the golden file `folder/name` as a whole. With
 /// `RECORD_SNAPSHOTS=1` the file is rewritten and the test fails on purpose, so
 /// a recording run can never pass unnoticed.
-public func assertSnapshot(_ text: String, named name: String, in folder: URL, sourceLocation: SourceLocation = #_sourceLocation) throws {
+public func assertSnapshot(
+  _ text: String, named name: String, in folder: URL, sourceLocation: SourceLocation = #_sourceLocation
+) throws {
   let file = folder.appendingPathComponent(name)
   if ProcessInfo.processInfo.environment["RECORD_SNAPSHOTS"] == "1" {
     try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
     try Data(text.utf8).write(to: file)
-    Issue.record("recorded new baseline \(file.path); run again without RECORD_SNAPSHOTS", sourceLocation: sourceLocation)
+    Issue.record(
+      "recorded new baseline \(file.path); run again without RECORD_SNAPSHOTS", sourceLocation: sourceLocation)
     return
   }
   guard let data = FileManager.default.contents(atPath: file.path) else {

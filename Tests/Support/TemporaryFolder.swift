@@ -15,7 +15,8 @@ public final class TemporaryFolder {
   public func asset(_ name: String) throws -> URL {
     let folder = url.appendingPathComponent(name)
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    try Data(#"{"tool": {"name": "hlspack", "version": "0.1.0"}}"#.utf8).write(to: folder.appendingPathComponent("report.json"))
+    try Data(#"{"tool": {"name": "hlspack", "version": "0.1.0"}}"#.utf8).write(
+      to: folder.appendingPathComponent("report.json"))
     return folder
   }
 

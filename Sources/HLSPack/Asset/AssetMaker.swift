@@ -45,7 +45,8 @@ struct AssetMaker {
     for note in transcoder.notes { logger.warning("\(note)") }
     // Sidecar subtitles are read first: a bad file fails before any media work.
     let subtitles = try profile.subtitles.map { try SubtitleRendition.load($0, input: input) }
-    let provenance = try self.provenance ?? AssetProvenance(profile: profile, input: input, reproducible: isReproducible)
+    let provenance =
+      try self.provenance ?? AssetProvenance(profile: profile, input: input, reproducible: isReproducible)
     let staging = try AssetStaging(destination: destination, replace: replace, protecting: protecting)
     defer { staging.discard() }
     let keysStaging = try keysDestination.map { try KeysFolder.stage($0, replace: replace, protecting: protecting) }
@@ -62,7 +63,9 @@ struct AssetMaker {
       // Everything has been read: a source that changed meanwhile may have been read in part.
       for source in sources { try source.checkUnchanged() }
       // The keys first, in the same step: an asset is never in place before its keys.
-      for warning in try staging.publish(after: keysStaging.map { [$0] } ?? []) { logger.warning("\(assetName): \(warning)") }
+      for warning in try staging.publish(after: keysStaging.map { [$0] } ?? []) {
+        logger.warning("\(assetName): \(warning)")
+      }
     } catch {
       throw namingTheAsset(error, staging: staging)
     }
@@ -82,7 +85,8 @@ struct AssetMaker {
   /// Writes the whole asset into `folder` and its keys into `keysFolder`:
   /// its report, and the seconds of source processed.
   private func make(
-    in folder: URL, keysIn keysFolder: URL, from transcoder: RenditionProducer, subtitles: [SubtitleRendition], started: Date
+    in folder: URL, keysIn keysFolder: URL, from transcoder: RenditionProducer, subtitles: [SubtitleRendition],
+    started: Date
   ) throws -> (report: AssetReport, seconds: Double) {
     let encryption = profile.encryption
     // Decided here once for every rendition; the writers and muxers follow it.
@@ -92,7 +96,8 @@ struct AssetMaker {
     let names = profile.video.map(\.name) + profile.audioRenditions.map { "audio/\($0.id)" }
     // Video renditions only: alternate audio is light, and muxed beside the video.
     let videoLanes = SegmentWriterLanes.count(
-      encryptsWholeSegments: protection == .aes128Segments, copies: profile.copiesVideo, renditions: profile.video.count,
+      encryptsWholeSegments: protection == .aes128Segments, copies: profile.copiesVideo,
+      renditions: profile.video.count,
       cores: usableCores())
     var writers: [RenditionWriter] = []
     var lastReport = Date.distantPast

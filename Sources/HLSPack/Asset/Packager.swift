@@ -44,11 +44,13 @@ public struct Packager {
     return try inputs.map { input in
       let stem = input.deletingPathExtension().lastPathComponent
       guard !stem.isEmpty, !stem.hasPrefix(".") else {
-        throw PackError.input(path: input.path, reason: "cannot name an asset after this file (the folder would be hidden)")
+        throw PackError.input(
+          path: input.path, reason: "cannot name an asset after this file (the folder would be hidden)")
       }
       let name = Array(stem.utf8)
       if let other = seen[name] {
-        throw PackError.input(path: input.path, reason: "would write the same asset folder \"\(stem)\" as \(other.path)")
+        throw PackError.input(
+          path: input.path, reason: "would write the same asset folder \"\(stem)\" as \(other.path)")
       }
       seen[name] = input
       return output.appendingPathComponent(stem)
@@ -73,9 +75,13 @@ public struct Packager {
     return try destinations.map { destination in
       let keys = keysFolder.appendingPathComponent(destination.lastPathComponent).standardizedFileURL
       for asset in assets
-      where keys.pathComponents.starts(with: asset.pathComponents) || asset.pathComponents.starts(with: keys.pathComponents) {
+      where keys.pathComponents.starts(with: asset.pathComponents)
+        || asset.pathComponents.starts(with: keys.pathComponents)
+      {
         throw PackError.output(
-          path: keys.path, reason: "an asset's keys folder must lie outside the assets, but this one is or holds the asset \(asset.path)")
+          path: keys.path,
+          reason: "an asset's keys folder must lie outside the assets, but this one is or holds the asset \(asset.path)"
+        )
       }
       return keys
     }
@@ -103,7 +109,9 @@ public struct Packager {
         return Outcome(input: input, destination: destination, report: report, error: nil)
       } catch {
         let packError = (error as? PackError) ?? .media(path: input.path, reason: "\(error)")
-        progress.report(ProgressEvent(event: .failed, asset: destination.lastPathComponent, input: input.path, message: packError.description))
+        progress.report(
+          ProgressEvent(
+            event: .failed, asset: destination.lastPathComponent, input: input.path, message: packError.description))
         return Outcome(input: input, destination: destination, report: nil, error: packError)
       }
     }

@@ -48,14 +48,16 @@ public struct BatchRunner: Sendable {
       case .upToDate:
         outcome.status = .skipped
         outcome.reason = "up to date"
-        progress.report(ProgressEvent(event: .skipped, asset: asset, input: plan.entry.input.path, message: "up to date"))
+        progress.report(
+          ProgressEvent(event: .skipped, asset: asset, input: plan.entry.input.path, message: "up to date"))
       case .make(let replace, let reason, let provenance):
         outcome.reason = reason
         let encryption = plan.profile.encryption
         let keysDestination = try Packager.keysDestinations(
           for: [plan.destination], keysFolder: encryption.method == .none ? nil : encryption.keysFolder)[0]
         var encoder = AssetMaker(
-          profile: plan.profile, input: plan.entry.input, destination: plan.destination, keysDestination: keysDestination,
+          profile: plan.profile, input: plan.entry.input, destination: plan.destination,
+          keysDestination: keysDestination,
           replace: replace, progress: progress, logger: logger)
         let share = max(1, cores / max(1, min(jobs, plans.count)))
         encoder.usableCores = { share }
@@ -94,19 +96,27 @@ public struct BatchRunner: Sendable {
     }
     if recorded == current { return .upToDate }
     let reason =
-      recorded.input != current.input ? "the input changed"
-      : recorded.sources != current.sources ? "a rendition source or subtitle file changed"
-      : recorded.profileSHA256 != current.profileSHA256 ? "the profile changed"
-      : "made by hlspack \(recorded.version)"
+      recorded.input != current.input
+      ? "the input changed"
+      : recorded.sources != current.sources
+        ? "a rendition source or subtitle file changed"
+        : recorded.profileSHA256 != current.profileSHA256
+          ? "the profile changed"
+          : "made by hlspack \(recorded.version)"
     return .make(replace: true, reason: reason, provenance: current)
   }
 
   /// The bytes of the regular files under `folder`.
   static func bytes(in folder: URL) -> Int64 {
-    guard let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.fileSizeKey, .isRegularFileKey]) else { return 0 }
+    guard
+      let walker = FileManager.default.enumerator(
+        at: folder, includingPropertiesForKeys: [.fileSizeKey, .isRegularFileKey])
+    else { return 0 }
     var total: Int64 = 0
     for case let url as URL in walker {
-      guard let values = try? url.resourceValues(forKeys: [.fileSizeKey, .isRegularFileKey]), values.isRegularFile == true else { continue }
+      guard let values = try? url.resourceValues(forKeys: [.fileSizeKey, .isRegularFileKey]),
+        values.isRegularFile == true
+      else { continue }
       total += Int64(values.fileSize ?? 0)
     }
     return total

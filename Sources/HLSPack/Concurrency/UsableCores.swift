@@ -34,7 +34,9 @@ public enum UsableCores {
       let fields = line.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
       guard fields.count == 3 else { continue }
       let controllers = fields[1].split(separator: ",")
-      if controller.isEmpty ? fields[1].isEmpty : controllers.contains(Substring(controller)) { return String(fields[2]) }
+      if controller.isEmpty ? fields[1].isEmpty : controllers.contains(Substring(controller)) {
+        return String(fields[2])
+      }
     }
     return "/"
   }
@@ -45,7 +47,9 @@ public enum UsableCores {
   static func folders(under root: String, path: String) -> [String] {
     // A cgroup outside the process's namespace shows as "/../x": never above the mount.
     let parts = path.split(separator: "/").filter { $0 != ".." && $0 != "." }
-    return (0...parts.count).reversed().map { depth in ([root] + parts.prefix(depth).map(String.init)).joined(separator: "/") }
+    return (0...parts.count).reversed().map { depth in
+      ([root] + parts.prefix(depth).map(String.init)).joined(separator: "/")
+    }
   }
 
   /// The cores of `Cpus_allowed_list:` ("0-3,8") in /proc/self/status.

@@ -55,7 +55,8 @@ final class FileTransaction {
     try checkNoLink(on: target)
     let existing = try? FileManager.default.attributesOfItem(atPath: target.path)
     let mode = (existing?[.posixPermissions] as? NSNumber).map { mode_t($0.intValue) } ?? newFileMode
-    changes.append(Change(target: target, temporary: try temporary("rewrite", beside: target, holding: bytes, mode: mode)))
+    changes.append(
+      Change(target: target, temporary: try temporary("rewrite", beside: target, holding: bytes, mode: mode)))
     guard existing != nil else { return }
     let old: [UInt8]
     do {
@@ -75,7 +76,8 @@ final class FileTransaction {
     let failure = try registry.unlessInterrupted(at: folder.path) { mkdir(folder.path, 0o777) == 0 ? nil : errno }
     if let failure {
       registry.unregister(folder)
-      throw PackError.output(path: folder.path, reason: "cannot create the folder (\(String(cString: strerror(failure))))")
+      throw PackError.output(
+        path: folder.path, reason: "cannot create the folder (\(String(cString: strerror(failure))))")
     }
     createdFolders.append(folder)
   }
@@ -95,7 +97,8 @@ final class FileTransaction {
       guard lstat(path.path, &info) == 0 else { return }
       if info.st_mode & S_IFMT == S_IFLNK {
         throw PackError.output(
-          path: path.path, reason: "is a symbolic link; nothing is written through or over one (it may lead outside \(root.path))")
+          path: path.path,
+          reason: "is a symbolic link; nothing is written through or over one (it may lead outside \(root.path))")
       }
     }
   }
@@ -127,7 +130,8 @@ final class FileTransaction {
           reason: "cannot replace (\(reason)); "
             + (restored
               ? "no file was changed"
-              : "some files already replaced could not be put back: their old versions are the hidden .<name>.previous-* files"))
+              : "some files already replaced could not be put back: their old versions are the hidden .<name>.previous-* files")
+        )
       }
       for change in changes {
         registered.remove(change.temporary)

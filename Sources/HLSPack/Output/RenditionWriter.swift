@@ -120,9 +120,12 @@ final class RenditionWriter: SegmentSink {
       fragment.removeAll(keepingCapacity: true)
       // The moof grew: measure the I-frame range (moof + first sample) again.
       // Audio renditions have none: an I-frame playlist is of video (RFC 8216bis 4.4.3.6).
-      keyframes = segment.keyframes.first.flatMap { first in
-        FragmentLayout.firstSampleEnd(protected).map { [KeyframeRange(offset: 0, length: $0, ptsTicks: first.ptsTicks)] }
-      } ?? []
+      keyframes =
+        segment.keyframes.first.flatMap { first in
+          FragmentLayout.firstSampleEnd(protected).map {
+            [KeyframeRange(offset: 0, length: $0, ptsTicks: first.ptsTicks)]
+          }
+        } ?? []
       try file.send(.bytes(protected))
     }
     var discontinuity = false

@@ -78,7 +78,9 @@ final class SegmentFileWriter: @unchecked Sendable {
   /// The packager's rule: two parts waiting mean the writer is behind.
   static let defaultSenderEncrypts: @Sendable (_ waitingParts: Int) -> Bool = { $0 >= 2 }
 
-  init(rendition: String, checksums: Bool, senderEncrypts: @escaping (_ waitingParts: Int) -> Bool = defaultSenderEncrypts) throws {
+  init(
+    rendition: String, checksums: Bool, senderEncrypts: @escaping (_ waitingParts: Int) -> Bool = defaultSenderEncrypts
+  ) throws {
     self.rendition = rendition
     self.checksums = checksums
     self.senderEncrypts = senderEncrypts

@@ -58,7 +58,8 @@ struct MultivariantPlan {
     if profile.audioOnlyVariants {
       for group in groups {
         // The default member's playlist; BANDWIDTH covers the group's largest member.
-        let uri = group.members.first { $0.rendition.isDefault }?.measured.playlist ?? group.members[0].measured.playlist
+        let uri =
+          group.members.first { $0.rendition.isDefault }?.measured.playlist ?? group.members[0].measured.playlist
         variants.append(
           .init(
             uri: uri, bandwidth: group.peak, averageBandwidth: group.average, codecs: group.codecs, width: 0, height: 0,
@@ -77,7 +78,9 @@ struct MultivariantPlan {
     /// The largest member: a client may switch to any of them (RFC 8216bis §4.4.6.2).
     var peak: Int { members.map(\.measured.peak).max() ?? 0 }
     var average: Int { members.map(\.measured.average).max() ?? 0 }
-    var codecs: [String] { members.flatMap(\.measured.facts.codecs).reduce(into: []) { if !$0.contains($1) { $0.append($1) } } }
+    var codecs: [String] {
+      members.flatMap(\.measured.facts.codecs).reduce(into: []) { if !$0.contains($1) { $0.append($1) } }
+    }
   }
 
   var audioGroups: [AudioGroup] {
@@ -102,7 +105,8 @@ struct MultivariantPlan {
       uri: v.playlist, bandwidth: v.peak + (group?.peak ?? 0) + subtitlePeak,
       averageBandwidth: v.average + (group?.average ?? 0) + subtitleAverage,
       codecs: v.facts.codecs + (group?.codecs ?? []), width: v.facts.width, height: v.facts.height,
-      frameRate: v.facts.frameRate, hdcpLevel: profile.encryption.hdcp.level(width: v.facts.width, height: v.facts.height),
+      frameRate: v.facts.frameRate,
+      hdcpLevel: profile.encryption.hdcp.level(width: v.facts.width, height: v.facts.height),
       videoRange: v.facts.videoRange, audioGroup: group?.id, subtitleGroup: subtitles)
   }
 
@@ -113,9 +117,12 @@ struct MultivariantPlan {
     let lowest = playlist.variants.map(\.bandwidth).min() ?? 0
     if lowest > profile.lowVariantBandwidth {
       list.append(
-        "no variant has a BANDWIDTH at or below \(profile.lowVariantBandwidth) bit/s (the lowest is \(lowest)); offline downloads and slow networks start from the lowest variant")
+        "no variant has a BANDWIDTH at or below \(profile.lowVariantBandwidth) bit/s (the lowest is \(lowest)); offline downloads and slow networks start from the lowest variant"
+      )
     }
-    let rungs = zip(profile.video, video).map { (name: $0.name, pixels: $1.facts.width * $1.facts.height, peak: $1.peak) }
+    let rungs = zip(profile.video, video).map {
+      (name: $0.name, pixels: $1.facts.width * $1.facts.height, peak: $1.peak)
+    }
     for (a, b) in zip(rungs, rungs.dropFirst()) where (a.pixels - b.pixels) * (a.peak - b.peak) < 0 {
       list.append("rungs \(a.name) and \(b.name) look inverted: the one with more pixels has the lower bit rate")
     }
@@ -123,12 +130,17 @@ struct MultivariantPlan {
     let levels = Set(playlist.variants.compactMap(\.hdcpLevel))
     if levels.count > 1, profile.encryption.scope == .asset {
       list.append(
-        "variants with HDCP-LEVEL \(levels.map(\.rawValue).sorted().joined(separator: " and ")) share one key; Apple's authoring specification wants a key per level: set \"scope\": \"rendition\"")
+        "variants with HDCP-LEVEL \(levels.map(\.rawValue).sorted().joined(separator: " and ")) share one key; Apple's authoring specification wants a key per level: set \"scope\": \"rendition\""
+      )
     }
     var groupCodecs: [String: Set<String>] = [:]
-    for group in audioGroups { groupCodecs[group.id] = Set(group.members.map { "\($0.rendition.name)|\($0.rendition.language)" }) }
+    for group in audioGroups {
+      groupCodecs[group.id] = Set(group.members.map { "\($0.rendition.name)|\($0.rendition.language)" })
+    }
     if Set(groupCodecs.values).count > 1 {
-      list.append("audio groups \(groupCodecs.keys.sorted().joined(separator: ", ")) do not have the same members (NAME and LANGUAGE); RFC 8216bis §4.4.6.1.1 wants them to match")
+      list.append(
+        "audio groups \(groupCodecs.keys.sorted().joined(separator: ", ")) do not have the same members (NAME and LANGUAGE); RFC 8216bis §4.4.6.1.1 wants them to match"
+      )
     }
     return list
   }

@@ -39,7 +39,9 @@ final class CBCSRenditionProtection {
       throw PackError.crypto("cbcs in fMP4 cannot mix clear segments into a protected rendition")
     }
     guard material.key.content.id == keyID, material.iv == constantIV else {
-      throw PackError.crypto("segment \(index) uses another key or IV than the init segment's tenc; cbcs key rotation needs a new init segment")
+      throw PackError.crypto(
+        "segment \(index) uses another key or IV than the init segment's tenc; cbcs key rotation needs a new init segment"
+      )
     }
     return try encryptor.encrypt(segment)
   }

@@ -13,7 +13,7 @@ enum KeysFolder {
       try createFolder(parent.deletingLastPathComponent())
       do {
         try PrivateFolder.create(parent)
-      } catch where FileManager.default.fileExists(atPath: parent.path) {
+      } catch  where FileManager.default.fileExists(atPath: parent.path) {
         // Another run of the same keys folder made it first.
       }
     }

@@ -44,7 +44,8 @@ final class SampleAESStreamEncryptor: SampleEncryptor {
     if rewriter == nil {
       var setup: [UInt16: SampleAESAudioSetup] = [:]
       if let audioPID {
-        setup[audioPID] = try ac3Header.map { try SampleAESAudioSetup.ac3(syncFrame: $0) }
+        setup[audioPID] =
+          try ac3Header.map { try SampleAESAudioSetup.ac3(syncFrame: $0) }
           ?? SampleAESAudioSetup.aac(audioSpecificConfig: audioConfig)
       }
       // After a clear lead the PMT changes, so its version must too (ISO/IEC 13818-1 §2.4.4.9).

@@ -49,16 +49,21 @@ final class SegmentKeying {
       written = iv
     } else {
       switch encryption.iv {
-      case .random: iv = try keys.randomIV(rendition: rendition, index: index); written = iv
+      case .random:
+        iv = try keys.randomIV(rendition: rendition, index: index)
+        written = iv
       case .sequence: iv = SegmentIV.sequence(UInt64(index))
-      case .fixed(let fixed): iv = fixed; written = fixed
+      case .fixed(let fixed):
+        iv = fixed
+        written = fixed
       }
     }
     let values = KeyURITemplate.Values(
       asset: asset, rendition: rendition, keyID: key.content.idHex, period: period,
       keyFile: String(repeating: "../", count: rendition.split(separator: "/").count) + key.file)
     let tag = KeyTag(
-      method: encryption.method == .sampleAES ? .sampleAES : .aes128, uri: encryption.keyURI.render(values), iv: written,
+      method: encryption.method == .sampleAES ? .sampleAES : .aes128, uri: encryption.keyURI.render(values),
+      iv: written,
       keyFormat: encryption.keyFormat, keyFormatVersions: encryption.keyFormatVersions)
     let material = Material(key: key, iv: iv, tag: tag)
     decided[index] = material

@@ -27,9 +27,11 @@ public struct AssetProvenance: Sendable, Codable, Equatable {
     let timed = !reproducible
     self.input = try FileIdentity.of(input, withModificationTime: timed)
     let stem = input.deletingPathExtension().lastPathComponent
-    let files = profile.video.compactMap(\.source) + profile.subtitles.map {
-      URL(fileURLWithPath: $0.file.replacingOccurrences(of: "{stem}", with: stem))
-    }
+    let files =
+      profile.video.compactMap(\.source)
+      + profile.subtitles.map {
+        URL(fileURLWithPath: $0.file.replacingOccurrences(of: "{stem}", with: stem))
+      }
     sources = try files.map { try FileIdentity.of($0, withModificationTime: timed) }
     profileSHA256 = try Self.digest(of: profile)
   }

@@ -34,7 +34,9 @@ public struct FileIdentity: Sendable, Codable, Equatable {
     guard descriptor >= 0 else { throw failure("cannot open (\(String(cString: strerror(errno))))") }
     defer { close(descriptor) }
     var info = stat()
-    guard fstat(descriptor, &info) == 0 else { throw failure("cannot read its status (\(String(cString: strerror(errno))))") }
+    guard fstat(descriptor, &info) == 0 else {
+      throw failure("cannot read its status (\(String(cString: strerror(errno))))")
+    }
     guard info.st_mode & S_IFMT == S_IFREG else { throw failure("is not a regular file") }
     let size = Int64(info.st_size)
     let digest = try SHA256Stream()
@@ -47,14 +49,20 @@ public struct FileIdentity: Sendable, Codable, Equatable {
           pread(descriptor, $0.baseAddress.map { $0 + done }, length - done, off_t(offset) + off_t(done))
         }
         if n < 0, errno == EINTR { continue }
-        guard n > 0 else { throw failure(n == 0 ? "ended early while it was read (is it being written?)" : "cannot read (\(String(cString: strerror(errno))))") }
+        guard n > 0 else {
+          throw failure(
+            n == 0
+              ? "ended early while it was read (is it being written?)"
+              : "cannot read (\(String(cString: strerror(errno))))")
+        }
         done += n
       }
       try digest.update(bytes)
     }
     let modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
     return FileIdentity(
-      path: path, size: size, modified: withModificationTime ? modified : nil, sampledSHA256: Hex.encode(try digest.finish()))
+      path: path, size: size, modified: withModificationTime ? modified : nil,
+      sampledSHA256: Hex.encode(try digest.finish()))
   }
 
   /// The (offset, length) pieces that the digest covers, in file order.

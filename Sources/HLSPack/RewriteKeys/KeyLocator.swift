@@ -39,8 +39,10 @@ struct KeyLocator {
   mutating func locate(
     _ tag: KeyURIRewriter.KeyTagLine, uri: String, in playlist: PackagePlaylist
   ) throws -> LocatedKey {
-    let cacheKey = [playlist.folderComponents.joined(separator: "/"), playlist.rendition, uri, tag.value(of: "KEYID") ?? ""]
-      .joined(separator: "\n")
+    let cacheKey = [
+      playlist.folderComponents.joined(separator: "/"), playlist.rendition, uri, tag.value(of: "KEYID") ?? "",
+    ]
+    .joined(separator: "\n")
     if let cached = cache[cacheKey] { return cached }
     let located = try find(tag, uri: uri, in: playlist)
     cache[cacheKey] = located
@@ -55,7 +57,9 @@ struct KeyLocator {
       }
       let file = PackagePaths.normalize(entry.keyFile.split(separator: "/").map(String.init))
         .map { packageFolder.appendingPathComponent($0) }
-      let bytes = file.flatMap { if case .key(let bytes) = Self.readKey(at: $0, within: packageFolder) { bytes } else { nil } }
+      let bytes = file.flatMap {
+        if case .key(let bytes) = Self.readKey(at: $0, within: packageFolder) { bytes } else { nil }
+      }
       return LocatedKey(
         identity: .keyID(Hex.encode(id)), keyID: Hex.encode(id), bytes: bytes,
         manifestKeyFile: entry.keyFile)
@@ -72,7 +76,9 @@ struct KeyLocator {
     let file: URL
     switch scheme {
     case nil where uri.hasPrefix("/"):
-      return unknown("an absolute path is resolved against the web server's root, not the package, and keys.json has no entry for it")
+      return unknown(
+        "an absolute path is resolved against the web server's root, not the package, and keys.json has no entry for it"
+      )
     case nil:
       let folder = playlist.folderComponents.reduce(packageFolder) { $0.appendingPathComponent($1) }
       let literal = folder.appendingPathComponent(uri).standardizedFileURL
@@ -99,7 +105,8 @@ struct KeyLocator {
       let keyID: String
       if let written = tag.value(of: "KEYID") {
         guard let id = Hex.decode(written), id.count == 16 else {
-          throw PackError.input(path: playlistPath, reason: "line \(tag.lineNumber): KEYID=\(written) is not 0x + 32 hex digits")
+          throw PackError.input(
+            path: playlistPath, reason: "line \(tag.lineNumber): KEYID=\(written) is not 0x + 32 hex digits")
         }
         keyID = Hex.encode(id)
       } else {
@@ -122,7 +129,10 @@ struct KeyLocator {
     let narrowed = matches.filter { $0.renditions.contains(rendition) }
     guard Set(narrowed.map { $0.keyID.lowercased() }).count == 1, let entry = narrowed.first else {
       throw PackError.input(
-        path: playlistPath, reason: "keys.json has several keys for URI \"\(RewritePlan.shown(uri))\" and none only for rendition \"\(rendition)\"")
+        path: playlistPath,
+        reason:
+          "keys.json has several keys for URI \"\(RewritePlan.shown(uri))\" and none only for rendition \"\(rendition)\""
+      )
     }
     return entry
   }

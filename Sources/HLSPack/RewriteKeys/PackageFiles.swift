@@ -62,9 +62,12 @@ enum PackageFiles {
     for folder in inventory.folders {
       let mode = try sourceMode(source.appendingPathComponent(folder))
       let to = destination.appendingPathComponent(folder)
-      let failure = try StagingRegistry.shared.unlessInterrupted(at: to.path) { mkdir(to.path, mode) == 0 ? nil : errno }
+      let failure = try StagingRegistry.shared.unlessInterrupted(at: to.path) {
+        mkdir(to.path, mode) == 0 ? nil : errno
+      }
       if let failure {
-        throw PackError.output(path: to.path, reason: "cannot create the folder (\(String(cString: strerror(failure))))")
+        throw PackError.output(
+          path: to.path, reason: "cannot create the folder (\(String(cString: strerror(failure))))")
       }
       // mkdir's mode is less the umask; the copy keeps the source's.
       chmod(to.path, mode)
@@ -102,7 +105,9 @@ enum PackageFiles {
     while true {
       let n = piece.withUnsafeMutableBytes { Glibc.read(input, $0.baseAddress, $0.count) }
       if n < 0, errno == EINTR { continue }
-      guard n >= 0 else { throw PackError.input(path: from.path, reason: "cannot read (\(String(cString: strerror(errno))))") }
+      guard n >= 0 else {
+        throw PackError.input(path: from.path, reason: "cannot read (\(String(cString: strerror(errno))))")
+      }
       if n == 0 { break }
       try piece.withUnsafeBytes { try output.write(UnsafeRawBufferPointer(rebasing: $0[..<n])) }
     }

@@ -66,7 +66,8 @@ struct PackageInventory {
       let list = leftovers.map { package.appendingPathComponent($0).path }.joined(separator: ", ")
       warnings.append(
         "\(list): temporaries left by another rewrite-keys run of this package, one still running or one that was killed; "
-          + "they may hold keys\(copying ? " and were not copied" : ""): remove them once no other run is rewriting \(package.path)")
+          + "they may hold keys\(copying ? " and were not copied" : ""): remove them once no other run is rewriting \(package.path)"
+      )
     }
     return warnings
   }

@@ -42,20 +42,23 @@ public struct PackageKeyRewriter {
     self.output = output?.standardizedFileURL
     self.replace = replace
     if replace, output == nil {
-      throw ArgumentError(description: "--force only applies with --output (without it the package is rewritten in place)")
+      throw ArgumentError(
+        description: "--force only applies with --output (without it the package is rewritten in place)")
     }
     if let output = self.output {
       let source = Self.resolved(self.package).path
       let target = Self.resolved(output).path
       if target == source {
-        throw ArgumentError(description: "--output \(output.path) is the package itself; leave --output out to rewrite it in place")
+        throw ArgumentError(
+          description: "--output \(output.path) is the package itself; leave --output out to rewrite it in place")
       }
       if target.hasPrefix(source + "/") {
         throw ArgumentError(description: "--output \(output.path) is inside the package \(self.package.path)")
       }
       if source.hasPrefix(target + "/") {
         throw ArgumentError(
-          description: "--output \(output.path) contains the package \(self.package.path); replacing it would delete the package")
+          description:
+            "--output \(output.path) contains the package \(self.package.path); replacing it would delete the package")
       }
     }
   }
@@ -94,7 +97,9 @@ public struct PackageKeyRewriter {
           + "replace them with what they point at, or rewrite in place")
     }
     let paths = inventory.playlists
-    guard !paths.isEmpty else { throw PackError.input(path: package.path, reason: "no .m3u8 playlist below this folder") }
+    guard !paths.isEmpty else {
+      throw PackError.input(path: package.path, reason: "no .m3u8 playlist below this folder")
+    }
     let playlists = try paths.map {
       PackagePlaylist(relativePath: $0, bytes: try PackageFiles.readPlaylist(package.appendingPathComponent($0)))
     }
@@ -105,7 +110,8 @@ public struct PackageKeyRewriter {
 
     var warnings = inventory.warnings(package: package, copying: output != nil)
     if plan.keyTagCount == 0 {
-      warnings.append("\(package.path): no EXT-X-KEY or EXT-X-SESSION-KEY with a URI in any playlist; nothing to rewrite")
+      warnings.append(
+        "\(package.path): no EXT-X-KEY or EXT-X-SESSION-KEY with a URI in any playlist; nothing to rewrite")
     }
     warnings += plan.warnings
 
@@ -136,7 +142,8 @@ public struct PackageKeyRewriter {
     let bytes: [UInt8]
     switch PackageFiles.readInside(url, package: package, limit: Self.manifestLimit) {
     case .missing: return nil
-    case .outside(let real): throw PackError.input(path: url.path, reason: "leads to \(real), outside the package; not read")
+    case .outside(let real):
+      throw PackError.input(path: url.path, reason: "leads to \(real), outside the package; not read")
     case .unreadable(let reason): throw PackError.input(path: url.path, reason: "cannot read \(reason)")
     case .bytes(let read): bytes = read
     }
@@ -161,7 +168,8 @@ public struct PackageKeyRewriter {
       }
       guard plan.keyTagCount > 0 else { return }
       try files.write(
-        Self.encode(Self.merge(plan.manifestEntries, into: previous)), to: folder.appendingPathComponent(Self.manifestName))
+        Self.encode(Self.merge(plan.manifestEntries, into: previous)),
+        to: folder.appendingPathComponent(Self.manifestName))
     }
   }
 

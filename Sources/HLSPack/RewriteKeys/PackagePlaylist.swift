@@ -45,7 +45,8 @@ struct PackagePlaylist {
   /// Resolves a relative reference written in this playlist to a path inside
   /// the package, or nil when it climbs above the package root.
   func packagePath(ofRelative reference: String) -> String? {
-    PackagePaths.normalize(folderComponents + reference.split(separator: "/", omittingEmptySubsequences: false).map(String.init))
+    PackagePaths.normalize(
+      folderComponents + reference.split(separator: "/", omittingEmptySubsequences: false).map(String.init))
   }
 }
 

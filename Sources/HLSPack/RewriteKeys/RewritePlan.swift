@@ -53,7 +53,8 @@ struct RewritePlan {
           if needsKey, key.keyID == nil {
             throw PackError.input(
               path: path,
-              reason: "line \(tag.lineNumber): URI \"\(Self.shown(oldURI))\": the key is unknown (\(key.unknownReason ?? "not found")), "
+              reason:
+                "line \(tag.lineNumber): URI \"\(Self.shown(oldURI))\": the key is unknown (\(key.unknownReason ?? "not found")), "
                 + "but the template needs {key_id} or {key_file}")
           }
           let period = periods[p][key.identity] ?? periods[p].count
@@ -62,11 +63,14 @@ struct RewritePlan {
           if let chosen = choose(key, playlist) {
             newURI = chosen
           } else {
-            let keyFile = key.keyID.map { key.bytes == nil ? key.manifestKeyFile ?? Self.keyFile($0) : Self.keyFile($0) }
+            let keyFile = key.keyID.map {
+              key.bytes == nil ? key.manifestKeyFile ?? Self.keyFile($0) : Self.keyFile($0)
+            }
             if template.text.contains("{key_file}"), key.bytes == nil {
               throw PackError.input(
                 path: path,
-                reason: "line \(tag.lineNumber): URI \"\(Self.shown(oldURI))\": keys.json names key file \"\(keyFile ?? "")\", "
+                reason:
+                  "line \(tag.lineNumber): URI \"\(Self.shown(oldURI))\": keys.json names key file \"\(keyFile ?? "")\", "
                   + "which is not a readable 16-byte file inside the package, so {key_file} cannot point at it")
             }
             newURI = template.render(
@@ -77,10 +81,12 @@ struct RewritePlan {
           guard QuotedString.forbiddenCharacter(in: newURI) == nil else {
             throw PackError.input(
               path: path,
-              reason: "line \(tag.lineNumber): the new URI for \"\(Self.shown(oldURI))\" would contain a quote or control character "
+              reason:
+                "line \(tag.lineNumber): the new URI for \"\(Self.shown(oldURI))\" would contain a quote or control character "
                 + "(from a folder name?) and cannot be written into a playlist")
           }
-          mappings.append(Mapping(playlist: p, tagIndex: t, tag: tag, oldURI: oldURI, newURI: newURI, key: key, period: period))
+          mappings.append(
+            Mapping(playlist: p, tagIndex: t, tag: tag, oldURI: oldURI, newURI: newURI, key: key, period: period))
         }
       }
     }
@@ -103,17 +109,20 @@ struct RewritePlan {
     try Self.checkNoSharedURI(mappings, playlists: playlists, package: package, template: template)
     keyTagCount = mappings.count
     unknownKeyURIs = Set(mappings.filter { $0.key.keyID == nil }.map(\.oldURI))
-    warnings = Self.unquotedURIWarnings(playlists, package: package)
+    warnings =
+      Self.unquotedURIWarnings(playlists, package: package)
       + Self.unknownKeyWarnings(mappings, playlists: playlists, package: package)
     keys = try Self.keyFiles(mappings, playlists: playlists, package: package)
 
     for (p, playlist) in playlists.enumerated() {
       let byLine = Dictionary(
         mappings.filter { $0.playlist == p }.map { ($0.tag.lineNumber, $0.newURI) }, uniquingKeysWith: { a, _ in a })
-      let rewritten = KeyURIRewriter.removingRepeatedSessionKeys(KeyURIRewriter.rewrite(playlist.bytes) { byLine[$0.lineNumber] })
+      let rewritten = KeyURIRewriter.removingRepeatedSessionKeys(
+        KeyURIRewriter.rewrite(playlist.bytes) { byLine[$0.lineNumber] })
       if rewritten != playlist.bytes { self.playlists[playlist.relativePath] = rewritten }
     }
-    manifestEntries = Self.manifestEntries(mappings, playlists: playlists, previousIVs: Self.segmentIVs(locator.manifest))
+    manifestEntries = Self.manifestEntries(
+      mappings, playlists: playlists, previousIVs: Self.segmentIVs(locator.manifest))
   }
 
   /// Two different keys must never end up behind one URI: a player would
@@ -125,16 +134,19 @@ struct RewritePlan {
     let absolute = template.scheme != nil
     // {period} counts within a playlist, so only {key_id} tells every key apart on its own.
     let missing = ["key_id", "rendition", "period"].filter { !template.text.contains("{\($0)}") }
-    let hint = missing.isEmpty ? "" : "; add " + missing.map { "{\($0)}" }.joined(separator: " or ") + " to the template"
+    let hint =
+      missing.isEmpty ? "" : "; add " + missing.map { "{\($0)}" }.joined(separator: " or ") + " to the template"
     var owner: [String: Mapping] = [:]
     for m in mappings {
       let playlist = playlists[m.playlist]
-      let target = absolute
+      let target =
+        absolute
         ? m.newURI : playlist.packagePath(ofRelative: m.newURI) ?? "\(playlist.folderComponents)|\(m.newURI)"
       if let first = owner[target], first.key.identity != m.key.identity {
         throw PackError.input(
           path: package.appendingPathComponent(playlist.relativePath).path,
-          reason: "line \(m.tag.lineNumber): keys \"\(shown(first.oldURI))\" (\(playlists[first.playlist].relativePath)) and "
+          reason:
+            "line \(m.tag.lineNumber): keys \"\(shown(first.oldURI))\" (\(playlists[first.playlist].relativePath)) and "
             + "\"\(shown(m.oldURI))\" would both get URI \"\(m.newURI)\"\(hint)")
       }
       owner[target] = owner[target] ?? m
@@ -155,25 +167,31 @@ struct RewritePlan {
 
   /// One warning per key URI whose key was not found (allowed when the
   /// template needs none), at its first tag, with the reason.
-  private static func unknownKeyWarnings(_ mappings: [Mapping], playlists: [PackagePlaylist], package: URL) -> [String] {
+  private static func unknownKeyWarnings(_ mappings: [Mapping], playlists: [PackagePlaylist], package: URL) -> [String]
+  {
     var warned: Set<String> = []
     return mappings.compactMap { m in
       guard m.key.keyID == nil, warned.insert(m.oldURI).inserted else { return nil }
       let path = package.appendingPathComponent(playlists[m.playlist].relativePath).path
-      return "\(path): line \(m.tag.lineNumber): key URI \"\(shown(m.oldURI))\": \(m.key.unknownReason ?? "not found"); "
+      return
+        "\(path): line \(m.tag.lineNumber): key URI \"\(shown(m.oldURI))\": \(m.key.unknownReason ?? "not found"); "
         + "rewritten without copying a key or adding it to keys.json"
     }
   }
 
   /// Key bytes to copy to `keys/<key id>.key`; one id must mean one key.
-  private static func keyFiles(_ mappings: [Mapping], playlists: [PackagePlaylist], package: URL) throws -> [String: [UInt8]] {
+  private static func keyFiles(_ mappings: [Mapping], playlists: [PackagePlaylist], package: URL) throws -> [String:
+    [UInt8]]
+  {
     var keys: [String: [UInt8]] = [:]
     for m in mappings {
       guard let id = m.key.keyID, let bytes = m.key.bytes else { continue }
       if let other = keys[id], other != bytes {
         throw PackError.input(
           path: package.appendingPathComponent(playlists[m.playlist].relativePath).path,
-          reason: "line \(m.tag.lineNumber): URI \"\(shown(m.oldURI))\" names a different key with the same key id \(id) as another tag")
+          reason:
+            "line \(m.tag.lineNumber): URI \"\(shown(m.oldURI))\" names a different key with the same key id \(id) as another tag"
+        )
       }
       keys[id] = bytes
     }
@@ -185,7 +203,9 @@ struct RewritePlan {
   /// with the key; sequence IVs are implicit).
   private static func segmentIVs(_ manifest: KeysManifest?) -> [String: String] {
     var ivs: [String: String] = [:]
-    for segment in manifest?.keys.flatMap(\.segments) ?? [] where ivs[segment.uri] == nil { ivs[segment.uri] = segment.iv }
+    for segment in manifest?.keys.flatMap(\.segments) ?? [] where ivs[segment.uri] == nil {
+      ivs[segment.uri] = segment.iv
+    }
     return ivs
   }
 
@@ -204,15 +224,17 @@ struct RewritePlan {
       guard let id = m.key.keyID else { continue }
       let playlist = playlists[m.playlist]
       let slot = "\(id)\n\(m.newURI)"
-      let at = index[slot] ?? {
-        entries.append(
-          KeysManifest.Key(
-            uri: m.newURI, previousURI: m.oldURI, keyID: id,
-            keyFile: m.key.bytes == nil ? m.key.manifestKeyFile ?? keyFile(id) : keyFile(id),
-            renditions: [], periods: [], segments: []))
-        index[slot] = entries.count - 1
-        return entries.count - 1
-      }()
+      let at =
+        index[slot]
+        ?? {
+          entries.append(
+            KeysManifest.Key(
+              uri: m.newURI, previousURI: m.oldURI, keyID: id,
+              keyFile: m.key.bytes == nil ? m.key.manifestKeyFile ?? keyFile(id) : keyFile(id),
+              renditions: [], periods: [], segments: []))
+          index[slot] = entries.count - 1
+          return entries.count - 1
+        }()
       // The master playlist is not a rendition; its session keys cover no segment.
       guard m.tag.kind == .key else { continue }
       if !entries[at].renditions.contains(playlist.rendition) { entries[at].renditions.append(playlist.rendition) }

@@ -24,11 +24,13 @@ struct SubtitleRendition {
     do {
       data = try SmallFile.read(path, limit: 64 << 20)
     } catch {
-      throw PackError.input(path: path, reason: "cannot read the subtitle file of track \"\(track.name)\" \(error.reason)")
+      throw PackError.input(
+        path: path, reason: "cannot read the subtitle file of track \"\(track.name)\" \(error.reason)")
     }
     let text = String(decoding: data, as: UTF8.self)
     do {
-      return SubtitleRendition(track: track, cues: try SubtitleParser.parse(text, srt: path.lowercased().hasSuffix(".srt")))
+      return SubtitleRendition(
+        track: track, cues: try SubtitleParser.parse(text, srt: path.lowercased().hasSuffix(".srt")))
     } catch {
       throw PackError.input(path: path, reason: "not a valid subtitle file: \(error)")
     }
@@ -59,7 +61,8 @@ struct SubtitleRendition {
           uri: "\(folder)/\(name)", duration: MediaClock.seconds(segment.durationTicks), bytes: bytes.count,
           sha256: checksums ? Hex.encode(try Digest.sha256(bytes)) : nil, iv: nil, keyID: nil))
       // The video's discontinuities, at the same segments (Apple HLS Authoring Spec 8.13–8.15).
-      entries.append(.init(uri: name, durationTicks: segment.durationTicks, key: .none, discontinuity: segment.discontinuity))
+      entries.append(
+        .init(uri: name, durationTicks: segment.durationTicks, key: .none, discontinuity: segment.discontinuity))
     }
     report.playlist = "\(folder)/index.m3u8"
     try writeFile(

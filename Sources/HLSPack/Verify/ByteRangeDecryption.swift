@@ -31,7 +31,8 @@ enum ByteRangeDecryption {
     let cipherText = Array(bytes[(start - readFrom)...])
     let clear: [UInt8]
     do {
-      clear = end == fileSize
+      clear =
+        end == fileSize
         ? try cipher.decryptPadded(cipherText, key: key, iv: chainIV)
         : try cipher.decryptBlocks(cipherText, key: key, iv: chainIV)
     } catch {

@@ -121,7 +121,8 @@ public struct PackageVerifier {
         total.average += known.map(\.average).max() ?? 0
       }
       guard measurable else { continue }
-      run.findings += BandwidthRules.check(variant, measuredPeak: total.peak, measuredAverage: total.average, file: entry)
+      run.findings += BandwidthRules.check(
+        variant, measuredPeak: total.peak, measuredAverage: total.average, file: entry)
     }
   }
 
@@ -131,7 +132,8 @@ public struct PackageVerifier {
     let folder = VerifyPaths.folder(of: file)
     for key in playlist.keys where key.method != "NONE" {
       guard let uri = key.uri else { continue }
-      run.mediaKeys.append(SessionKeyRules.MediaKey(key, uri: URIReference.fromPackageRoot(uri, writtenIn: folder), file: file))
+      run.mediaKeys.append(
+        SessionKeyRules.MediaKey(key, uri: URIReference.fromPackageRoot(uri, writtenIn: folder), file: file))
     }
     var samples: [BandwidthRules.Sample] = []
     var complete = true
@@ -139,9 +141,13 @@ public struct PackageVerifier {
     for segment in playlist.segments {
       if let map = segment.mapURI, initializationSections.insert(map).inserted {
         let resource = URIReference.fromPackageRoot(map, writtenIn: folder)
-        if URIReference.scheme(of: resource) == nil, fileSize(root.appendingPathComponent(VerifyPaths.stripQuery(resource))) == nil {
+        if URIReference.scheme(of: resource) == nil,
+          fileSize(root.appendingPathComponent(VerifyPaths.stripQuery(resource))) == nil
+        {
           run.findings.append(
-            Finding(VerifyRules.segmentMissing, file: file, line: segment.line, segment: map, detail: "no file \(resource) (EXT-X-MAP)"))
+            Finding(
+              VerifyRules.segmentMissing, file: file, line: segment.line, segment: map,
+              detail: "no file \(resource) (EXT-X-MAP)"))
         }
       }
       let resource = URIReference.fromPackageRoot(segment.uri, writtenIn: folder)
@@ -152,7 +158,9 @@ public struct PackageVerifier {
       let url = root.appendingPathComponent(VerifyPaths.stripQuery(resource))
       guard let size = fileSize(url) else {
         run.findings.append(
-          Finding(VerifyRules.segmentMissing, file: file, line: segment.line, segment: segment.uri, detail: "no file \(resource)"))
+          Finding(
+            VerifyRules.segmentMissing, file: file, line: segment.line, segment: segment.uri,
+            detail: "no file \(resource)"))
         complete = false
         continue
       }
@@ -184,7 +192,8 @@ public struct PackageVerifier {
     guard let key = segment.key, key.method == "AES-128", (key.value("KEYFORMAT") ?? "identity") == "identity",
       let iv = segment.effectiveIV, let uri = key.uri
     else { return }
-    let identity = run.keys.bytes(for: key, file: file, folder: folder).map { Hex.encode($0) }
+    let identity =
+      run.keys.bytes(for: key, file: file, folder: folder).map { Hex.encode($0) }
       ?? URIReference.fromPackageRoot(uri, writtenIn: folder)
     run.keyUses.append(
       KeyRules.Use(key: identity, iv: iv, resource: resource, file: file, line: segment.line, segment: segment.uri))
@@ -233,12 +242,14 @@ public struct PackageVerifier {
       cipher: run.cipher)
     {
       run.findings.append(
-        Finding(VerifyRules.iFrameRangeInvalid, file: check.file, line: segment.line, segment: segment.uri, detail: problem))
+        Finding(
+          VerifyRules.iFrameRangeInvalid, file: check.file, line: segment.line, segment: segment.uri, detail: problem))
     }
   }
 
   /// Decrypts piece by piece into the container's scanner; what is wrong, or nil.
-  private func decrypt(_ url: URL, key: [UInt8], iv: [UInt8], cipher: AES128CBC, container: SegmentContainer) -> String? {
+  private func decrypt(_ url: URL, key: [UInt8], iv: [UInt8], cipher: AES128CBC, container: SegmentContainer) -> String?
+  {
     var scanner = container.scanner
     var clear: [UInt8] = []
     do {
@@ -274,7 +285,9 @@ public struct PackageVerifier {
   }
 
   private func readPlaylist(_ path: String) -> [UInt8]? {
-    FileManager.default.contents(atPath: root.appendingPathComponent(VerifyPaths.stripQuery(path)).path).map { [UInt8]($0) }
+    FileManager.default.contents(atPath: root.appendingPathComponent(VerifyPaths.stripQuery(path)).path).map {
+      [UInt8]($0)
+    }
   }
 
   private func fileSize(_ url: URL) -> Int? {

@@ -42,7 +42,8 @@ struct VerifyKeyStore {
           detail: "\(resolved) has mode \(String(mode & 0o777, radix: 8))"))
     }
     guard data.count == 16 else {
-      findings.append(Finding(VerifyRules.keyFileSize, file: file, line: line, detail: "\(resolved) is \(data.count) bytes"))
+      findings.append(
+        Finding(VerifyRules.keyFileSize, file: file, line: line, detail: "\(resolved) is \(data.count) bytes"))
       return nil
     }
     return [UInt8](data)

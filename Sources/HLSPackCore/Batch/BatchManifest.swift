@@ -97,10 +97,12 @@ public enum BatchManifest {
       do {
         value = try JSONValue.parse(Data(content.utf8))
       } catch {
-        throw ManifestError(file: file, line: line, field: nil, message: "not a JSON object (column \(error.column): \(error.message))")
+        throw ManifestError(
+          file: file, line: line, field: nil, message: "not a JSON object (column \(error.column): \(error.message))")
       }
       guard case .object(let members) = value else {
-        throw ManifestError(file: file, line: line, field: nil, message: "expected a JSON object, found \(value.typeName)")
+        throw ManifestError(
+          file: file, line: line, field: nil, message: "expected a JSON object, found \(value.typeName)")
       }
       var fields: [String: ManifestValue] = [:]
       for (name, member) in members.sorted(by: { $0.key < $1.key }) {
@@ -110,14 +112,17 @@ public enum BatchManifest {
           var byID: [String: String] = [:]
           for (id, path) in tracks {
             guard case .string(let p) = path else {
-              throw ManifestError(file: file, line: line, field: "subtitles.\(id)", message: "expected a path string, found \(path.typeName)")
+              throw ManifestError(
+                file: file, line: line, field: "subtitles.\(id)",
+                message: "expected a path string, found \(path.typeName)")
             }
             byID[id] = p
           }
           fields[name] = .byID(byID)
         default:
           let expected = name == "subtitles" ? "a path string or an object of paths by subtitle id" : "a string"
-          throw ManifestError(file: file, line: line, field: name, message: "expected \(expected), found \(member.typeName)")
+          throw ManifestError(
+            file: file, line: line, field: name, message: "expected \(expected), found \(member.typeName)")
         }
       }
       rows.append((line, fields))
@@ -137,7 +142,8 @@ public enum BatchManifest {
       throw ManifestError(file: file, line: header.line, field: name, message: "the column is named twice")
     }
     guard header.fields.contains("input") else {
-      throw ManifestError(file: file, line: header.line, field: "input", message: "the header row has no \"input\" column")
+      throw ManifestError(
+        file: file, line: header.line, field: "input", message: "the header row has no \"input\" column")
     }
     return try records.dropFirst().map { record in
       guard record.fields.count == header.fields.count else {
@@ -156,7 +162,9 @@ public enum BatchManifest {
       }
       if !tracks.isEmpty {
         if fields["subtitles"] != nil {
-          throw ManifestError(file: file, line: record.line, field: "subtitles", message: "give either \"subtitles\" or \"subtitles.<id>\" columns")
+          throw ManifestError(
+            file: file, line: record.line, field: "subtitles",
+            message: "give either \"subtitles\" or \"subtitles.<id>\" columns")
         }
         fields["subtitles"] = .byID(tracks)
       }
@@ -164,12 +172,18 @@ public enum BatchManifest {
     }
   }
 
-  private static func entry(_ fields: [String: ManifestValue], line: Int, file: String, folder: URL) throws -> ManifestEntry {
+  private static func entry(_ fields: [String: ManifestValue], line: Int, file: String, folder: URL) throws
+    -> ManifestEntry
+  {
     func fail(_ field: String?, _ message: String) -> ManifestError {
       ManifestError(file: file, line: line, field: field, message: message)
     }
-    for name in fields.keys.sorted() where !pathFields.contains(name) && !textFields.contains(name) && name != "subtitles" {
-      throw fail(name, "unknown field (known: \((pathFields.union(textFields).union(["subtitles"])).sorted().joined(separator: ", ")))")
+    for name in fields.keys.sorted()
+    where !pathFields.contains(name) && !textFields.contains(name) && name != "subtitles" {
+      throw fail(
+        name,
+        "unknown field (known: \((pathFields.union(textFields).union(["subtitles"])).sorted().joined(separator: ", ")))"
+      )
     }
     func text(_ name: String) throws -> String? {
       guard let value = fields[name]?.text else { return nil }
@@ -184,7 +198,9 @@ public enum BatchManifest {
 
     var overrides = ProfileOverrides()
     let keySources = ["key_hex", "key_env", "key_file"].filter { fields[$0] != nil }
-    if keySources.count > 1 { throw fail(keySources[1], "only one key source may be given; \(keySources[0]) is set too") }
+    if keySources.count > 1 {
+      throw fail(keySources[1], "only one key source may be given; \(keySources[0]) is set too")
+    }
     if let field = keySources.first {
       let value = try text(field) ?? ""
       overrides.keySource = (field, field == "key_file" ? ProfileLoader.resolve(value, against: folder).path : value)

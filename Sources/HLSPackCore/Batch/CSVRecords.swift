@@ -55,7 +55,8 @@ enum CSVRecords {
       switch c {
       case "\"":
         guard field.isEmpty, !quotedField else {
-          throw Failure(line: line, message: "a double quote inside an unquoted field (quote the whole field and double the quote)")
+          throw Failure(
+            line: line, message: "a double quote inside an unquoted field (quote the whole field and double the quote)")
         }
         inQuotes = true
         quotedField = true

@@ -25,8 +25,10 @@ public struct ProfileOverrides: Sendable, Equatable {
 
   /// The manifest fields given, for messages.
   public var fields: [String] {
-    [keySource?.field, keyID.map { _ in "key_id" }, keyURI.map { _ in "key_uri" }, seed.map { _ in "seed" },
-     subtitles.map { _ in "subtitles" }].compactMap { $0 }
+    [
+      keySource?.field, keyID.map { _ in "key_id" }, keyURI.map { _ in "key_uri" }, seed.map { _ in "seed" },
+      subtitles.map { _ in "subtitles" },
+    ].compactMap { $0 }
   }
 
   /// The manifest field a profile field stands for, if an override set it.
@@ -82,7 +84,9 @@ public struct ProfileOverrides: Sendable, Equatable {
     for trackID in byID.keys.sorted() where !known.contains(trackID) {
       throw OverrideFailure(
         field: "subtitles.\(trackID)",
-        message: "the profile has no subtitle track \"\(trackID)\" (it has: \(known.compactMap { $0 }.joined(separator: ", ")))")
+        message:
+          "the profile has no subtitle track \"\(trackID)\" (it has: \(known.compactMap { $0 }.joined(separator: ", ")))"
+      )
     }
     for (i, track) in tracks.enumerated() {
       guard case .object(var fields) = track, let trackID = id(track), let path = byID[trackID] else { continue }

@@ -33,7 +33,8 @@ public struct Shard: Sendable, Equatable, CustomStringConvertible {
   public static func resolve(option: String?, count: Int?, environment: [String: String]) throws(Failure) -> Shard {
     if let option {
       let parts = option.split(separator: "/", omittingEmptySubsequences: false)
-      guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]), n >= 1, n <= 1_000_000, (0..<n).contains(k) else {
+      guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]), n >= 1, n <= 1_000_000, (0..<n).contains(k)
+      else {
         throw Failure(description: "--shard: expected K/N with 0 <= K < N (e.g. 0/4), found \"\(option)\"")
       }
       if count != nil { throw Failure(description: "--shards: give either --shard K/N or --shards N") }
@@ -45,7 +46,9 @@ public struct Shard: Sendable, Equatable, CustomStringConvertible {
     if let count {
       n = count
     } else if let text = environment["HLSPACK_SHARDS"] {
-      guard let value = Int(text) else { throw Failure(description: "HLSPACK_SHARDS: expected a whole number, found \"\(text)\"") }
+      guard let value = Int(text) else {
+        throw Failure(description: "HLSPACK_SHARDS: expected a whole number, found \"\(text)\"")
+      }
       n = value
     } else {
       if let (name, _) = given.first {
@@ -53,10 +56,14 @@ public struct Shard: Sendable, Equatable, CustomStringConvertible {
       }
       return .whole
     }
-    guard (1...1_000_000).contains(n) else { throw Failure(description: "the number of shards must be 1 to 1000000, found \(n)") }
+    guard (1...1_000_000).contains(n) else {
+      throw Failure(description: "the number of shards must be 1 to 1000000, found \(n)")
+    }
     guard let (name, text) = given.first else {
       throw Failure(
-        description: "\(n) shards, but no shard index: give --shard K/\(n), or run where JOB_COMPLETION_INDEX or AWS_BATCH_JOB_ARRAY_INDEX is set")
+        description:
+          "\(n) shards, but no shard index: give --shard K/\(n), or run where JOB_COMPLETION_INDEX or AWS_BATCH_JOB_ARRAY_INDEX is set"
+      )
     }
     guard let k = Int(text), (0..<n).contains(k) else {
       throw Failure(description: "\(name): expected a shard index from 0 to \(n - 1), found \"\(text)\"")

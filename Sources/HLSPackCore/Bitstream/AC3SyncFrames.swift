@@ -2,7 +2,8 @@
 /// frame sizes from Table 5.18).
 public enum AC3SyncFrames {
   /// Calls `body` with each syncframe's range.
-  public static func forEach(in bytes: UnsafeBufferPointer<UInt8>, _ body: (_ frame: Range<Int>) throws -> Void) throws {
+  public static func forEach(in bytes: UnsafeBufferPointer<UInt8>, _ body: (_ frame: Range<Int>) throws -> Void) throws
+  {
     var offset = 0
     while offset < bytes.count {
       let size = try frameSize(UnsafeBufferPointer(rebasing: bytes[offset...]), offset: offset)
@@ -17,7 +18,9 @@ public enum AC3SyncFrames {
     guard bytes.count >= 6 else {
       throw FramingError.ac3(offset: offset, reason: "\(bytes.count) bytes left, syncinfo and bsid need 6")
     }
-    guard bytes[0] == 0x0B, bytes[1] == 0x77 else { throw FramingError.ac3(offset: offset, reason: "no syncword 0x0B77") }
+    guard bytes[0] == 0x0B, bytes[1] == 0x77 else {
+      throw FramingError.ac3(offset: offset, reason: "no syncword 0x0B77")
+    }
     let bsid = bytes[5] >> 3
     // bsid 11–16 is E-AC-3, whose frame size sits elsewhere and whose IV reset
     // point is disputed (docs/conformance.md, SAMPLE-AES in MPEG-TS); only AC-3 is handled here.

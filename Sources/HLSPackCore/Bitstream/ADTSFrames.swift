@@ -17,7 +17,8 @@ public enum ADTSFrames {
       let header = b[1] & 0x01 == 1 ? 7 : 9
       let length = Int(b[3] & 0x03) << 11 | Int(b[4]) << 3 | Int(b[5]) >> 5
       guard length >= header else {
-        throw FramingError.adts(offset: offset, reason: "frame_length \(length) is shorter than its \(header)-byte header")
+        throw FramingError.adts(
+          offset: offset, reason: "frame_length \(length) is shorter than its \(header)-byte header")
       }
       guard length <= left else {
         throw FramingError.adts(offset: offset, reason: "frame_length \(length) runs past the end (\(left) bytes left)")

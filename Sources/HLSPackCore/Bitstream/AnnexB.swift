@@ -113,7 +113,9 @@ extension AnnexB {
   /// one whole. SAMPLE-AES escapes NAL bytes that are already escaped, so an
   /// existing `00 00 03` becomes `00 00 03 03`; a decryptor strips exactly one
   /// layer (Apple, MPEG-2 Stream Encryption Format for HTTP Live Streaming, 2.2.2).
-  @inlinable public static func appendEscaped(_ piece: UnsafeBufferPointer<UInt8>, zeros: inout Int, to out: inout [UInt8]) {
+  @inlinable public static func appendEscaped(
+    _ piece: UnsafeBufferPointer<UInt8>, zeros: inout Int, to out: inout [UInt8]
+  ) {
     var run = zeros  // a local keeps the per-byte loop in registers
     var copied = 0
     for i in 0..<piece.count {

@@ -8,7 +8,8 @@ public enum AudioSpecificConfig {
   /// `profile`: FFmpeg's AAC profile (0 Main, 1 LC, 2 SSR, 3 LTP: what ADTS can say).
   /// Nil for what ADTS cannot say.
   public static func fromADTSFields(profile: Int, sampleRate: Int, channels: Int) -> [UInt8]? {
-    guard (0...3).contains(profile), let index = sampleRates.firstIndex(of: sampleRate), (1...8).contains(channels), channels != 7
+    guard (0...3).contains(profile), let index = sampleRates.firstIndex(of: sampleRate), (1...8).contains(channels),
+      channels != 7
     else { return nil }
     let objectType = profile + 1
     let channelConfiguration = channels == 8 ? 7 : channels

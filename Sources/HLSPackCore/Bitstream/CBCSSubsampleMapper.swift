@@ -72,14 +72,17 @@ final class CBCSSubsampleMapper {
     var offset = sample.lowerBound
     while offset < sample.upperBound {
       guard sample.upperBound - offset >= nalLengthSize else {
-        throw CBCSError.malformedBitstream(where: "NAL unit length", reason: "\(sample.upperBound - offset) stray bytes at the end of the sample")
+        throw CBCSError.malformedBitstream(
+          where: "NAL unit length", reason: "\(sample.upperBound - offset) stray bytes at the end of the sample")
       }
       var length = 0
       for i in 0..<nalLengthSize { length = length << 8 | Int(bytes[offset + i]) }
       let nal = (offset + nalLengthSize)..<(offset + nalLengthSize + length)
       guard length > 0, nal.upperBound <= sample.upperBound else {
         throw CBCSError.malformedBitstream(
-          where: "NAL unit length", reason: "\(length) at sample offset \(offset - sample.lowerBound) does not fit the \(sample.count)-byte sample")
+          where: "NAL unit length",
+          reason:
+            "\(length) at sample offset \(offset - sample.lowerBound) does not fit the \(sample.count)-byte sample")
       }
       offset = nal.upperBound
       if try learnParameterSet(bytes, nal) || !isVCL(bytes, nal) {

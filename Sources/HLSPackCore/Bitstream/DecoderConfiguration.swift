@@ -11,20 +11,29 @@ struct DecoderConfiguration: Equatable {
 
   static func avc(_ c: [UInt8]) throws -> DecoderConfiguration {
     var r = ByteCursor(c, "avcC")
-    guard try r.u8("configurationVersion") == 1 else { throw CBCSError.unsupportedBox("avcC configurationVersion is not 1") }
+    guard try r.u8("configurationVersion") == 1 else {
+      throw CBCSError.unsupportedBox("avcC configurationVersion is not 1")
+    }
     try r.skip(3, "profile, compatibility, level")
     let lengthSize = Int(try r.u8("lengthSizeMinusOne") & 3) + 1
     var sets: [[UInt8]] = []
     let spsCount = Int(try r.u8("numOfSequenceParameterSets") & 0x1F)
-    for _ in 0..<spsCount { sets.append(try r.bytes(Int(try r.u16("sequenceParameterSetLength")), "sequenceParameterSetNALUnit")) }
+    for _ in 0..<spsCount {
+      sets.append(try r.bytes(Int(try r.u16("sequenceParameterSetLength")), "sequenceParameterSetNALUnit"))
+    }
     let ppsCount = Int(try r.u8("numOfPictureParameterSets"))
-    for _ in 0..<ppsCount { sets.append(try r.bytes(Int(try r.u16("pictureParameterSetLength")), "pictureParameterSetNALUnit")) }
-    return DecoderConfiguration(nalLengthSize: try validated(lengthSize, "avcC"), parameterSets: sets, recordLength: r.offset)
+    for _ in 0..<ppsCount {
+      sets.append(try r.bytes(Int(try r.u16("pictureParameterSetLength")), "pictureParameterSetNALUnit"))
+    }
+    return DecoderConfiguration(
+      nalLengthSize: try validated(lengthSize, "avcC"), parameterSets: sets, recordLength: r.offset)
   }
 
   static func hevc(_ c: [UInt8]) throws -> DecoderConfiguration {
     var r = ByteCursor(c, "hvcC")
-    guard try r.u8("configurationVersion") == 1 else { throw CBCSError.unsupportedBox("hvcC configurationVersion is not 1") }
+    guard try r.u8("configurationVersion") == 1 else {
+      throw CBCSError.unsupportedBox("hvcC configurationVersion is not 1")
+    }
     try r.skip(20, "profile, tier, level, chroma and bit depth fields")
     let lengthSize = Int(try r.u8("lengthSizeMinusOne") & 3) + 1
     var sets: [[UInt8]] = []
@@ -37,7 +46,8 @@ struct DecoderConfiguration: Equatable {
       for _ in 0..<count { sets.append(try r.bytes(Int(try r.u16("nalUnitLength")), "nalUnit")) }
     }
     return DecoderConfiguration(
-      nalLengthSize: try validated(lengthSize, "hvcC"), parameterSets: sets, arrayHeaderOffsets: headers, recordLength: r.offset)
+      nalLengthSize: try validated(lengthSize, "hvcC"), parameterSets: sets, arrayHeaderOffsets: headers,
+      recordLength: r.offset)
   }
 
   private static func validated(_ size: Int, _ box: String) throws -> Int {

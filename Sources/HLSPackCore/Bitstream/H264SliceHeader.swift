@@ -18,7 +18,9 @@ enum H264SliceHeader {
     let (isP, isB, isI, isSP, isSI) = (sliceType == 0, sliceType == 1, sliceType == 2, sliceType == 3, sliceType == 4)
     let ppsID = try r.ue("pic_parameter_set_id", max: 255)
     guard let p = pps[ppsID] else { throw r.malformed("pic_parameter_set_id", "\(ppsID) refers to no PPS seen") }
-    guard let s = sps[p.spsID] else { throw r.malformed("pic_parameter_set_id", "PPS \(ppsID) refers to SPS \(p.spsID), not seen") }
+    guard let s = sps[p.spsID] else {
+      throw r.malformed("pic_parameter_set_id", "PPS \(ppsID) refers to SPS \(p.spsID), not seen")
+    }
     if s.separateColourPlane { _ = try r.bits(2, "colour_plane_id") }
     _ = try r.bits(s.log2MaxFrameNum, "frame_num")
     var fieldPic = false

@@ -31,7 +31,8 @@ struct HEVCSPS: Equatable {
     let compatibility = try r.bits(32, "general_profile_compatibility_flag")
     let compatible = Self.supportedProfiles.contains { compatibility & (UInt32(1) << (31 - $0)) != 0 }
     guard Self.supportedProfiles.contains(profile) || (profile == 0 && compatible) else {
-      throw r.unsupported("general_profile_idc", "\(profile) (only Main, Main 10, Main Still Picture and range extensions, 1–4)")
+      throw r.unsupported(
+        "general_profile_idc", "\(profile) (only Main, Main 10, Main Still Picture and range extensions, 1–4)")
     }
     try r.skip(48, "general constraint flags")
     _ = try r.bits(8, "general_level_idc")
@@ -207,7 +208,9 @@ enum HEVCScalingList {
 /// The 2-byte H.265 NAL unit header (§7.3.1.2).
 enum HEVCNALHeader {
   static func type(_ bytes: [UInt8], _ offset: Int) -> Int { Int(bytes[offset] >> 1 & 0x3F) }
-  static func layerID(_ bytes: [UInt8], _ offset: Int) -> Int { Int(bytes[offset] & 1) << 5 | Int(bytes[offset + 1] >> 3) }
+  static func layerID(_ bytes: [UInt8], _ offset: Int) -> Int {
+    Int(bytes[offset] & 1) << 5 | Int(bytes[offset + 1] >> 3)
+  }
 
   /// Multi-layer streams change parameter set and slice header syntax.
   static func requireBaseLayer(_ bytes: [UInt8], _ range: Range<Int>, _ r: inout NALBitReader) throws {

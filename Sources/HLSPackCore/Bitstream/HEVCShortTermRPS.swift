@@ -72,6 +72,8 @@ struct HEVCShortTermRPS: Equatable {
       let d = ref.positive[j].deltaPOC + deltaRPS
       if d > 0, useDelta[n + j] { positive.append(Picture(deltaPOC: d, used: usedFlags[n + j])) }
     }
-    guard numDeltaPOCs <= 16 else { throw r.malformed("inter_ref_pic_set_prediction_flag", "the derived set has \(numDeltaPOCs) pictures") }
+    guard numDeltaPOCs <= 16 else {
+      throw r.malformed("inter_ref_pic_set_prediction_flag", "the derived set has \(numDeltaPOCs) pictures")
+    }
   }
 }

@@ -14,7 +14,9 @@ enum HEVCSliceHeader {
     if (16...23).contains(nalType) { _ = try r.bit("no_output_of_prior_pics_flag") }
     let ppsID = try r.ue("slice_pic_parameter_set_id", max: 63)
     guard let p = pps[ppsID] else { throw r.malformed("slice_pic_parameter_set_id", "\(ppsID) refers to no PPS seen") }
-    guard let s = sps[p.spsID] else { throw r.malformed("slice_pic_parameter_set_id", "PPS \(ppsID) refers to SPS \(p.spsID), not seen") }
+    guard let s = sps[p.spsID] else {
+      throw r.malformed("slice_pic_parameter_set_id", "PPS \(ppsID) refers to SPS \(p.spsID), not seen")
+    }
     var dependent = false
     if !first {
       if p.dependentSliceSegmentsEnabled { dependent = try r.bit("dependent_slice_segment_flag") }
@@ -62,14 +64,17 @@ enum HEVCSliceHeader {
       }
       numPicTotalCurr = rps.usedCount
       if s.longTermRefPicsPresent {
-        let fromSPS = try s.longTermUsedByCurrPic.isEmpty ? 0 : r.ue("num_long_term_sps", max: s.longTermUsedByCurrPic.count)
+        let fromSPS =
+          try s.longTermUsedByCurrPic.isEmpty ? 0 : r.ue("num_long_term_sps", max: s.longTermUsedByCurrPic.count)
         let own = try r.ue("num_long_term_pics", max: 32)
         for i in 0..<(fromSPS + own) {
           if i < fromSPS {
             var index = 0
             if s.longTermUsedByCurrPic.count > 1 {
               index = Int(try r.bits(ceilLog2(s.longTermUsedByCurrPic.count), "lt_idx_sps[\(i)]"))
-              guard index < s.longTermUsedByCurrPic.count else { throw r.malformed("lt_idx_sps[\(i)]", "\(index) out of range") }
+              guard index < s.longTermUsedByCurrPic.count else {
+                throw r.malformed("lt_idx_sps[\(i)]", "\(index) out of range")
+              }
             }
             if s.longTermUsedByCurrPic[index] { numPicTotalCurr += 1 }
           } else {

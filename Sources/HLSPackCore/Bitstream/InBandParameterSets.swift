@@ -17,7 +17,8 @@ public struct InBandParameterSets: Sendable {
     lengthSize = RandomAccess.lengthSize(configuration: configuration, hevc: hevc)
     let units: [[UInt8]]
     if configuration.first == 1 {
-      units = try (hevc ? DecoderConfiguration.hevc(configuration) : DecoderConfiguration.avc(configuration)).parameterSets
+      units = try (hevc ? DecoderConfiguration.hevc(configuration) : DecoderConfiguration.avc(configuration))
+        .parameterSets
     } else {
       units = AnnexB.nalUnits(in: configuration).map(Array.init)
     }
@@ -68,9 +69,13 @@ public struct InBandParameterSets: Sendable {
   /// (avcC has no such flag, Annex B is made into a record by the muxer) as they are.
   public static func completeHVCC(_ record: [UInt8]) -> [UInt8] {
     // A record that does not add up (or is not hvcC) is left as it is.
-    guard let configuration = try? DecoderConfiguration.hevc(record), configuration.recordLength == record.count else { return record }
+    guard let configuration = try? DecoderConfiguration.hevc(record), configuration.recordLength == record.count else {
+      return record
+    }
     var bytes = record
-    for offset in configuration.arrayHeaderOffsets where [32, 33, 34].contains(Int(bytes[offset] & 0x3F)) { bytes[offset] |= 0x80 }
+    for offset in configuration.arrayHeaderOffsets where [32, 33, 34].contains(Int(bytes[offset] & 0x3F)) {
+      bytes[offset] |= 0x80
+    }
     return bytes
   }
 }

@@ -54,7 +54,8 @@ public enum RandomAccess {
   /// extradata (or none), whose packets carry start codes.
   public static func lengthSize(configuration: [UInt8], hevc: Bool) -> Int? {
     guard configuration.first == 1 else { return nil }
-    let configurationRecord = try? (hevc ? DecoderConfiguration.hevc(configuration) : DecoderConfiguration.avc(configuration))
+    let configurationRecord =
+      try? (hevc ? DecoderConfiguration.hevc(configuration) : DecoderConfiguration.avc(configuration))
     return configurationRecord?.nalLengthSize
   }
 }

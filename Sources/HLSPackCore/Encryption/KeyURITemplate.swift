@@ -39,7 +39,8 @@ public struct KeyURITemplate: Sendable, Equatable {
       guard let close = rest[open...].firstIndex(of: "}") else { throw KeyURITemplateError("has an unclosed \"{\"") }
       let name = String(rest[rest.index(after: open)..<close])
       guard Self.placeholders.contains(name) else {
-        throw KeyURITemplateError("unknown placeholder {\(name)}; known: \(Self.placeholders.map { "{\($0)}" }.joined(separator: ", "))")
+        throw KeyURITemplateError(
+          "unknown placeholder {\(name)}; known: \(Self.placeholders.map { "{\($0)}" }.joined(separator: ", "))")
       }
       rest = rest[rest.index(after: close)...]
     }
@@ -55,7 +56,8 @@ public struct KeyURITemplate: Sendable, Equatable {
           "\"\(scheme)\" before the first ':' would be read as a URI scheme; a placeholder cannot stand there")
       }
       guard Self.isValidScheme(scheme) else {
-        throw KeyURITemplateError("\"\(scheme)\" is not a valid URI scheme (RFC 3986: a letter, then letters, digits, '+', '-' or '.')")
+        throw KeyURITemplateError(
+          "\"\(scheme)\" is not a valid URI scheme (RFC 3986: a letter, then letters, digits, '+', '-' or '.')")
       }
       if scheme.lowercased() == "data" {
         throw KeyURITemplateError("a data: URI would put the key bytes into the playlist; refused")
@@ -100,7 +102,9 @@ public struct KeyURITemplate: Sendable, Equatable {
   private static func checkURICharacters(_ literal: String) throws(KeyURITemplateError) {
     let characters = Array(literal)
     for (i, c) in characters.enumerated() where !unreserved.contains(c) && !reserved.contains(c) {
-      if c == "%", i + 2 < characters.count, characters[(i + 1)...(i + 2)].allSatisfy({ $0.isASCII && $0.isHexDigit }) { continue }
+      if c == "%", i + 2 < characters.count, characters[(i + 1)...(i + 2)].allSatisfy({ $0.isASCII && $0.isHexDigit }) {
+        continue
+      }
       let shown = c == " " ? "a space" : c == "%" ? "a '%' not followed by two hex digits" : "\"\(c)\""
       throw KeyURITemplateError("contains \(shown), which a URI cannot hold as it is; percent-encode it (RFC 3986)")
     }

@@ -29,7 +29,9 @@ public struct KeysManifest: Sendable, Codable, Equatable {
 
     enum CodingKeys: String, CodingKey {
       case uri, renditions, periods, segments, key
-      case previousURI = "previous_uri", keyID = "key_id", keyFile = "key_file"
+      case previousURI = "previous_uri"
+      case keyID = "key_id"
+      case keyFile = "key_file"
     }
 
     public init(

@@ -36,9 +36,11 @@ public final class CBCSFragmentEncryptor {
       switch track.kind {
       case .audio: tracks[track.id] = Track(mapper: nil)
       case .h264:
-        tracks[track.id] = Track(mapper: try CBCSSubsampleMapper(codec: .h264, configuration: try .avc(entry.configuration)))
+        tracks[track.id] = Track(
+          mapper: try CBCSSubsampleMapper(codec: .h264, configuration: try .avc(entry.configuration)))
       case .hevc:
-        tracks[track.id] = Track(mapper: try CBCSSubsampleMapper(codec: .hevc, configuration: try .hevc(entry.configuration)))
+        tracks[track.id] = Track(
+          mapper: try CBCSSubsampleMapper(codec: .hevc, configuration: try .hevc(entry.configuration)))
       }
     }
     trexDefaultSizes = defaults
@@ -55,7 +57,8 @@ public final class CBCSFragmentEncryptor {
     for box in top {
       switch box.type {
       case "moof": replacements[box.start] = try protect(moof: box, in: &bytes, mdats: mdats)
-      case "sidx", "ssix", "mfra": throw CBCSError.unsupportedBox("segment-level '\(box.type)' would point at moved bytes")
+      case "sidx", "ssix", "mfra":
+        throw CBCSError.unsupportedBox("segment-level '\(box.type)' would point at moved bytes")
       default: break
       }
     }
@@ -102,7 +105,9 @@ public final class CBCSFragmentEncryptor {
     let growth = out.count - moof.size
     for field in dataOffsetFields {
       let moved = Int(Int32(bitPattern: BigEndian.u32(out, field))) + growth
-      guard let value = Int32(exactly: moved) else { throw CBCSError.unsupportedBox("trun data_offset \(moved) overflows") }
+      guard let value = Int32(exactly: moved) else {
+        throw CBCSError.unsupportedBox("trun data_offset \(moved) overflows")
+      }
       BigEndian.put32(UInt32(bitPattern: value), into: &out, at: field)
     }
     for (field, senc) in saioFields {
@@ -111,14 +116,19 @@ public final class CBCSFragmentEncryptor {
     return out
   }
 
-  private func encryptSamples(_ layout: TrackFragmentLayout, in bytes: inout [UInt8], mdats: [Range<Int>]) throws -> SampleEncryptionBoxes {
+  private func encryptSamples(_ layout: TrackFragmentLayout, in bytes: inout [UInt8], mdats: [Range<Int>]) throws
+    -> SampleEncryptionBoxes
+  {
     guard let track = tracks[layout.trackID] else {
       throw CBCSError.malformedBox("traf of track \(layout.trackID), which the init segment does not declare")
     }
     var records: [[CBCSSubsample]?] = []
     for (index, sample) in layout.samples.enumerated() {
       do {
-        guard mdats.contains(where: { $0.contains(sample.lowerBound) && sample.upperBound <= $0.upperBound }) || sample.isEmpty else {
+        guard
+          mdats.contains(where: { $0.contains(sample.lowerBound) && sample.upperBound <= $0.upperBound })
+            || sample.isEmpty
+        else {
           throw CBCSError.malformedBox("the sample's bytes \(sample) are not inside an mdat")
         }
         guard let mapper = track.mapper else {

@@ -13,7 +13,9 @@ public struct CBCSInitProtector: Sendable {
 
   public init(keyID: [UInt8], constantIV: [UInt8]) throws {
     guard keyID.count == 16 else { throw CBCSError.invalidKeying("the key id is \(keyID.count) bytes, expected 16") }
-    guard constantIV.count == 16 else { throw CBCSError.invalidKeying("the constant IV is \(constantIV.count) bytes, expected 16") }
+    guard constantIV.count == 16 else {
+      throw CBCSError.invalidKeying("the constant IV is \(constantIV.count) bytes, expected 16")
+    }
     self.keyID = keyID
     self.constantIV = constantIV
   }
@@ -29,7 +31,8 @@ public struct CBCSInitProtector: Sendable {
       for entry in track.entries {
         let video = track.kind != .audio
         out.replaceSubrange((entry.box.start + 4)..<(entry.box.start + 8), with: (video ? "encv" : "enca").utf8)
-        let sinf = Self.sinf(format: entry.format, pattern: video ? .video : .audio, keyID: keyID, constantIV: constantIV)
+        let sinf = Self.sinf(
+          format: entry.format, pattern: video ? .video : .audio, keyID: keyID, constantIV: constantIV)
         insertions.append(.init(offset: entry.box.end, bytes: sinf, enclosing: track.ancestors + [entry.box]))
       }
     }

@@ -27,21 +27,27 @@ public struct ISOBox: Equatable, Sendable {
       var size = Int(BigEndian.u32(bytes, offset))
       var header = 8
       if size == 1 {
-        guard offset + 16 <= range.upperBound else { throw CBCSError.malformedBox("\(context): box '\(type)' at \(offset) is cut short") }
+        guard offset + 16 <= range.upperBound else {
+          throw CBCSError.malformedBox("\(context): box '\(type)' at \(offset) is cut short")
+        }
         let large = BigEndian.u64(bytes, offset + 8)
-        guard large <= UInt64(Int.max) else { throw CBCSError.malformedBox("\(context): box '\(type)' at \(offset) is too large") }
+        guard large <= UInt64(Int.max) else {
+          throw CBCSError.malformedBox("\(context): box '\(type)' at \(offset) is too large")
+        }
         size = Int(large)
         header = 16
       } else if size == 0 {
         // The last box of the file, up to its end (ISO/IEC 14496-12 §4.2). Inside a
         // container it would also swallow whatever is inserted after it there.
         guard range == bytes.indices else {
-          throw CBCSError.malformedBox("\(context): box '\(type)' at offset \(offset) has size 0, which only a top-level box may have")
+          throw CBCSError.malformedBox(
+            "\(context): box '\(type)' at offset \(offset) has size 0, which only a top-level box may have")
         }
         size = range.upperBound - offset
       }
       guard size >= header, size <= range.upperBound - offset else {
-        throw CBCSError.malformedBox("\(context): box '\(type)' at offset \(offset) has size \(size), \(range.upperBound - offset) bytes remain")
+        throw CBCSError.malformedBox(
+          "\(context): box '\(type)' at offset \(offset) has size \(size), \(range.upperBound - offset) bytes remain")
       }
       boxes.append(ISOBox(type: type, start: offset, payload: offset + header, end: offset + size))
       offset += size
@@ -89,7 +95,8 @@ public struct ISOBox: Equatable, Sendable {
   }
 
   static func fourCC(_ bytes: [UInt8], _ offset: Int) -> String {
-    String(decoding: bytes[offset..<offset + 4].map { (0x20...0x7E).contains($0) ? $0 : UInt8(ascii: "?") }, as: UTF8.self)
+    String(
+      decoding: bytes[offset..<offset + 4].map { (0x20...0x7E).contains($0) ? $0 : UInt8(ascii: "?") }, as: UTF8.self)
   }
 }
 

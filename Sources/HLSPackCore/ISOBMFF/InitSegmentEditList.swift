@@ -14,10 +14,14 @@
 public enum InitSegmentEditList {
   /// `mediaTimes`: one per `trak`, in order, as `value / timescale` seconds;
   /// exact when `timescale` is the track's (the mov muxer's stream time base).
-  public static func inserting(mediaTimes: [(value: Int64, timescale: Int64)], into initSegment: [UInt8]) throws -> [UInt8] {
+  public static func inserting(mediaTimes: [(value: Int64, timescale: Int64)], into initSegment: [UInt8]) throws
+    -> [UInt8]
+  {
     let top = try ISOBox.children(of: initSegment, in: 0..<initSegment.count, context: "init segment")
     let moov = try ISOBox.single("moov", in: top, context: "init segment")
-    let traks = try ISOBox.children(of: initSegment, in: moov.payloadRange, context: "moov").filter { $0.type == "trak" }
+    let traks = try ISOBox.children(of: initSegment, in: moov.payloadRange, context: "moov").filter {
+      $0.type == "trak"
+    }
     guard traks.count == mediaTimes.count else {
       throw CBCSError.malformedBox("\(traks.count) traks for \(mediaTimes.count) edit lists")
     }
@@ -29,10 +33,14 @@ public enum InitSegmentEditList {
       }
       let tkhd = try ISOBox.single("tkhd", in: children, context: "trak")
       let timescale = Int64(try mediaTimescale(initSegment, trak: children))
-      guard time.timescale > 0 else { throw CBCSError.malformedBox("edit list media time in timescale \(time.timescale)") }
-      let mediaTime = time.timescale == timescale ? time.value : (time.value * timescale + time.timescale / 2) / time.timescale
+      guard time.timescale > 0 else {
+        throw CBCSError.malformedBox("edit list media time in timescale \(time.timescale)")
+      }
+      let mediaTime =
+        time.timescale == timescale ? time.value : (time.value * timescale + time.timescale / 2) / time.timescale
       guard let mediaTime32 = Int32(exactly: mediaTime), mediaTime32 >= 0 else {
-        throw CBCSError.malformedBox("edit list media time \(mediaTime) at timescale \(timescale) is outside a version 0 elst's range")
+        throw CBCSError.malformedBox(
+          "edit list media time \(mediaTime) at timescale \(timescale) is outside a version 0 elst's range")
       }
       // ISO/IEC 14496-12 box order: the edit list follows the track header.
       insertions.append(.init(offset: tkhd.end, bytes: box(mediaTime: mediaTime32), enclosing: [moov, trak]))
@@ -54,7 +62,8 @@ public enum InitSegmentEditList {
   /// `mdia`/`mdhd`'s timescale.
   private static func mediaTimescale(_ bytes: [UInt8], trak children: [ISOBox]) throws -> UInt32 {
     let mdia = try ISOBox.single("mdia", in: children, context: "trak")
-    let mdhd = try ISOBox.single("mdhd", in: try ISOBox.children(of: bytes, in: mdia.payloadRange, context: "mdia"), context: "mdia")
+    let mdhd = try ISOBox.single(
+      "mdhd", in: try ISOBox.children(of: bytes, in: mdia.payloadRange, context: "mdia"), context: "mdia")
     guard mdhd.payload + 4 <= mdhd.end else { throw CBCSError.malformedBox("mdhd is \(mdhd.size) bytes") }
     // Version and flags, then two times of 32 or 64 bits, then the timescale.
     let offset = mdhd.payload + 4 + (bytes[mdhd.payload] == 1 ? 16 : 8)

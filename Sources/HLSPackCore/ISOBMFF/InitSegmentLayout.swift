@@ -75,13 +75,17 @@ struct InitSegmentLayout {
     let id = BigEndian.u32(bytes, idOffset)
     let context = "track \(id)"
     let mdia = try ISOBox.single("mdia", in: trakChildren, context: context)
-    let minf = try ISOBox.single("minf", in: try ISOBox.children(of: bytes, in: mdia.payloadRange, context: "\(context) mdia"), context: context)
-    let stbl = try ISOBox.single("stbl", in: try ISOBox.children(of: bytes, in: minf.payloadRange, context: "\(context) minf"), context: context)
+    let minf = try ISOBox.single(
+      "minf", in: try ISOBox.children(of: bytes, in: mdia.payloadRange, context: "\(context) mdia"), context: context)
+    let stbl = try ISOBox.single(
+      "stbl", in: try ISOBox.children(of: bytes, in: minf.payloadRange, context: "\(context) minf"), context: context)
     let stblChildren = try ISOBox.children(of: bytes, in: stbl.payloadRange, context: "\(context) stbl")
     for table in stblChildren where ["stco", "co64", "stsz", "stz2"].contains(table.type) {
       // An init segment holds no samples; chunk offsets would move with the moov.
       let countOffset = table.payload + (table.type == "stsz" ? 8 : 4)
-      guard countOffset + 4 <= table.end else { throw CBCSError.malformedBox("\(context): \(table.type) is \(table.size) bytes") }
+      guard countOffset + 4 <= table.end else {
+        throw CBCSError.malformedBox("\(context): \(table.type) is \(table.size) bytes")
+      }
       guard BigEndian.u32(bytes, countOffset) == 0 else {
         throw CBCSError.unsupportedBox("\(context): \(table.type) lists samples; an fMP4 init segment must have none")
       }
@@ -102,7 +106,8 @@ struct InitSegmentLayout {
     guard let kind = kinds.first, kinds.allSatisfy({ $0 == kind }) else {
       throw CBCSError.unsupportedBox("\(context): sample entries of different codecs \(entries.map(\.format))")
     }
-    return Track(id: id, kind: kind, entries: entries, ancestors: [moov, trak, mdia, minf, stbl, stsd], trexDefaultSampleSize: nil)
+    return Track(
+      id: id, kind: kind, entries: entries, ancestors: [moov, trak, mdia, minf, stbl, stsd], trexDefaultSampleSize: nil)
   }
 
   private static func sampleEntry(
@@ -110,20 +115,28 @@ struct InitSegmentLayout {
   ) throws -> (Kind, SampleEntry) {
     var format = box.type
     if format == "encv" || format == "enca" {
-      guard acceptProtected else { throw CBCSError.unsupportedBox("\(context): sample entry '\(format)' is already protected") }
+      guard acceptProtected else {
+        throw CBCSError.unsupportedBox("\(context): sample entry '\(format)' is already protected")
+      }
       format = try originalFormat(bytes, box, video: format == "encv", context: context)
     }
     if let kind = videoFormats[format] {
       // VisualSampleEntry: 8 (SampleEntry) + 70 bytes of fixed fields (ISO 14496-12 §12.1.3).
       let childrenStart = box.payload + 78
-      guard childrenStart <= box.end else { throw CBCSError.malformedBox("\(context): '\(format)' is \(box.size) bytes") }
+      guard childrenStart <= box.end else {
+        throw CBCSError.malformedBox("\(context): '\(format)' is \(box.size) bytes")
+      }
       let children = try ISOBox.children(of: bytes, in: childrenStart..<box.end, context: "\(context) \(format)")
       let configType = kind == .h264 ? "avcC" : "hvcC"
       let config = try ISOBox.single(configType, in: children, context: "\(context) \(format)")
       if !acceptProtected, children.contains(where: { $0.type == "sinf" }) {
         throw CBCSError.unsupportedBox("\(context): '\(format)' already has a sinf box")
       }
-      return (kind, SampleEntry(box: box, format: format, childrenStart: childrenStart, configuration: Array(bytes[config.payloadRange])))
+      return (
+        kind,
+        SampleEntry(
+          box: box, format: format, childrenStart: childrenStart, configuration: Array(bytes[config.payloadRange]))
+      )
     }
     if audioFormats.contains(format) {
       let childrenStart = try audioChildrenStart(bytes, box, context: context)
@@ -134,7 +147,8 @@ struct InitSegmentLayout {
       return (.audio, SampleEntry(box: box, format: format, childrenStart: childrenStart, configuration: []))
     }
     throw CBCSError.unsupportedBox(
-      "\(context): sample entry '\(format)'; cbcs here covers avc1, hvc1 (parameter sets in the sample entry), mp4a, ac-3 and ec-3")
+      "\(context): sample entry '\(format)'; cbcs here covers avc1, hvc1 (parameter sets in the sample entry), mp4a, ac-3 and ec-3"
+    )
   }
 
   /// The `frma` format inside an encv/enca entry's sinf.
@@ -143,7 +157,8 @@ struct InitSegmentLayout {
     guard start <= box.end else { throw CBCSError.malformedBox("\(context): '\(box.type)' is \(box.size) bytes") }
     let children = try ISOBox.children(of: bytes, in: start..<box.end, context: "\(context) \(box.type)")
     let sinf = try ISOBox.single("sinf", in: children, context: "\(context) \(box.type)")
-    let frma = try ISOBox.single("frma", in: try ISOBox.children(of: bytes, in: sinf.payloadRange, context: "sinf"), context: "sinf")
+    let frma = try ISOBox.single(
+      "frma", in: try ISOBox.children(of: bytes, in: sinf.payloadRange, context: "sinf"), context: "sinf")
     guard frma.end - frma.payload == 4 else { throw CBCSError.malformedBox("\(context): frma is \(frma.size) bytes") }
     return ISOBox.fourCC(bytes, frma.payload)
   }
@@ -151,7 +166,9 @@ struct InitSegmentLayout {
   /// AudioSampleEntry: 8 (SampleEntry) + 20 bytes; QuickTime sound description
   /// versions 1 and 2 add 16 and 36 bytes.
   private static func audioChildrenStart(_ bytes: [UInt8], _ box: ISOBox, context: String) throws -> Int {
-    guard box.payload + 28 <= box.end else { throw CBCSError.malformedBox("\(context): '\(box.type)' is \(box.size) bytes") }
+    guard box.payload + 28 <= box.end else {
+      throw CBCSError.malformedBox("\(context): '\(box.type)' is \(box.size) bytes")
+    }
     let version = BigEndian.u16(bytes, box.payload + 8)
     let extra: Int
     switch version {
@@ -160,7 +177,9 @@ struct InitSegmentLayout {
     case 2: extra = 36
     default: throw CBCSError.unsupportedBox("\(context): '\(box.type)' sound description version \(version)")
     }
-    guard box.payload + 28 + extra <= box.end else { throw CBCSError.malformedBox("\(context): '\(box.type)' is \(box.size) bytes") }
+    guard box.payload + 28 + extra <= box.end else {
+      throw CBCSError.malformedBox("\(context): '\(box.type)' is \(box.size) bytes")
+    }
     return box.payload + 28 + extra
   }
 }

@@ -21,7 +21,9 @@ struct SampleEncryptionBoxes {
     w.u32(UInt32(records.count))
     for record in records {
       guard let record else { continue }
-      guard record.count <= Int(UInt16.max) else { throw CBCSError.unsupportedBox("a sample with \(record.count) subsamples") }
+      guard record.count <= Int(UInt16.max) else {
+        throw CBCSError.unsupportedBox("a sample with \(record.count) subsamples")
+      }
       w.u16(UInt16(record.count))
       for entry in record {
         guard entry.clear <= Int(UInt16.max), entry.protected <= Int(UInt32.max) else {
@@ -63,6 +65,7 @@ struct SampleEncryptionBoxes {
   }
 
   private func tooManySubsamples(_ size: Int) -> CBCSError {
-    .unsupportedBox("a sample needs \((size - 2) / 6) subsamples; saiz can describe at most 42 (more than 41 slices in one picture)")
+    .unsupportedBox(
+      "a sample needs \((size - 2) / 6) subsamples; saiz can describe at most 42 (more than 41 slices in one picture)")
   }
 }

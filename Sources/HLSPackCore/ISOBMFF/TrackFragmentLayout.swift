@@ -18,7 +18,8 @@ struct TrackFragmentLayout {
     let flags = BigEndian.u32(bytes, tfhd.payload) & 0xFF_FFFF
     trackID = BigEndian.u32(bytes, tfhd.payload + 4)
     guard flags & 0x1 == 0 else {
-      throw CBCSError.unsupportedBox("track \(trackID): tfhd base_data_offset (the moof would move the data it points at)")
+      throw CBCSError.unsupportedBox(
+        "track \(trackID): tfhd base_data_offset (the moof would move the data it points at)")
     }
     guard flags & 0x2_0000 != 0 else {
       throw CBCSError.unsupportedBox("track \(trackID): tfhd without default-base-is-moof")
@@ -36,7 +37,9 @@ struct TrackFragmentLayout {
     dataOffsetFields = []
     var position: Int?
     for trun in children where trun.type == "trun" {
-      guard trun.end - trun.payload >= 8 else { throw CBCSError.malformedBox("track \(trackID): trun is \(trun.size) bytes") }
+      guard trun.end - trun.payload >= 8 else {
+        throw CBCSError.malformedBox("track \(trackID): trun is \(trun.size) bytes")
+      }
       let runFlags = BigEndian.u32(bytes, trun.payload) & 0xFF_FFFF
       let count = Int(BigEndian.u32(bytes, trun.payload + 4))
       var j = trun.payload + 8
@@ -65,7 +68,8 @@ struct TrackFragmentLayout {
         if runFlags & 0x800 != 0 { j += 4 }
         guard let size else { throw CBCSError.malformedBox("track \(trackID): no sample size in trun, tfhd or trex") }
         guard at >= 0, Int(size) <= bytes.count - at else {
-          throw CBCSError.malformedBox("track \(trackID): sample \(samples.count) at offset \(at) runs past the end of the segment")
+          throw CBCSError.malformedBox(
+            "track \(trackID): sample \(samples.count) at offset \(at) runs past the end of the segment")
         }
         samples.append(at..<at + Int(size))
         at += Int(size)

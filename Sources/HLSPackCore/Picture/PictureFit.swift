@@ -11,7 +11,8 @@ public enum PictureFit: String, Sendable, Equatable, CaseIterable {
   public func placement(width: Int, height: Int, aspect: Double?) -> (x: Int, y: Int, width: Int, height: Int) {
     guard self == .pad, let aspect, aspect.isFinite, aspect > 0 else { return (0, 0, width, height) }
     func even(_ value: Double) -> Int { max(2, Int((value / 2).rounded()) * 2) }
-    let (w, h) = aspect > Double(width) / Double(height)
+    let (w, h) =
+      aspect > Double(width) / Double(height)
       ? (width, min(height, even(Double(width) / aspect))) : (min(width, even(Double(height) * aspect)), height)
     return ((width - w) / 4 * 2, (height - h) / 4 * 2, w, h)
   }

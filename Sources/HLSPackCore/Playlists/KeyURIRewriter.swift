@@ -102,7 +102,8 @@ public enum KeyURIRewriter {
     var number = 1
     while start < bytes.count {
       let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
-      result.append(Line(number: number, content: contentRange(of: bytes[start..<end]), whole: start..<min(end + 1, bytes.count)))
+      result.append(
+        Line(number: number, content: contentRange(of: bytes[start..<end]), whole: start..<min(end + 1, bytes.count)))
       start = end + 1
       number += 1
     }

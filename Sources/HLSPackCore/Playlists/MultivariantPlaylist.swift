@@ -18,7 +18,8 @@ public struct MultivariantPlaylist: Sendable {
     /// `width` 0: an audio-only variant (no RESOLUTION or FRAME-RATE).
     public init(
       uri: String, bandwidth: Int, averageBandwidth: Int, codecs: [String], width: Int, height: Int, frameRate: Double,
-      hdcpLevel: HDCPLevel? = nil, videoRange: VideoRange = .sdr, audioGroup: String? = nil, subtitleGroup: String? = nil
+      hdcpLevel: HDCPLevel? = nil, videoRange: VideoRange = .sdr, audioGroup: String? = nil,
+      subtitleGroup: String? = nil
     ) {
       self.uri = uri
       self.bandwidth = bandwidth
@@ -54,7 +55,8 @@ public struct MultivariantPlaylist: Sendable {
     public var uri: String
 
     public init(
-      kind: Kind, groupID: String, name: String, language: String, isDefault: Bool, autoselect: Bool, forced: Bool? = nil,
+      kind: Kind, groupID: String, name: String, language: String, isDefault: Bool, autoselect: Bool,
+      forced: Bool? = nil,
       channels: Int? = nil, uri: String
     ) {
       self.kind = kind

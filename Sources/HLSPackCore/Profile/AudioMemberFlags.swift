@@ -26,7 +26,8 @@ enum AudioMemberFlags {
           throw ProfileError(
             file: file, path: "$.audio[\(other.index)].\(field)",
             message: "is \(other.value), but $.audio[\(first.index)] sets \(first.value) on \(label(first.index)): "
-              + "a member's counterparts in every audio group (same name and language) have the same \(field) (RFC 8216bis §4.4.6.1.1)")
+              + "a member's counterparts in every audio group (same name and language) have the same \(field) (RFC 8216bis §4.4.6.1.1)"
+          )
         }
         return first.value
       }
@@ -53,7 +54,9 @@ enum AudioMemberFlags {
         let field = member(marked[1]).first { given[$0].isDefault == true } ?? marked[1]
         throw ProfileError(
           file: file, path: "$.audio[\(field)].default",
-          message: "makes \(label(marked[1])) a default, but \(label(marked[0])) already is (one per group; counterparts share the flag)")
+          message:
+            "makes \(label(marked[1])) a default, but \(label(marked[0])) already is (one per group; counterparts share the flag)"
+        )
       }
       // None marked: the member that comes first in the profile, so groups
       // with the same members pick the same one; never one set to false.

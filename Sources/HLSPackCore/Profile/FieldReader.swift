@@ -15,7 +15,9 @@ struct FieldReader {
     // The schema allows no null anywhere: a templated profile that writes null
     // for a value it lacks must fail, not get the default (method null would publish in the clear).
     if fields.values.contains(.null), let key = fields.keys.sorted().first(where: { fields[$0] == .null }) {
-      throw ProfileError(file: file, path: "\(path).\(key)", message: "is null, which no field takes (leave an optional field out to get its default)")
+      throw ProfileError(
+        file: file, path: "\(path).\(key)",
+        message: "is null, which no field takes (leave an optional field out to get its default)")
     }
     self.file = file
     self.path = path
@@ -66,7 +68,8 @@ struct FieldReader {
   mutating func integer(_ key: String, in range: ClosedRange<Int>) throws -> Int? {
     guard let n = try number(key) else { return nil }
     guard n.rounded() == n, n >= Double(range.lowerBound), n <= Double(range.upperBound) else {
-      throw error(key, "expected a whole number from \(range.lowerBound) to \(range.upperBound), found \(formatNumber(n))")
+      throw error(
+        key, "expected a whole number from \(range.lowerBound) to \(range.upperBound), found \(formatNumber(n))")
     }
     return Int(n)
   }
@@ -86,7 +89,8 @@ struct FieldReader {
     let x = Array(a), y = Array(b)
     if x.count == y.count {
       let diffs = x.indices.filter { x[$0] != y[$0] }
-      return diffs.count == 1 || (diffs.count == 2 && diffs[1] == diffs[0] + 1 && x[diffs[0]] == y[diffs[1]] && x[diffs[1]] == y[diffs[0]])
+      return diffs.count == 1
+        || (diffs.count == 2 && diffs[1] == diffs[0] + 1 && x[diffs[0]] == y[diffs[1]] && x[diffs[1]] == y[diffs[0]])
     }
     let (short, long) = x.count < y.count ? (x, y) : (y, x)
     guard long.count == short.count + 1 else { return false }

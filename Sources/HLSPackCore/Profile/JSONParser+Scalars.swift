@@ -54,7 +54,9 @@ extension JSONParser {
       return
     }
     guard letter == UInt8(ascii: "u") else {
-      throw failure(at: start, "\(describeEscape(from: start.offset)) is not a JSON escape (\\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)")
+      throw failure(
+        at: start,
+        "\(describeEscape(from: start.offset)) is not a JSON escape (\\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)")
     }
     var unit = try hexUnit(from: start)
     if (0xD800...0xDBFF).contains(unit), bytes[position.offset...].starts(with: Array("\\u".utf8)) {

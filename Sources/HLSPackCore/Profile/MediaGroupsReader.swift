@@ -52,7 +52,9 @@ enum MediaGroupsReader {
       let language = try readLanguage(&r)
       let path = try r.required("file") { try $0.string($1) }
       let lower = path.lowercased()
-      guard lower.hasSuffix(".vtt") || lower.hasSuffix(".srt") else { throw r.error("file", "must be a WebVTT (.vtt) or SRT (.srt) file") }
+      guard lower.hasSuffix(".vtt") || lower.hasSuffix(".srt") else {
+        throw r.error("file", "must be a WebVTT (.vtt) or SRT (.srt) file")
+      }
       let id = try r.quotedString("id") ?? language
       guard ProfileLoader.isSafePathComponent(id) else { throw r.error("id", "\"\(id)\" is not a safe folder name") }
       let isDefault = try r.bool("default") ?? false
@@ -62,9 +64,13 @@ enum MediaGroupsReader {
       try r.finish()
       guard ids.insert(id).inserted else { throw r.error("id", "duplicate subtitle id \"\(id)\" (set \"id\")") }
       guard names.insert(name).inserted else { throw r.error("name", "duplicate subtitle NAME \"\(name)\"") }
-      if isDefault, tracks.contains(where: \.isDefault) { throw r.error("default", "another subtitle track is already the default") }
-      tracks.append(SubtitleTrack(
-        id: id, name: name, language: language, file: ProfileLoader.resolvedPath(path, inFolder: basePath), isDefault: isDefault, autoselect: autoselect, forced: forced))
+      if isDefault, tracks.contains(where: \.isDefault) {
+        throw r.error("default", "another subtitle track is already the default")
+      }
+      tracks.append(
+        SubtitleTrack(
+          id: id, name: name, language: language, file: ProfileLoader.resolvedPath(path, inFolder: basePath),
+          isDefault: isDefault, autoselect: autoselect, forced: forced))
     }
     return tracks
   }
@@ -75,9 +81,12 @@ enum MediaGroupsReader {
     let parts = language.utf8.split(separator: UInt8(ascii: "-"), omittingEmptySubsequences: false)
     func isLetter(_ byte: UInt8) -> Bool { (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) }
     func isDigit(_ byte: UInt8) -> Bool { (0x30...0x39).contains(byte) }
-    let valid = parts.first.map { (2...3).contains($0.count) && $0.allSatisfy(isLetter) } == true
+    let valid =
+      parts.first.map { (2...3).contains($0.count) && $0.allSatisfy(isLetter) } == true
       && parts.dropFirst().allSatisfy { (1...8).contains($0.count) && $0.allSatisfy { isLetter($0) || isDigit($0) } }
-    guard valid else { throw r.error("language", "\"\(language)\" is not a BCP 47 language tag such as \"en\" or \"pt-BR\"") }
+    guard valid else {
+      throw r.error("language", "\"\(language)\" is not a BCP 47 language tag such as \"en\" or \"pt-BR\"")
+    }
     return language
   }
 }

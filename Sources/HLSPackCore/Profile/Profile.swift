@@ -276,8 +276,11 @@ public struct FrameRate: Sendable, Equatable, CustomStringConvertible {
   /// between 29.97 and 30), if any: rounded timestamps and phone clocks put
   /// 29.97 or 30 fps material a little off.
   public static func nominal(near value: Double) -> FrameRate? {
-    let rates = [(24000, 1001), (24, 1), (25, 1), (30000, 1001), (30, 1), (48, 1), (50, 1), (60000, 1001), (60, 1), (100, 1), (120000, 1001), (120, 1)]
-      .map { FrameRate(numerator: $0.0, denominator: $0.1) }
+    let rates = [
+      (24000, 1001), (24, 1), (25, 1), (30000, 1001), (30, 1), (48, 1), (50, 1), (60000, 1001), (60, 1), (100, 1),
+      (120000, 1001), (120, 1),
+    ]
+    .map { FrameRate(numerator: $0.0, denominator: $0.1) }
     return rates.first { abs($0.value - value) <= $0.value * 0.0003 }
   }
 }

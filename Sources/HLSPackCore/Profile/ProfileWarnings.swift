@@ -9,22 +9,28 @@ extension Profile {
   /// RFC 8216bis §4.4.6.1.1 says they SHOULD NOT. Audio
   /// renditions differ only in LANGUAGE here, subtitles in LANGUAGE and FORCED.
   private var autoselectWarnings: [String] {
-    let audioWarnings = Self.firstRepeats(audioRenditions) { $0.autoselect ? [$0.groupID, $0.language] : nil }.map { first, later in
+    let audioWarnings = Self.firstRepeats(audioRenditions) { $0.autoselect ? [$0.groupID, $0.language] : nil }.map {
+      first, later in
       let member = audioRenditions[later]
-      return "audio[\(first)] and audio[\(later)] are both AUTOSELECT=YES with language \"\(member.language)\" in group \(member.groupID), "
+      return
+        "audio[\(first)] and audio[\(later)] are both AUTOSELECT=YES with language \"\(member.language)\" in group \(member.groupID), "
         + "so a player cannot choose between them; set \"autoselect\": false on one"
     }
-    let subtitleWarnings = Self.firstRepeats(subtitles) { $0.autoselect ? [$0.language, "\($0.forced)"] : nil }.map { first, later in
+    let subtitleWarnings = Self.firstRepeats(subtitles) { $0.autoselect ? [$0.language, "\($0.forced)"] : nil }.map {
+      first, later in
       let track = subtitles[later]
       return "subtitles[\(first)] and subtitles[\(later)] are both AUTOSELECT=YES with language \"\(track.language)\""
-        + (track.forced ? " and FORCED=YES" : "") + ", so a player cannot choose between them; set \"autoselect\": false on one"
+        + (track.forced ? " and FORCED=YES" : "")
+        + ", so a player cannot choose between them; set \"autoselect\": false on one"
     }
     return audioWarnings + subtitleWarnings
   }
 
   /// For each key that several members share (nil: the member takes no
   /// part), the first member with it and the next one.
-  private static func firstRepeats<Member>(_ members: [Member], key: (Member) -> [String]?) -> [(first: Int, later: Int)] {
+  private static func firstRepeats<Member>(_ members: [Member], key: (Member) -> [String]?) -> [(
+    first: Int, later: Int
+  )] {
     var firstWithKey: [[String]: Int] = [:]
     var pairs: [(first: Int, later: Int)] = []
     var paired: Set<Int> = []
@@ -54,7 +60,8 @@ extension Profile {
     if encryption.keysFolder == nil, encryption.keyURI.scheme != nil || encryption.keyURI.text.hasPrefix("/") {
       list.append(
         "the keys are written inside the asset (keys/, keys.json) although its key URIs (\(encryption.keyURI.text)) are not "
-          + "relative paths, so syncing the asset to a CDN publishes them; set encryption.keys_dir or --keys-dir to keep them out")
+          + "relative paths, so syncing the asset to a CDN publishes them; set encryption.keys_dir or --keys-dir to keep them out"
+      )
     }
     if case .fixed = encryption.iv {
       list.append("a fixed IV repeats on every segment; use it only to match another tool's output")

@@ -34,7 +34,9 @@ public enum SmallFile {
   /// `followingLinks: false` also refuses a symbolic link as the last part.
   public static func readRegular(_ path: String, limit: Int, followingLinks: Bool = true) throws(Failure) -> [UInt8] {
     var info = stat()
-    guard (followingLinks ? stat(path, &info) : lstat(path, &info)) == 0 else { throw Failure(reason: "(\(errorText(errno)))") }
+    guard (followingLinks ? stat(path, &info) : lstat(path, &info)) == 0 else {
+      throw Failure(reason: "(\(errorText(errno)))")
+    }
     try checkRegular(info, limit: limit)
     let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC | (followingLinks ? 0 : O_NOFOLLOW))
     guard descriptor >= 0 else { throw Failure(reason: "(\(errorText(errno)))") }
@@ -60,7 +62,9 @@ public enum SmallFile {
 
   private static func checkRegular(_ info: stat, limit: Int) throws(Failure) {
     guard info.st_mode & S_IFMT == S_IFREG else { throw Failure(reason: "(not a regular file: \(kind(info.st_mode)))") }
-    guard info.st_size <= limit else { throw Failure(reason: "(\(info.st_size) bytes, larger than \(sizeText(limit)))") }
+    guard info.st_size <= limit else {
+      throw Failure(reason: "(\(info.st_size) bytes, larger than \(sizeText(limit)))")
+    }
   }
 
   private static func readToEnd(_ descriptor: Int32, limit: Int) throws(Failure) -> [UInt8] {

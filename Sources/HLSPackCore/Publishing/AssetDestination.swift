@@ -17,16 +17,20 @@ public enum AssetDestination {
       throw PackError.output(
         path: path,
         reason: "already exists as a symbolic link to \(target)\(dangling ? ", which leads nowhere" : ""); "
-          + "an asset is published only as a new folder or in place of one hlspack wrote: remove the link or choose another output folder")
+          + "an asset is published only as a new folder or in place of one hlspack wrote: remove the link or choose another output folder"
+      )
     }
     guard replace else { throw PackError.output(path: path, reason: "already exists (use --force to replace it)") }
     guard info.st_mode & S_IFMT == S_IFDIR else {
-      throw PackError.output(path: path, reason: "already exists and is not a folder; --force replaces only an asset folder hlspack wrote")
+      throw PackError.output(
+        path: path, reason: "already exists and is not a folder; --force replaces only an asset folder hlspack wrote")
     }
     if let held = protecting.first(where: { isInside($0, folder: destination) }) {
       throw PackError.output(
         path: path,
-        reason: "holds \(held.path), which this run reads; --force never replaces a folder holding an input, the profile or a file it names")
+        reason:
+          "holds \(held.path), which this run reads; --force never replaces a folder holding an input, the profile or a file it names"
+      )
     }
     guard isEmpty(destination) || isHLSPackAsset(destination) || isKeysFolder(destination) else {
       throw PackError.output(

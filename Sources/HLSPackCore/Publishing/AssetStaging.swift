@@ -30,7 +30,8 @@ public final class AssetStaging: @unchecked Sendable {
   /// reads, whose folders are never replaced. `ownerOnly`: the published
   /// folder stays 0700 (an asset's keys folder).
   public init(
-    destination: URL, replace: Bool, protecting: [URL] = [], ownerOnly: Bool = false, registry: StagingRegistry = .shared
+    destination: URL, replace: Bool, protecting: [URL] = [], ownerOnly: Bool = false,
+    registry: StagingRegistry = .shared
   ) throws {
     let fm = FileManager.default
     self.destination = destination
@@ -42,13 +43,15 @@ public final class AssetStaging: @unchecked Sendable {
     guard nameBytes <= Self.longestName else {
       throw PackError.output(
         path: destination.path,
-        reason: "the folder name is \(nameBytes) bytes; at most \(Self.longestName) leave room for its staging folder's name")
+        reason:
+          "the folder name is \(nameBytes) bytes; at most \(Self.longestName) leave room for its staging folder's name")
     }
     try AssetDestination.check(destination, replace: replace, protecting: protecting)
     do {
       try fm.createDirectory(at: parent, withIntermediateDirectories: true)
     } catch {
-      throw PackError.output(path: parent.path, reason: "cannot create the output folder (\(error.localizedDescription))")
+      throw PackError.output(
+        path: parent.path, reason: "cannot create the output folder (\(error.localizedDescription))")
     }
     let token = UUID().uuidString.prefix(8)
     let folder = parent.appendingPathComponent(".\(destination.lastPathComponent).partial-\(token)")
@@ -62,7 +65,8 @@ public final class AssetStaging: @unchecked Sendable {
     }
     publishedMode =
       ownerOnly
-      ? PrivateFolder.mode : try registry.unlessInterrupted(at: destination.path) { PrivateFolder.umaskFolderMode(probingIn: folder) }
+      ? PrivateFolder.mode
+      : try registry.unlessInterrupted(at: destination.path) { PrivateFolder.umaskFolderMode(probingIn: folder) }
     let name = destination.lastPathComponent
     othersFolders = ((try? fm.contentsOfDirectory(atPath: parent.path)) ?? [])
       .filter { ($0.hasPrefix(".\(name).partial-") || $0.hasPrefix(".\(name).old-")) && $0 != folder.lastPathComponent }
@@ -73,7 +77,8 @@ public final class AssetStaging: @unchecked Sendable {
   public var othersFoldersWarning: String? {
     guard !othersFolders.isEmpty else { return nil }
     let paths = othersFolders.map(\.path).joined(separator: ", ")
-    return "\(paths): left by another run of this asset, one still running or one that was killed; they may hold keys: remove them once no other run is writing \(destination.path)"
+    return
+      "\(paths): left by another run of this asset, one still running or one that was killed; they may hold keys: remove them once no other run is writing \(destination.path)"
   }
 
   deinit {
@@ -113,7 +118,8 @@ public final class AssetStaging: @unchecked Sendable {
     // Checked again: the destination may have appeared or changed while the asset was made.
     try AssetDestination.check(destination, replace: replace, protecting: protecting)
     guard chmod(folder.path, publishedMode) == 0 else {
-      throw PackError.output(path: folder.path, reason: "cannot set the asset folder's mode (\(String(cString: strerror(errno))))")
+      throw PackError.output(
+        path: folder.path, reason: "cannot set the asset folder's mode (\(String(cString: strerror(errno))))")
     }
     var info = stat()
     let replacing = lstat(destination.path, &info) == 0
@@ -161,7 +167,8 @@ public final class AssetStaging: @unchecked Sendable {
   private func renameAside() throws -> URL {
     let retired = retiredPath()
     guard rename(destination.path, retired.path) == 0 else {
-      throw PackError.output(path: destination.path, reason: "cannot move the old asset aside (\(String(cString: strerror(errno))))")
+      throw PackError.output(
+        path: destination.path, reason: "cannot move the old asset aside (\(String(cString: strerror(errno))))")
     }
     return retired
   }

@@ -7,7 +7,8 @@ import Glibc
 /// glibc declares `renameat2` only under `_GNU_SOURCE`, which Swift's Glibc
 /// module is not built with, so it is looked up at run time.
 enum DirectoryExchange {
-  private typealias RenameAt2 = @convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32
+  private typealias RenameAt2 =
+    @convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32
   private static let renameNoReplace: UInt32 = 1 << 0
   private static let renameExchange: UInt32 = 1 << 1
 

@@ -17,7 +17,8 @@ public enum PrivateFolder {
       return chmod(folder.path, mode) == 0 ? nil : errno
     }
     if let failure {
-      throw PackError.output(path: folder.path, reason: "cannot create the folder (\(String(cString: strerror(failure))))")
+      throw PackError.output(
+        path: folder.path, reason: "cannot create the folder (\(String(cString: strerror(failure))))")
     }
   }
 

@@ -22,7 +22,9 @@ public struct SourceSnapshot: Sendable {
     guard info.st_mode & S_IFMT == S_IFREG else {
       throw PackError.input(
         path: path,
-        reason: "is \(Self.kind(info.st_mode)), not a regular file; hlspack reads its inputs from files (save a stream to a file first)")
+        reason:
+          "is \(Self.kind(info.st_mode)), not a regular file; hlspack reads its inputs from files (save a stream to a file first)"
+      )
     }
     self.path = path
     device = UInt64(info.st_dev)
@@ -50,7 +52,9 @@ public struct SourceSnapshot: Sendable {
     guard let change else { return }
     throw PackError.input(
       path: path,
-      reason: "changed while it was being encoded (\(change)): is it still being written? Nothing was published; encode it once it is complete")
+      reason:
+        "changed while it was being encoded (\(change)): is it still being written? Nothing was published; encode it once it is complete"
+    )
   }
 
   private static func kind(_ mode: mode_t) -> String {

@@ -15,7 +15,8 @@ public struct AssetReport: Sendable, Codable, Equatable {
     public var file: String
 
     enum CodingKeys: String, CodingKey {
-      case keyID = "key_id", uri, file
+      case keyID = "key_id"
+      case uri, file
     }
 
     public init(keyID: String, uri: String, file: String) {
@@ -35,7 +36,8 @@ public struct AssetReport: Sendable, Codable, Equatable {
     public var keyID: String?
 
     enum CodingKeys: String, CodingKey {
-      case uri, duration, bytes, sha256, iv, keyID = "key_id"
+      case uri, duration, bytes, sha256, iv
+      case keyID = "key_id"
     }
 
     public init(uri: String, duration: Double, bytes: Int, sha256: String?, iv: String?, keyID: String?) {
@@ -61,7 +63,9 @@ public struct AssetReport: Sendable, Codable, Equatable {
 
     enum CodingKeys: String, CodingKey {
       case name, playlist, bandwidth, codecs, resolution, segments
-      case averageBandwidth = "average_bandwidth", frameRate = "frame_rate", videoFrames = "video_frames"
+      case averageBandwidth = "average_bandwidth"
+      case frameRate = "frame_rate"
+      case videoFrames = "video_frames"
     }
 
     public init(
@@ -101,7 +105,9 @@ public struct AssetReport: Sendable, Codable, Equatable {
     public var speed: Double
 
     enum CodingKeys: String, CodingKey {
-      case sourceSeconds = "source_seconds", wallSeconds = "wall_seconds", speed
+      case sourceSeconds = "source_seconds"
+      case wallSeconds = "wall_seconds"
+      case speed
     }
 
     public init(sourceSeconds: Double, wallSeconds: Double, speed: Double) {
@@ -126,7 +132,8 @@ public struct AssetReport: Sendable, Codable, Equatable {
 
   enum CodingKeys: String, CodingKey {
     case tool, input, asset, container, encryption, keys, renditions, subtitles, timings
-    case ivMode = "iv_mode", targetDuration = "target_duration"
+    case ivMode = "iv_mode"
+    case targetDuration = "target_duration"
   }
 
   public init(

@@ -9,7 +9,9 @@ public enum ShellQuoting {
     let scalars = Array(text.unicodeScalars)
     if !scalars.isEmpty, scalars.indices.allSatisfy({ isPlain(scalars[$0], first: $0 == 0) }) { return text }
     // A single quote and nothing special inside double quotes: those read best.
-    if scalars.allSatisfy(isPrintable), scalars.contains("'"), !scalars.contains(where: { "$`\\\"!".unicodeScalars.contains($0) }) {
+    if scalars.allSatisfy(isPrintable), scalars.contains("'"),
+      !scalars.contains(where: { "$`\\\"!".unicodeScalars.contains($0) })
+    {
       return "\"\(text)\""
     }
     var quoted = "'"
@@ -44,7 +46,9 @@ public enum ShellQuoting {
 
   /// Inside `$'…'`: C's escapes where there is one, else each UTF-8 byte in octal.
   private static func escaped(_ scalar: Unicode.Scalar) -> String {
-    let named: [Unicode.Scalar: String] = ["\u{7}": "a", "\u{8}": "b", "\t": "t", "\n": "n", "\u{B}": "v", "\u{C}": "f", "\r": "r"]
+    let named: [Unicode.Scalar: String] = [
+      "\u{7}": "a", "\u{8}": "b", "\t": "t", "\n": "n", "\u{B}": "v", "\u{C}": "f", "\r": "r",
+    ]
     if let name = named[scalar] { return "\\" + name }
     return String(scalar).utf8.map { "\\" + String($0, radix: 8).leftPadded(to: 3) }.joined()
   }

@@ -57,7 +57,9 @@ public struct WrittenStreamFacts: Sendable, Equatable, Codable {
   public var videoFrames: Int
   public var videoRange: VideoRange
 
-  public init(codecs: [String], width: Int, height: Int, frameRate: Double, videoFrames: Int, videoRange: VideoRange = .sdr) {
+  public init(
+    codecs: [String], width: Int, height: Int, frameRate: Double, videoFrames: Int, videoRange: VideoRange = .sdr
+  ) {
     self.codecs = codecs
     self.width = width
     self.height = height

@@ -36,7 +36,9 @@ public enum SubtitleParser {
     var index = 0
     if !srt {
       let first = lines.first.map { $0.hasPrefix("\u{FEFF}") ? String($0.dropFirst()) : $0 } ?? ""
-      guard first.hasPrefix("WEBVTT") else { throw SubtitleParseError(line: 1, reason: "a WebVTT file starts with \"WEBVTT\"") }
+      guard first.hasPrefix("WEBVTT") else {
+        throw SubtitleParseError(line: 1, reason: "a WebVTT file starts with \"WEBVTT\"")
+      }
       index = 1
     }
     var cues: [SubtitleCue] = []
@@ -57,8 +59,10 @@ public enum SubtitleParser {
       let parts = block[timingLine].components(separatedBy: "-->")
       let startText = parts[0].trimmingSpaces()
       let rest = parts[1].trimmingSpaces().split(separator: " ", maxSplits: 1).map(String.init)
-      guard let start = milliseconds(startText), let endText = rest.first, let end = milliseconds(endText), end >= start else {
-        throw SubtitleParseError(line: blockStart + timingLine + 1, reason: "cannot read the cue timings \"\(block[timingLine])\"")
+      guard let start = milliseconds(startText), let endText = rest.first, let end = milliseconds(endText), end >= start
+      else {
+        throw SubtitleParseError(
+          line: blockStart + timingLine + 1, reason: "cannot read the cue timings \"\(block[timingLine])\"")
       }
       let payload = block[(timingLine + 1)...].joined(separator: "\n")
       cues.append(
@@ -92,7 +96,9 @@ public enum SubtitleParser {
 
   /// A timestamp field of 1 to 9 ASCII digits.
   private static func field(_ text: Substring) -> Int64? {
-    guard (1...9).contains(text.utf8.count), text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else {
+    guard (1...9).contains(text.utf8.count),
+      text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) })
+    else {
       return nil
     }
     return Int64(text)

@@ -28,7 +28,8 @@ public struct WebVTTSegmenter: Sendable {
       for cue in cues where cue.start < end && cue.end > start {
         let identifier = cue.identifier.isEmpty ? "" : "\(cue.identifier)\n"
         let settings = cue.settings.isEmpty ? "" : " " + cue.settings
-        text += "\(identifier)\(SubtitleParser.format(cue.start)) --> \(SubtitleParser.format(cue.end))\(settings)\n\(cue.text)\n\n"
+        text +=
+          "\(identifier)\(SubtitleParser.format(cue.start)) --> \(SubtitleParser.format(cue.end))\(settings)\n\(cue.text)\n\n"
       }
       return text
     }

@@ -58,7 +58,9 @@ public struct PMTSection: Equatable, Sendable {
   public init(parsing bytes: some Collection<UInt8>) throws {
     let b = Array(bytes)
     let total = try Self.sectionSize(b)
-    guard total >= 3 + 9 + 4 else { throw TransportStreamError.malformedSection("PMT section_length \(total - 3) is under 13") }
+    guard total >= 3 + 9 + 4 else {
+      throw TransportStreamError.malformedSection("PMT section_length \(total - 3) is under 13")
+    }
     guard CRC32MPEG2.checksum(b[0..<total]) == 0 else { throw TransportStreamError.crcMismatch(tableID: b[0]) }
     programNumber = UInt16(b[3]) << 8 | UInt16(b[4])
     version = b[5] >> 1 & 0x1F
@@ -71,7 +73,9 @@ public struct PMTSection: Equatable, Sendable {
     programDescriptors = try Self.readDescriptors(b, at: &pos, end: end)
     streams = []
     while pos < end {
-      guard end - pos >= 5 else { throw TransportStreamError.malformedSection("ES loop entry cut short at byte \(pos)") }
+      guard end - pos >= 5 else {
+        throw TransportStreamError.malformedSection("ES loop entry cut short at byte \(pos)")
+      }
       let type = b[pos]
       let pid = UInt16(b[pos + 1] & 0x1F) << 8 | UInt16(b[pos + 2])
       pos += 3
@@ -83,7 +87,9 @@ public struct PMTSection: Equatable, Sendable {
   /// The bytes of a PMT section that starts `bytes` (3 + section_length),
   /// after checking table_id and that the section lies within `bytes`.
   static func sectionSize(_ b: [UInt8]) throws -> Int {
-    guard b.count >= 3 else { throw TransportStreamError.malformedSection("\(b.count) bytes, a section header needs 3") }
+    guard b.count >= 3 else {
+      throw TransportStreamError.malformedSection("\(b.count) bytes, a section header needs 3")
+    }
     guard b[0] == tableID else {
       throw TransportStreamError.malformedSection("table_id 0x\(String(b[0], radix: 16)) is not a PMT (0x02)")
     }
@@ -97,14 +103,20 @@ public struct PMTSection: Equatable, Sendable {
 
   /// Reads a 12-bit loop length at `pos`, then the descriptors of that loop.
   private static func readDescriptors(_ b: [UInt8], at pos: inout Int, end: Int) throws -> [Descriptor] {
-    guard end - pos >= 2 else { throw TransportStreamError.malformedSection("descriptor loop length cut short at byte \(pos)") }
+    guard end - pos >= 2 else {
+      throw TransportStreamError.malformedSection("descriptor loop length cut short at byte \(pos)")
+    }
     let length = Int(b[pos] & 0x0F) << 8 | Int(b[pos + 1])
     pos += 2
     let loopEnd = pos + length
-    guard loopEnd <= end else { throw TransportStreamError.malformedSection("descriptor loop at byte \(pos) runs past the section") }
+    guard loopEnd <= end else {
+      throw TransportStreamError.malformedSection("descriptor loop at byte \(pos) runs past the section")
+    }
     var descriptors: [Descriptor] = []
     while pos < loopEnd {
-      guard loopEnd - pos >= 2 else { throw TransportStreamError.malformedSection("descriptor header cut short at byte \(pos)") }
+      guard loopEnd - pos >= 2 else {
+        throw TransportStreamError.malformedSection("descriptor header cut short at byte \(pos)")
+      }
       let size = Int(b[pos + 1])
       guard pos + 2 + size <= loopEnd else {
         throw TransportStreamError.malformedSection("descriptor at byte \(pos) runs past its loop")
@@ -126,7 +138,9 @@ public struct PMTSection: Equatable, Sendable {
     out += [0xE0 | UInt8(pcrPID >> 8), UInt8(pcrPID & 0xFF)]
     try Self.writeDescriptors(programDescriptors, to: &out, what: "program_info")
     for stream in streams {
-      guard stream.pid <= 0x1FFF else { throw TransportStreamError.invalidField("elementary_PID \(stream.pid) is over 0x1FFF") }
+      guard stream.pid <= 0x1FFF else {
+        throw TransportStreamError.invalidField("elementary_PID \(stream.pid) is over 0x1FFF")
+      }
       out += [stream.streamType, 0xE0 | UInt8(stream.pid >> 8), UInt8(stream.pid & 0xFF)]
       try Self.writeDescriptors(stream.descriptors, to: &out, what: "ES_info of PID \(stream.pid)")
     }
@@ -145,14 +159,17 @@ public struct PMTSection: Equatable, Sendable {
     out += [0xF0, 0]
     for d in descriptors {
       guard d.data.count <= 255 else {
-        throw TransportStreamError.invalidField("descriptor 0x\(String(d.tag, radix: 16)) in \(what) has \(d.data.count) bytes, over 255")
+        throw TransportStreamError.invalidField(
+          "descriptor 0x\(String(d.tag, radix: 16)) in \(what) has \(d.data.count) bytes, over 255")
       }
       out += [d.tag, UInt8(d.data.count)]
       out += d.data
     }
     // The two top bits of a 12-bit loop length are 00 (ISO 13818-1), so 1023 at most.
     let length = out.count - lengthAt - 2
-    guard length <= 0x3FF else { throw TransportStreamError.invalidField("\(what) loop of \(length) bytes is over 1023") }
+    guard length <= 0x3FF else {
+      throw TransportStreamError.invalidField("\(what) loop of \(length) bytes is over 1023")
+    }
     out[lengthAt] = 0xF0 | UInt8(length >> 8)
     out[lengthAt + 1] = UInt8(length & 0xFF)
   }

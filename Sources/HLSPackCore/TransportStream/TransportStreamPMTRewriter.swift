@@ -44,7 +44,9 @@ public struct TransportStreamPMTRewriter: Sendable {
 
   @discardableResult
   public mutating func rewrite(_ packets: UnsafeMutableBufferPointer<UInt8>) throws -> Int {
-    guard packets.count % Self.packetSize == 0 else { throw TransportStreamError.notWholePackets(byteCount: packets.count) }
+    guard packets.count % Self.packetSize == 0 else {
+      throw TransportStreamError.notWholePackets(byteCount: packets.count)
+    }
     var pids = pmtPIDs
     var edits: [(sectionStart: Int, section: [UInt8])] = []
     for offset in stride(from: 0, to: packets.count, by: Self.packetSize) {
@@ -61,12 +63,14 @@ public struct TransportStreamPMTRewriter: Sendable {
       let clearSize = try PMTSection.sectionSize(rest)
       // Overwriting would destroy a second section packed after the PMT.
       guard rest[clearSize...].allSatisfy({ $0 == 0xFF }) else {
-        throw TransportStreamError.malformedPacket(offset: offset, reason: "another section follows the PMT; not supported")
+        throw TransportStreamError.malformedPacket(
+          offset: offset, reason: "another section follows the PMT; not supported")
       }
       let encrypted = try convert(Array(rest[..<clearSize]))
       let available = Self.packetSize - sectionStart
       guard encrypted.count <= available else {
-        throw TransportStreamError.sectionDoesNotFit(pid: pid, offset: offset, needed: encrypted.count, available: available)
+        throw TransportStreamError.sectionDoesNotFit(
+          pid: pid, offset: offset, needed: encrypted.count, available: available)
       }
       edits.append((offset + sectionStart, encrypted))
     }
@@ -92,7 +96,9 @@ public struct TransportStreamPMTRewriter: Sendable {
   private static func sectionStart(
     _ p: UnsafeBufferPointer<UInt8>, offset: Int, psiPIDs: Set<UInt16>
   ) throws -> (pid: UInt16, start: Int)? {
-    guard p[0] == syncByte else { throw TransportStreamError.malformedPacket(offset: offset, reason: "no sync byte 0x47") }
+    guard p[0] == syncByte else {
+      throw TransportStreamError.malformedPacket(offset: offset, reason: "no sync byte 0x47")
+    }
     let pid = UInt16(p[1] & 0x1F) << 8 | UInt16(p[2])
     guard pid == 0 || psiPIDs.contains(pid) else { return nil }
     let control = p[3] >> 4 & 0x03
@@ -100,7 +106,8 @@ public struct TransportStreamPMTRewriter: Sendable {
     var payload = 4
     if control & 0x02 != 0 { payload += 1 + Int(p[4]) }
     guard payload < packetSize else {
-      throw TransportStreamError.malformedPacket(offset: offset, reason: "adaptation field leaves no room for the payload it announces")
+      throw TransportStreamError.malformedPacket(
+        offset: offset, reason: "adaptation field leaves no room for the payload it announces")
     }
     // Without payload_unit_start_indicator this packet continues a section
     // begun in an earlier one.

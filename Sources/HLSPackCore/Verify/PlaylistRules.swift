@@ -15,7 +15,8 @@ public enum PlaylistRules {
   }
 
   public static func media(_ playlist: VerifiedMediaPlaylist, file: String) -> [Finding] {
-    extinf(playlist, file: file) + targetDuration(playlist, file: file) + endList(playlist, file: file) + mapBeforeKey(playlist, file: file)
+    extinf(playlist, file: file) + targetDuration(playlist, file: file) + endList(playlist, file: file)
+      + mapBeforeKey(playlist, file: file)
       + playlist.keys.flatMap { keySyntax($0, file: file) }
   }
 
@@ -26,16 +27,21 @@ public enum PlaylistRules {
     }
     return playlist.segments.compactMap { segment in
       // Half-way values round up, as the spec's "nearest integer" is usually read.
-      guard let duration = segment.duration, Int(duration.rounded(.toNearestOrAwayFromZero)) > target else { return nil }
+      guard let duration = segment.duration, Int(duration.rounded(.toNearestOrAwayFromZero)) > target else {
+        return nil
+      }
       return Finding(
         VerifyRules.targetDurationExceeded, file: file, line: segment.line, segment: segment.uri,
-        detail: "EXTINF \(duration) rounds to \(Int(duration.rounded(.toNearestOrAwayFromZero))) > EXT-X-TARGETDURATION \(target)")
+        detail:
+          "EXTINF \(duration) rounds to \(Int(duration.rounded(.toNearestOrAwayFromZero))) > EXT-X-TARGETDURATION \(target)"
+      )
     }
   }
 
   static func extinf(_ playlist: VerifiedMediaPlaylist, file: String) -> [Finding] {
     playlist.segments.filter { $0.duration == nil }.map {
-      Finding(VerifyRules.extinfMissing, file: file, line: $0.line, segment: $0.uri, detail: "no valid EXTINF before it")
+      Finding(
+        VerifyRules.extinfMissing, file: file, line: $0.line, segment: $0.uri, detail: "no valid EXTINF before it")
     }
   }
 
@@ -60,7 +66,9 @@ public enum PlaylistRules {
   static let methods: Set<String> = ["NONE", "AES-128", "SAMPLE-AES", "SAMPLE-AES-CTR"]
 
   static func keySyntax(_ key: VerifiedMediaPlaylist.Key, file: String) -> [Finding] {
-    func finding(_ rule: VerifyRule, _ detail: String) -> Finding { Finding(rule, file: file, line: key.line, detail: detail) }
+    func finding(_ rule: VerifyRule, _ detail: String) -> Finding {
+      Finding(rule, file: file, line: key.line, detail: detail)
+    }
     guard let method = key.attributes.first(where: { $0.name == "METHOD" }), !method.quoted,
       methods.contains(method.value)
     else {
@@ -68,19 +76,26 @@ public enum PlaylistRules {
     }
     if method.value == "NONE" {
       let others = key.attributes.map(\.name).filter { $0 != "METHOD" }
-      return others.isEmpty ? [] : [finding(VerifyRules.keyNoneWithAttributes, "also has \(others.joined(separator: ", "))")]
+      return others.isEmpty
+        ? [] : [finding(VerifyRules.keyNoneWithAttributes, "also has \(others.joined(separator: ", "))")]
     }
     var findings: [Finding] = []
     if key.uri == nil { findings.append(finding(VerifyRules.keyURIMissing, "no URI=\"…\"")) }
-    if let iv = key.attributes.first(where: { $0.name == "IV" }), iv.quoted || VerifiedMediaPlaylist.Key.parseIV(iv.value) == nil {
+    if let iv = key.attributes.first(where: { $0.name == "IV" }),
+      iv.quoted || VerifiedMediaPlaylist.Key.parseIV(iv.value) == nil
+    {
       findings.append(finding(VerifyRules.keyIVMalformed, "IV=\(iv.quoted ? "\"\(iv.value)\"" : iv.value)"))
     }
     for name in ["KEYFORMAT", "KEYFORMATVERSIONS"] {
       guard let attribute = key.attributes.first(where: { $0.name == name }) else { continue }
-      let versionsValid = name != "KEYFORMATVERSIONS" || attribute.value.split(separator: "/", omittingEmptySubsequences: false)
-        .allSatisfy { !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }
+      let versionsValid =
+        name != "KEYFORMATVERSIONS"
+        || attribute.value.split(separator: "/", omittingEmptySubsequences: false)
+          .allSatisfy { !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }
       if !attribute.quoted || attribute.value.isEmpty || !versionsValid {
-        findings.append(finding(VerifyRules.keyFormatMalformed, "\(name)=\(attribute.quoted ? "\"\(attribute.value)\"" : attribute.value)"))
+        findings.append(
+          finding(
+            VerifyRules.keyFormatMalformed, "\(name)=\(attribute.quoted ? "\"\(attribute.value)\"" : attribute.value)"))
       }
     }
     return findings

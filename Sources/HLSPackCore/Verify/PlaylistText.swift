@@ -37,7 +37,9 @@ public struct PlaylistText: Sendable {
     for line in lines {
       var content = bytes[line.content]
       // A BOM fails the header rule; the rest of the line is still read as what it is.
-      if line.number == 1, content.starts(with: Self.byteOrderMark) { content = content.dropFirst(Self.byteOrderMark.count) }
+      if line.number == 1, content.starts(with: Self.byteOrderMark) {
+        content = content.dropFirst(Self.byteOrderMark.count)
+      }
       guard let first = content.first else { continue }
       guard first == UInt8(ascii: "#") else {
         let uri = String(decoding: content, as: UTF8.self).trimmingWhitespace()
@@ -52,7 +54,9 @@ public struct PlaylistText: Sendable {
       let valueBytes = colon.map { body[($0 + 1)...] } ?? body[body.endIndex...]
       let attributes = Self.attributeListTags.contains(name) ? KeyURIRewriter.parseAttributes(valueBytes) : []
       entries.append(
-        .tag(Tag(name: name, value: String(decoding: valueBytes, as: UTF8.self), line: line.number, attributes: attributes)))
+        .tag(
+          Tag(name: name, value: String(decoding: valueBytes, as: UTF8.self), line: line.number, attributes: attributes)
+        ))
     }
   }
 

@@ -35,13 +35,16 @@ public enum RenditionRules {
   }
 
   static func attributes(_ rendition: VerifiedMultivariantPlaylist.Rendition, file: String) -> [Finding] {
-    func finding(_ rule: VerifyRule, _ detail: String) -> Finding { Finding(rule, file: file, line: rendition.line, detail: detail) }
+    func finding(_ rule: VerifyRule, _ detail: String) -> Finding {
+      Finding(rule, file: file, line: rendition.line, detail: detail)
+    }
     var findings: [Finding] = []
     let missing = ["TYPE", "GROUP-ID", "NAME"].filter { rendition.value($0) == nil }
     if !missing.isEmpty {
       findings.append(finding(VerifyRules.renditionAttributeInvalid, "no \(missing.joined(separator: ", "))"))
     } else if !types.contains(rendition.type) {
-      findings.append(finding(VerifyRules.renditionAttributeInvalid, "TYPE=\(rendition.type) is not one of the defined types"))
+      findings.append(
+        finding(VerifyRules.renditionAttributeInvalid, "TYPE=\(rendition.type) is not one of the defined types"))
     }
     if rendition.value("DEFAULT") == "YES", rendition.value("AUTOSELECT") == "NO" {
       findings.append(finding(VerifyRules.renditionDefaultNotAutoselect, "DEFAULT=YES with AUTOSELECT=NO"))

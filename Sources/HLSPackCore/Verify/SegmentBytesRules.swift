@@ -80,7 +80,9 @@ public struct FragmentScanner: ClearBytesScanner, Sendable {
       return
     }
     // Size 1: a 64-bit size follows; size 0: the box runs to the end.
-    let size = compactSize == 1 ? header[8..<16].reduce(0) { $0 << 8 | Int($1) } : compactSize == 0 ? Int.max - nextBox : compactSize
+    let size =
+      compactSize == 1
+      ? header[8..<16].reduce(0) { $0 << 8 | Int($1) } : compactSize == 0 ? Int.max - nextBox : compactSize
     guard size >= header.count, size <= Int.max - nextBox else {
       problem = "box \(type.debugDescription) at offset \(nextBox) has size \(size)"
       return

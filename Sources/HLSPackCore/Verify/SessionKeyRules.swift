@@ -31,12 +31,16 @@ public enum SessionKeyRules {
       let key = VerifiedMediaPlaylist.Key(line: tag.line, attributes: tag.attributes)
       findings += PlaylistRules.keySyntax(key, file: file)
       if key.method == "NONE" {
-        findings.append(Finding(VerifyRules.keyMethodInvalid, file: file, line: tag.line, detail: "EXT-X-SESSION-KEY with METHOD=NONE"))
+        findings.append(
+          Finding(
+            VerifyRules.keyMethodInvalid, file: file, line: tag.line, detail: "EXT-X-SESSION-KEY with METHOD=NONE"))
       }
       let identity = ["METHOD", "URI", "IV", "KEYFORMAT", "KEYFORMATVERSIONS"].map { key.value($0) }
       if let first = seen[identity] {
         findings.append(
-          Finding(VerifyRules.sessionKeyRepeated, file: file, line: tag.line, detail: "same as the session key on line \(first)"))
+          Finding(
+            VerifyRules.sessionKeyRepeated, file: file, line: tag.line,
+            detail: "same as the session key on line \(first)"))
       } else {
         seen[identity] = tag.line
       }
@@ -45,13 +49,16 @@ public enum SessionKeyRules {
       // A media key with an unknown METHOD is reported by key.method-invalid already.
       let differing = mediaKeys.filter {
         $0.uri == session.uri && PlaylistRules.methods.contains($0.method)
-          && ($0.method, $0.keyFormat, $0.keyFormatVersions) != (session.method, session.keyFormat, session.keyFormatVersions)
+          && ($0.method, $0.keyFormat, $0.keyFormatVersions) != (
+            session.method, session.keyFormat, session.keyFormatVersions
+          )
       }
       if let media = differing.first {
         findings.append(
           Finding(
             VerifyRules.sessionKeyMismatch, file: file, line: tag.line,
-            detail: "METHOD=\(session.method),KEYFORMAT=\"\(session.keyFormat)\",KEYFORMATVERSIONS=\"\(session.keyFormatVersions)\" "
+            detail:
+              "METHOD=\(session.method),KEYFORMAT=\"\(session.keyFormat)\",KEYFORMATVERSIONS=\"\(session.keyFormatVersions)\" "
               + "but \(media.file):\(media.line) has METHOD=\(media.method),KEYFORMAT=\"\(media.keyFormat)\","
               + "KEYFORMATVERSIONS=\"\(media.keyFormatVersions)\" for the same URI"))
       }

@@ -42,13 +42,15 @@ public enum VerifyRules {
     summary: "BANDWIDTH is below the measured peak segment bit rate")
   public static let averageBandwidthOff = VerifyRule(
     id: "multivariant.average-bandwidth-off", severity: .must,
-    source: "RFC 8216bis §4.4.6.2; Apple HLS Authoring Specification (average segment bit rate within 10% of AVERAGE-BANDWIDTH)",
+    source:
+      "RFC 8216bis §4.4.6.2; Apple HLS Authoring Specification (average segment bit rate within 10% of AVERAGE-BANDWIDTH)",
     owner: .packager,
     summary: "AVERAGE-BANDWIDTH differs from the measured average segment bit rate by more than 10%")
 
   public static let sessionKeyMismatch = VerifyRule(
     id: "multivariant.session-key-mismatch", severity: .must, source: "RFC 8216bis §4.4.6.5", owner: .packager,
-    summary: "an EXT-X-SESSION-KEY's METHOD, KEYFORMAT or KEYFORMATVERSIONS differs from an EXT-X-KEY with the same URI")
+    summary: "an EXT-X-SESSION-KEY's METHOD, KEYFORMAT or KEYFORMATVERSIONS differs from an EXT-X-KEY with the same URI"
+  )
   public static let sessionKeyRepeated = VerifyRule(
     id: "multivariant.session-key-repeated", severity: .must, source: "RFC 8216bis §4.4.6.5", owner: .packager,
     summary: "two EXT-X-SESSION-KEY tags have the same METHOD, URI, IV, KEYFORMAT and KEYFORMATVERSIONS")
@@ -117,7 +119,8 @@ public enum VerifyRules {
     summary: "an AES-128 segment is not a whole number of 16-byte blocks (truncated, or not encrypted)")
   public static let segmentAES128Undecryptable = VerifyRule(
     id: "segment.aes128-undecryptable", severity: .must, source: "RFC 8216bis §3, §5.2", owner: .packager,
-    summary: "an AES-128 segment does not decrypt to valid PKCS#7 padding and media (wrong key, wrong IV or corrupt bytes)")
+    summary:
+      "an AES-128 segment does not decrypt to valid PKCS#7 padding and media (wrong key, wrong IV or corrupt bytes)")
   public static let iFrameRangeInvalid = VerifyRule(
     id: "iframe.range-invalid", severity: .must, source: "RFC 8216bis §4.4.3.6, §6.3.6", owner: .packager,
     summary: "an I-frame playlist's byte range does not decrypt to whole media packets or boxes")

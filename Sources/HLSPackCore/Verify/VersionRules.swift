@@ -33,7 +33,9 @@ public enum VersionRules {
   public static func check(_ text: PlaylistText, file: String) -> [Finding] {
     let versions = text.tags.filter { $0.name == "EXT-X-VERSION" }
     var findings = versions.dropFirst().map {
-      Finding(VerifyRules.versionRepeated, file: file, line: $0.line, detail: "EXT-X-VERSION also on line \(versions[0].line)")
+      Finding(
+        VerifyRules.versionRepeated, file: file, line: $0.line, detail: "EXT-X-VERSION also on line \(versions[0].line)"
+      )
     }
     let declaredTag = versions.first
     let declared = declaredTag.map { Int($0.value) ?? 0 } ?? 1

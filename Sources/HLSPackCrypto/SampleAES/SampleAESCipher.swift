@@ -13,7 +13,8 @@ public final class SampleAESCipher {
     guard key.count == 16 else { throw SampleAESError.keyLength(key.count) }
     guard let context = EVP_CIPHER_CTX_new() else { throw OpenSSLError.last("EVP_CIPHER_CTX_new") }
     do {
-      try check(EVP_CipherInit_ex(context, try Algorithms.aes128CBC(), nil, key, nil, encrypt ? 1 : 0), "EVP_CipherInit_ex")
+      try check(
+        EVP_CipherInit_ex(context, try Algorithms.aes128CBC(), nil, key, nil, encrypt ? 1 : 0), "EVP_CipherInit_ex")
       // SAMPLE-AES only ever feeds whole blocks; partial blocks stay clear.
       try check(EVP_CIPHER_CTX_set_padding(context, 0), "EVP_CIPHER_CTX_set_padding")
     } catch {

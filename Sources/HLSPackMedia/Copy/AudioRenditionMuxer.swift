@@ -1,5 +1,5 @@
-import HLSPackCore
 internal import CFFmpeg
+import HLSPackCore
 
 /// An alternate audio rendition's own segments: audio-only, cut at the first
 /// audio frame at or after every multiple of the segment duration, so they
@@ -10,9 +10,12 @@ final class AudioRenditionMuxer {
   private let codec: String?
   private var boundaries: SegmentBoundaries
 
-  init(parameters: CodecParameters, timeBase: AVRational, output: RenditionOutput, destination: SegmentDestination) throws {
+  init(parameters: CodecParameters, timeBase: AVRational, output: RenditionOutput, destination: SegmentDestination)
+    throws
+  {
     muxer = try SegmentMuxer(
-      output: output, video: nil, videoTimeBase: nil, audio: parameters, audioTimeBase: timeBase, destination: destination)
+      output: output, video: nil, videoTimeBase: nil, audio: parameters, audioTimeBase: timeBase,
+      destination: destination)
     self.timeBase = timeBase
     boundaries = SegmentBoundaries(segmentDuration: output.segmentDuration)
     codec = audioCodecString(parameters.pointer)

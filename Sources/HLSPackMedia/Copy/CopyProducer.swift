@@ -1,6 +1,6 @@
+internal import CFFmpeg
 import Foundation
 import HLSPackCore
-internal import CFFmpeg
 
 /// Packaging without re-encoding: each rendition takes a pre-encoded source's
 /// video (and audio) packets as they are and cuts at its keyframes. Renditions
@@ -47,7 +47,8 @@ public final class CopyProducer: RenditionProducer {
     guard output.container == .ts else { return [] }
     return zip(renditions, inputs).compactMap { rendition, input in
       guard input.videoOrientation != .upright else { return nil }
-      return "\(input.path): rendition \(rendition.name): the video is stored turned or mirrored and shown upright by its display matrix, "
+      return
+        "\(input.path): rendition \(rendition.name): the video is stored turned or mirrored and shown upright by its display matrix, "
         + "which MPEG-TS cannot carry: players will show it as stored; use \"container\": \"fmp4\" (which keeps the matrix) or encode the rung"
     }
   }
@@ -93,18 +94,25 @@ public final class CopyProducer: RenditionProducer {
       let mismatch = Array(zip(a, b)).firstIndex { abs($0 - $1) > 90 }
       if let i = mismatch ?? (a.count == b.count ? nil : min(a.count, b.count)) {
         let time = { (list: [Int64]) in
-          i < list.count ? String(format: "%.3f s", MediaClock.seconds(list[i] - MediaClock.timelineOffset)) : "nowhere (no segment)"
+          i < list.count
+            ? String(format: "%.3f s", MediaClock.seconds(list[i] - MediaClock.timelineOffset)) : "nowhere (no segment)"
         }
         throw PackError.media(
           path: other.input.path,
-          reason: "rendition \(other.name) is not keyframe-aligned with \(reference.name): segment \(i) starts at \(time(b)) in \(other.name) and at \(time(a)) in \(reference.name)")
+          reason:
+            "rendition \(other.name) is not keyframe-aligned with \(reference.name): segment \(i) starts at \(time(b)) in \(other.name) and at \(time(a)) in \(reference.name)"
+        )
       }
       // Variants cover the same time range: a client switching near the end must find it.
       if abs(other.end - reference.end) > Self.endTolerance {
-        let end = { (r: RenditionRemuxer) in String(format: "%.3f s", MediaClock.seconds(r.end - MediaClock.timelineOffset)) }
+        let end = { (r: RenditionRemuxer) in
+          String(format: "%.3f s", MediaClock.seconds(r.end - MediaClock.timelineOffset))
+        }
         throw PackError.media(
           path: other.input.path,
-          reason: "rendition \(other.name) ends at \(end(other)) but \(reference.name) ends at \(end(reference)); the sources must have the same length")
+          reason:
+            "rendition \(other.name) ends at \(end(other)) but \(reference.name) ends at \(end(reference)); the sources must have the same length"
+        )
       }
     }
   }

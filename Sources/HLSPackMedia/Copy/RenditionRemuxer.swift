@@ -1,6 +1,6 @@
+internal import CFFmpeg
 import Foundation
 import HLSPackCore
-internal import CFFmpeg
 
 /// One copied rendition: reads its source's packets, normalizes timestamps to
 /// start at zero, cuts at the first keyframe at or after every multiple of the
@@ -35,7 +35,9 @@ final class RenditionRemuxer: @unchecked Sendable {
   var segmentStarts: [Int64] { limit.starts }
   var end: Int64 { limit.end }
 
-  init(name: String, input: MediaInput, copyAudio: Bool, output: RenditionOutput, destination: SegmentDestination) throws {
+  init(name: String, input: MediaInput, copyAudio: Bool, output: RenditionOutput, destination: SegmentDestination)
+    throws
+  {
     self.name = name
     self.input = input
     self.copyAudio = copyAudio
@@ -47,7 +49,9 @@ final class RenditionRemuxer: @unchecked Sendable {
     videoParameters = try CodecParameters(copying: video.pointee.codecpar)
     hevc = video.pointee.codecpar.pointee.codec_id == AV_CODEC_ID_HEVC
     guard [AV_CODEC_ID_H264, AV_CODEC_ID_HEVC].contains(video.pointee.codecpar.pointee.codec_id) else {
-      throw PackError.input(path: input.path, reason: "video stream is \(Self.codecName(video)), not H.264 or HEVC; it cannot be copied into HLS")
+      throw PackError.input(
+        path: input.path,
+        reason: "video stream is \(Self.codecName(video)), not H.264 or HEVC; it cannot be copied into HLS")
     }
     var audio: (CodecParameters, AVRational)?
     var audioCodec: String?
@@ -56,38 +60,47 @@ final class RenditionRemuxer: @unchecked Sendable {
       let stream = input.stream(index)
       audioCodec = audioCodecString(stream.pointee.codecpar)
       guard audioCodec != nil else {
-        throw PackError.input(path: input.path, reason: "audio stream is \(Self.codecName(stream)), which cannot be copied into HLS")
+        throw PackError.input(
+          path: input.path, reason: "audio stream is \(Self.codecName(stream)), which cannot be copied into HLS")
       }
       // FFmpeg 5.1's mov muxer calls AC-3 in MP4 experimental and refuses it.
       if container == .fmp4, [AV_CODEC_ID_AC3, AV_CODEC_ID_EAC3].contains(stream.pointee.codecpar.pointee.codec_id) {
         throw PackError.input(
           path: input.path,
-          reason: "audio stream is \(Self.codecName(stream)), which hlspack does not put in fMP4; use \"container\": \"ts\" or transcode the audio")
+          reason:
+            "audio stream is \(Self.codecName(stream)), which hlspack does not put in fMP4; use \"container\": \"ts\" or transcode the audio"
+        )
       }
       let parameters = try CodecParameters(copying: stream.pointee.codecpar)
       if container == .fmp4, parameters.pointer.pointee.codec_id == AV_CODEC_ID_AAC, parameters.extradata.isEmpty {
         // AAC from MPEG-TS is ADTS: MP4 wants its AudioSpecificConfig in the
         // sample entry and frames without ADTS headers (aac_adtstoasc).
         let p = parameters.pointer.pointee
-        guard let config = AudioSpecificConfig.fromADTSFields(
-          profile: Int(p.profile), sampleRate: Int(p.sample_rate), channels: Int(p.ch_layout.nb_channels))
+        guard
+          let config = AudioSpecificConfig.fromADTSFields(
+            profile: Int(p.profile), sampleRate: Int(p.sample_rate), channels: Int(p.ch_layout.nb_channels))
         else {
           throw PackError.input(
             path: input.path,
-            reason: "the ADTS AAC audio (profile \(p.profile), \(p.sample_rate) Hz, \(p.ch_layout.nb_channels) channels) has no AudioSpecificConfig that fMP4 can carry; use \"container\": \"ts\"")
+            reason:
+              "the ADTS AAC audio (profile \(p.profile), \(p.sample_rate) Hz, \(p.ch_layout.nb_channels) channels) has no AudioSpecificConfig that fMP4 can carry; use \"container\": \"ts\""
+          )
         }
         try parameters.replaceExtradata(with: config)
-        audioFilter = try BitstreamFilter(name: "aac_adtstoasc", parameters: parameters.pointer, timeBase: stream.pointee.time_base)
+        audioFilter = try BitstreamFilter(
+          name: "aac_adtstoasc", parameters: parameters.pointer, timeBase: stream.pointee.time_base)
       }
       audio = (parameters, stream.pointee.time_base)
     }
     self.audioCodec = audioCodec
     self.audioFilter = audioFilter
     var muxedVideo = videoParameters
-    if container == .ts, destination.sampleEncryptor != nil, video.pointee.codecpar.pointee.codec_id == AV_CODEC_ID_H264,
+    if container == .ts, destination.sampleEncryptor != nil,
+      video.pointee.codecpar.pointee.codec_id == AV_CODEC_ID_H264,
       video.pointee.codecpar.pointee.extradata_size > 0, video.pointee.codecpar.pointee.extradata?.pointee == 1
     {
-      let filter = try BitstreamFilter(name: "h264_mp4toannexb", parameters: video.pointee.codecpar, timeBase: videoTimeBase)
+      let filter = try BitstreamFilter(
+        name: "h264_mp4toannexb", parameters: video.pointee.codecpar, timeBase: videoTimeBase)
       muxedVideo = try CodecParameters(copying: filter.outputParameters)
       annexB = filter
       inBand = nil
@@ -95,7 +108,8 @@ final class RenditionRemuxer: @unchecked Sendable {
       do {
         inBand = try InBandParameterSets(configuration: videoParameters.extradata, hevc: hevc)
       } catch {
-        throw PackError.input(path: input.path, reason: "rendition \(name): the video's decoder configuration cannot be read (\(error))")
+        throw PackError.input(
+          path: input.path, reason: "rendition \(name): the video's decoder configuration cannot be read (\(error))")
       }
       if hevc {
         muxedVideo = try CodecParameters(copying: video.pointee.codecpar)
@@ -186,7 +200,8 @@ final class RenditionRemuxer: @unchecked Sendable {
       if p.pointee.stream_index == input.videoStreamIndex {
         let filled: (pts: Int64, dts: Int64)
         do {
-          filled = try timestamps.next(pts: Self.known(p.pointee.pts), dts: Self.known(p.pointee.dts), duration: p.pointee.duration)
+          filled = try timestamps.next(
+            pts: Self.known(p.pointee.pts), dts: Self.known(p.pointee.dts), duration: p.pointee.duration)
         } catch {
           throw PackError.input(path: input.path, reason: "\(error)")
         }
@@ -223,7 +238,8 @@ final class RenditionRemuxer: @unchecked Sendable {
     let width = WrittenStreamFacts.displayWidth(
       codedWidth: Int(parameters.width),
       sampleAspect: (Int(parameters.sample_aspect_ratio.num), Int(parameters.sample_aspect_ratio.den)))
-    let (shownWidth, shownHeight) = showsSidesSwapped ? (Int(parameters.height), width) : (width, Int(parameters.height))
+    let (shownWidth, shownHeight) =
+      showsSidesSwapped ? (Int(parameters.height), width) : (width, Int(parameters.height))
     facts = WrittenStreamFacts(
       codecs: [video, audioCodec].compactMap { $0 }, width: shownWidth, height: shownHeight,
       frameRate: muxer.frameRate, videoFrames: muxer.frames,
@@ -241,7 +257,8 @@ extension RenditionRemuxer {
       throw PackError.input(
         path: input.path,
         reason: String(
-          format: "rendition %@: the picture at %.3f s carries a parameter set (NAL type %d) that the sample entry does not hold; fMP4 holds one set per stream, so a source that changes them mid-stream cannot be copied into it",
+          format:
+            "rendition %@: the picture at %.3f s carries a parameter set (NAL type %d) that the sample entry does not hold; fMP4 holds one set per stream, so a source that changes them mid-stream cannot be copied into it",
           name, seconds, type))
     }
   }
@@ -305,7 +322,8 @@ final class DurationGuard: SegmentSink {
       throw PackError.media(
         path: path,
         reason: String(
-          format: "rendition %@: the segment starting at %.3f s lasts %.3f s, more than the target %@ s + 0.5 s; the source's keyframes are too far apart",
+          format:
+            "rendition %@: the segment starting at %.3f s lasts %.3f s, more than the target %@ s + 0.5 s; the source's keyframes are too far apart",
           rendition, start, MediaClock.seconds(segment.durationTicks),
           target.rounded() == target ? String(Int(target)) : String(target)))
     }

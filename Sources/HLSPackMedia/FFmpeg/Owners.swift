@@ -15,7 +15,9 @@ final class Packet: @unchecked Sendable {
 
   /// A new reference to the same data (no copy of the payload).
   init(referencing other: UnsafeMutablePointer<AVPacket>) throws {
-    guard let p = av_packet_clone(other) else { throw FFmpegError(call: "av_packet_clone", code: hlspack_averror(ENOMEM)) }
+    guard let p = av_packet_clone(other) else {
+      throw FFmpegError(call: "av_packet_clone", code: hlspack_averror(ENOMEM))
+    }
     pointer = p
   }
 
@@ -34,7 +36,9 @@ final class Packet: @unchecked Sendable {
   /// Gives the packet new payload bytes in a buffer of its own (the old buffer
   /// may be shared with other renditions), keeping timestamps and flags.
   func replacePayload(with bytes: [UInt8]) throws {
-    guard let fresh = av_packet_alloc() else { throw FFmpegError(call: "av_packet_alloc", code: hlspack_averror(ENOMEM)) }
+    guard let fresh = av_packet_alloc() else {
+      throw FFmpegError(call: "av_packet_alloc", code: hlspack_averror(ENOMEM))
+    }
     defer {
       var f: UnsafeMutablePointer<AVPacket>? = fresh
       av_packet_free(&f)
@@ -60,7 +64,9 @@ final class Frame: @unchecked Sendable {
 
   /// A new reference to the same picture or samples (no copy of the data).
   init(referencing other: UnsafeMutablePointer<AVFrame>) throws {
-    guard let f = av_frame_clone(other) else { throw FFmpegError(call: "av_frame_clone", code: hlspack_averror(ENOMEM)) }
+    guard let f = av_frame_clone(other) else {
+      throw FFmpegError(call: "av_frame_clone", code: hlspack_averror(ENOMEM))
+    }
     pointer = f
   }
 

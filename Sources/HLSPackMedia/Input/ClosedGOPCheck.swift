@@ -19,10 +19,13 @@ struct ClosedGOPCheck {
   }
 
   mutating func open(segmentAt seconds: Double, _ access: @autoclosure () -> [UInt8]) throws {
-    switch RandomAccess.opening(nalTypes: RandomAccess.nalTypes(access(), lengthSize: lengthSize, hevc: hevc), hevc: hevc) {
+    switch RandomAccess.opening(
+      nalTypes: RandomAccess.nalTypes(access(), lengthSize: lengthSize, hevc: hevc), hevc: hevc)
+    {
     case .independent: openingCRA = nil
     case .cleanRandomAccess: openingCRA = seconds
-    case .dependent: throw refusal(String(format: "the keyframe at %.3f s that opens a segment is not an IDR picture", seconds))
+    case .dependent:
+      throw refusal(String(format: "the keyframe at %.3f s that opens a segment is not an IDR picture", seconds))
     }
   }
 
@@ -31,7 +34,10 @@ struct ClosedGOPCheck {
     let types = RandomAccess.nalTypes(access(), lengthSize: lengthSize, hevc: hevc)
     if RandomAccess.isSkippedLeading(nalTypes: types, hevc: hevc) {
       throw refusal(
-        String(format: "the CRA picture at %.3f s that opens a segment is followed by a RASL picture (at %.3f s) that refers to the segment before", cra, seconds))
+        String(
+          format:
+            "the CRA picture at %.3f s that opens a segment is followed by a RASL picture (at %.3f s) that refers to the segment before",
+          cra, seconds))
     }
     // Leading pictures come first in decode order; a trailing one ends them.
     if types.contains(where: { $0 <= 1 }) { openingCRA = nil }

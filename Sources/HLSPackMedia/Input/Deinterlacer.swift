@@ -32,7 +32,9 @@ final class Deinterlacer {
     try check(sws_scale_frame(context, frame, source), "sws_scale_frame")
     for plane in 0..<3 {
       let shift: Int32 = plane == 0 ? 0 : 1
-      blend(frame.plane(plane), stride: frame.stride(plane), width: Int((src.width + shift) >> shift), height: Int((src.height + shift) >> shift))
+      blend(
+        frame.plane(plane), stride: frame.stride(plane), width: Int((src.width + shift) >> shift),
+        height: Int((src.height + shift) >> shift))
     }
     return frame
   }

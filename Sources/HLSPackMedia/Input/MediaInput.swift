@@ -1,6 +1,6 @@
+internal import CFFmpeg
 import Foundation
 import HLSPackCore
-internal import CFFmpeg
 
 /// An opened source file: the demuxer and the streams hlspack takes from it.
 final class MediaInput {
@@ -26,7 +26,8 @@ final class MediaInput {
     let info = avformat_find_stream_info(ctx, nil)
     if info < 0 {
       avformat_close_input(&context)
-      throw PackError.input(path: path, reason: "cannot read the stream information (\(FFmpegError.message(for: info)))")
+      throw PackError.input(
+        path: path, reason: "cannot read the stream information (\(FFmpegError.message(for: info)))")
     }
     let video = av_find_best_stream(ctx, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0)
     guard video >= 0 else {
@@ -55,7 +56,8 @@ final class MediaInput {
     let line = String(decoding: bytes.prefix { $0 != 0x0A }, as: UTF8.self).split(separator: " ")
     guard line.first == "YUV4MPEG2" else { return nil }
     let size = { (tag: Character) in line.first { $0.first == tag }.flatMap { Int32($0.dropFirst()) } }
-    guard let width = size("W"), let height = size("H"), av_image_check_size(UInt32(clamping: width), UInt32(clamping: height), 0, nil) < 0
+    guard let width = size("W"), let height = size("H"),
+      av_image_check_size(UInt32(clamping: width), UInt32(clamping: height), 0, nil) < 0
     else { return nil }
     return "its YUV4MPEG2 header declares a \(width)x\(height) picture, larger than FFmpeg can decode"
   }
@@ -116,7 +118,9 @@ final class MediaInput {
     if video.duration > 0, video.duration != hlspack_nopts_value() {
       return .track(seconds: Double(video.duration) * video.time_base.seconds)
     }
-    if ctx.pointee.duration_estimation_method == AVFMT_DURATION_FROM_STREAM, let duration { return .fileEnd(seconds: duration) }
+    if ctx.pointee.duration_estimation_method == AVFMT_DURATION_FROM_STREAM, let duration {
+      return .fileEnd(seconds: duration)
+    }
     return nil
   }
 
@@ -169,7 +173,9 @@ final class MediaInput {
     for rate in [s.r_frame_rate, s.avg_frame_rate] where rate.num > 0 && rate.den > 0 {
       let value = rate.seconds
       // Phones write rates such as 5400000/179957 (30.007): encode at the rate they meant.
-      if value >= 1 && value <= 240 { return FrameRate.nominal(near: value) ?? FrameRate(numerator: Int(rate.num), denominator: Int(rate.den)) }
+      if value >= 1 && value <= 240 {
+        return FrameRate.nominal(near: value) ?? FrameRate(numerator: Int(rate.num), denominator: Int(rate.den))
+      }
     }
     return nil
   }
@@ -185,7 +191,8 @@ final class MediaInput {
     switch selector {
     case .index(let n):
       guard n < streams.count else {
-        throw PackError.input(path: path, reason: "audio rendition \(rendition) wants audio track \(n), but the file has \(streams.count)")
+        throw PackError.input(
+          path: path, reason: "audio rendition \(rendition) wants audio track \(n), but the file has \(streams.count)")
       }
       return streams[n]
     case .language(let tag):
@@ -194,7 +201,9 @@ final class MediaInput {
       if streams.count == 1, languages == ["und"] { return streams[0] }
       throw PackError.input(
         path: path,
-        reason: "audio rendition \(rendition) wants language \"\(tag)\", but the audio tracks are [\(languages.joined(separator: ", "))]; set \"track\"")
+        reason:
+          "audio rendition \(rendition) wants language \"\(tag)\", but the audio tracks are [\(languages.joined(separator: ", "))]; set \"track\""
+      )
     }
   }
 
@@ -211,10 +220,13 @@ final class MediaInput {
     if endsTheFileCutShort(p) {
       // Far short of the declared length, that says more; else the packet cut in two does.
       try checkVideoIsComplete()
-      let seconds = p.pts == hlspack_nopts_value() ? 0 : Double(p.pts) * stream(p.stream_index).pointee.time_base.seconds
+      let seconds =
+        p.pts == hlspack_nopts_value() ? 0 : Double(p.pts) * stream(p.stream_index).pointee.time_base.seconds
       throw PackError.media(
         path: path,
-        reason: String(format: "the file ends inside a packet of stream %d (at %.3f s); the file is truncated", p.stream_index, seconds))
+        reason: String(
+          format: "the file ends inside a packet of stream %d (at %.3f s); the file is truncated", p.stream_index,
+          seconds))
     }
     if p.pts != hlspack_nopts_value() {
       let end = p.pts + max(p.duration, 0)
@@ -261,7 +273,8 @@ final class MediaInput {
     if read < declared - Self.truncationTolerance {
       throw PackError.media(
         path: path,
-        reason: String(format: "%@ after %.3f s but the file's header declares %.3f s; the file is truncated", what, read, declared))
+        reason: String(
+          format: "%@ after %.3f s but the file's header declares %.3f s; the file is truncated", what, read, declared))
     }
   }
 

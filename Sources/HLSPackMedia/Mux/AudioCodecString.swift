@@ -1,5 +1,5 @@
-import HLSPackCore
 internal import CFFmpeg
+import HLSPackCore
 
 /// RFC 6381 codec string of an audio stream, from its parameters.
 func audioCodecString(_ parameters: UnsafeMutablePointer<AVCodecParameters>) -> String? {

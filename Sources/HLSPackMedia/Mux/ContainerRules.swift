@@ -1,5 +1,5 @@
-import HLSPackCore
 internal import CFFmpeg
+import HLSPackCore
 
 /// What a rendition's muxer does differently per container; `SegmentMuxer`
 /// keeps what both share (timing, audio interleaving, cutting, sample
@@ -15,7 +15,8 @@ protocol ContainerRules: AnyObject {
   func prepare(_ packet: Packet, in ctx: UnsafeMutablePointer<AVFormatContext>)
   /// Writes a video packet with `mux`; the AVIO positions around a keyframe
   /// when the container records its byte range there.
-  func muxVideo(_ packet: Packet, in ctx: UnsafeMutablePointer<AVFormatContext>, mux: () throws -> Void) throws -> Range<Int64>?
+  func muxVideo(_ packet: Packet, in ctx: UnsafeMutablePointer<AVFormatContext>, mux: () throws -> Void) throws
+    -> Range<Int64>?
   /// A segment has just been cut; the next one starts.
   func segmentOpened(in ctx: UnsafeMutablePointer<AVFormatContext>) throws
   /// Adjusts a part of segment `segment` before it goes to the sink; with

@@ -1,5 +1,5 @@
-import HLSPackCore
 internal import CFFmpeg
+import HLSPackCore
 
 /// Fragmented MP4 in a rendition's muxer: the mov muxer writes the init
 /// segment once and one moof+mdat fragment per segment; each track's times
@@ -55,7 +55,9 @@ final class FragmentedMP4Rules: ContainerRules {
     p.pointee.dts -= origin
   }
 
-  func muxVideo(_ packet: Packet, in ctx: UnsafeMutablePointer<AVFormatContext>, mux: () throws -> Void) throws -> Range<Int64>? {
+  func muxVideo(_ packet: Packet, in ctx: UnsafeMutablePointer<AVFormatContext>, mux: () throws -> Void) throws
+    -> Range<Int64>?
+  {
     try mux()
     return nil
   }
@@ -106,7 +108,8 @@ final class FragmentedMP4Rules: ContainerRules {
       throw FFmpegError(call: "av_malloc", code: hlspack_averror(ENOMEM))
     }
     data.copyMemory(from: matrix, byteCount: size)
-    let result = av_stream_add_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, data.assumingMemoryBound(to: UInt8.self), size)
+    let result = av_stream_add_side_data(
+      stream, AV_PKT_DATA_DISPLAYMATRIX, data.assumingMemoryBound(to: UInt8.self), size)
     if result < 0 {
       av_free(data)
       try check(result, "av_stream_add_side_data(display matrix)")

@@ -1,5 +1,5 @@
-import HLSPackCore
 internal import CFFmpeg
+import HLSPackCore
 
 /// An AVIOContext whose writes land in a Swift byte buffer, so segments are cut
 /// from memory, in parts, and never re-read from disk. The only file with the AVIO write

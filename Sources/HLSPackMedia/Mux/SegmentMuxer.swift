@@ -1,5 +1,5 @@
-import HLSPackCore
 internal import CFFmpeg
+import HLSPackCore
 
 /// One rendition's muxer, kept for the rendition's whole life: in MPEG-TS the
 /// continuity counters and timestamps run on across segments (RFC 8216bis §3);
@@ -57,10 +57,13 @@ final class SegmentMuxer {
     case AV_CODEC_ID_AC3?: audioKind = .ac3
     default: audioKind = nil
     }
-    if encryptor != nil, output.container != .ts || (video != nil && videoKind == nil) || (audio != nil && audioKind == nil) {
+    if encryptor != nil,
+      output.container != .ts || (video != nil && videoKind == nil) || (audio != nil && audioKind == nil)
+    {
       throw MediaError("SAMPLE-AES needs MPEG-TS with H.264 video and AAC or AC-3 audio")
     }
-    let rules: ContainerRules = output.container == .ts ? TransportStreamRules(sampleEncryptor: encryptor) : FragmentedMP4Rules()
+    let rules: ContainerRules =
+      output.container == .ts ? TransportStreamRules(sampleEncryptor: encryptor) : FragmentedMP4Rules()
     self.rules = rules
     self.videoTimeBase = videoTimeBase
     self.audioTimeBase = audioTimeBase

@@ -1,5 +1,5 @@
-import HLSPackCore
 internal import CFFmpeg
+import HLSPackCore
 
 /// MPEG-TS in a rendition's muxer: fixed PIDs, the clock's delay, PAT and PMT
 /// at every segment and before every keyframe (whose byte ranges are recorded
@@ -50,7 +50,9 @@ final class TransportStreamRules: ContainerRules {
 
   func prepare(_ packet: Packet, in ctx: UnsafeMutablePointer<AVFormatContext>) {}
 
-  func muxVideo(_ packet: Packet, in ctx: UnsafeMutablePointer<AVFormatContext>, mux: () throws -> Void) throws -> Range<Int64>? {
+  func muxVideo(_ packet: Packet, in ctx: UnsafeMutablePointer<AVFormatContext>, mux: () throws -> Void) throws
+    -> Range<Int64>?
+  {
     guard packet.isKeyframe else {
       try mux()
       return nil
@@ -74,7 +76,8 @@ final class TransportStreamRules: ContainerRules {
     guard let sampleEncryptor else { return nil }
     let audio = (0..<Int(ctx.pointee.nb_streams)).lazy.map { ctx.pointee.streams[$0].unsafelyUnwrapped.pointee }
       .first { $0.id == Self.audioPID }
-    let config = audio.map { copiedBytes($0.codecpar.pointee.extradata, count: $0.codecpar.pointee.extradata_size) } ?? []
+    let config =
+      audio.map { copiedBytes($0.codecpar.pointee.extradata, count: $0.codecpar.pointee.extradata_size) } ?? []
     try sampleEncryptor.signalEncryption(
       &bytes, segment: segment, audioPID: audio.map { _ in UInt16(Self.audioPID) }, audioConfig: config)
     return nil

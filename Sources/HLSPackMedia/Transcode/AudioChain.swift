@@ -1,5 +1,5 @@
-import HLSPackCore
 internal import CFFmpeg
+import HLSPackCore
 
 /// One audio output made from one source audio stream: decode, resample,
 /// encode, then hand each packet on (to every rung when muxed, or to an audio

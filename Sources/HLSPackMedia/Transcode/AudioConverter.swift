@@ -1,5 +1,5 @@
-import HLSPackCore
 internal import CFFmpeg
+import HLSPackCore
 
 /// Resamples decoded audio to the encoder's format, rate and channel count
 /// (5.1 is downmixed by libswresample) and cuts it into encoder-sized frames.
@@ -98,7 +98,9 @@ final class AudioConverter {
     guard available >= frameSize || (final && available > 0) else { return nil }
     let count = min(frameSize, available)
     let frame = try emptyFrame(count: count)
-    _ = try frame.pointer.pointee.extended_data.withMemoryRebound(to: UnsafeMutableRawPointer?.self, capacity: Int(settings.channels)) {
+    _ = try frame.pointer.pointee.extended_data.withMemoryRebound(
+      to: UnsafeMutableRawPointer?.self, capacity: Int(settings.channels)
+    ) {
       try check(av_audio_fifo_read(fifo, $0, count), "av_audio_fifo_read")
     }
     return stamped(frame)
@@ -114,7 +116,9 @@ final class AudioConverter {
   private func enqueue(_ frame: UnsafeMutablePointer<AVFrame>) throws {
     let count = frame.pointee.nb_samples
     guard count > 0 else { return }
-    _ = try frame.pointee.extended_data.withMemoryRebound(to: UnsafeMutableRawPointer?.self, capacity: Int(settings.channels)) {
+    _ = try frame.pointee.extended_data.withMemoryRebound(
+      to: UnsafeMutableRawPointer?.self, capacity: Int(settings.channels)
+    ) {
       try check(av_audio_fifo_write(fifo, $0, count), "av_audio_fifo_write")
     }
   }
@@ -138,7 +142,9 @@ final class AudioConverter {
   private func silentFrame(count: Int32) throws -> Frame {
     let frame = try emptyFrame(count: count)
     let f = frame.pointer
-    try check(av_samples_set_silence(f.pointee.extended_data, 0, count, Int32(settings.channels), AV_SAMPLE_FMT_FLTP), "av_samples_set_silence")
+    try check(
+      av_samples_set_silence(f.pointee.extended_data, 0, count, Int32(settings.channels), AV_SAMPLE_FMT_FLTP),
+      "av_samples_set_silence")
     return frame
   }
 

@@ -1,5 +1,5 @@
-import HLSPackCore
 internal import CFFmpeg
+import HLSPackCore
 
 /// An opened encoder. Frames in, packets out.
 final class Encoder {

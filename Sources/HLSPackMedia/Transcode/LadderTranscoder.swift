@@ -1,6 +1,6 @@
+internal import CFFmpeg
 import Foundation
 import HLSPackCore
-internal import CFFmpeg
 
 /// What the transcoder needs to know about one job.
 public struct LadderJob: Sendable {
@@ -51,7 +51,9 @@ public final class LadderTranscoder: RenditionProducer {
     if input.videoRange != .sdr {
       throw PackError.input(
         path: path,
-        reason: "video stream #\(input.videoStreamIndex) is HDR (\(input.videoRange.rawValue)); encoded rungs are 8-bit SDR and hlspack does not tone-map, so its colours would be wrong: package it as it is with \"codec\": \"copy\", or convert it to SDR first")
+        reason:
+          "video stream #\(input.videoStreamIndex) is HDR (\(input.videoRange.rawValue)); encoded rungs are 8-bit SDR and hlspack does not tone-map, so its colours would be wrong: package it as it is with \"codec\": \"copy\", or convert it to SDR first"
+      )
     }
     self.job = job
   }
@@ -67,7 +69,8 @@ public final class LadderTranscoder: RenditionProducer {
     var notes: [String] = []
     if input.videoStreamCount > 1 {
       notes.append(
-        "\(input.path): has \(input.videoStreamCount) video streams; stream #\(input.videoStreamIndex), FFmpeg's choice (the default one, else the one with the highest bit rate), is encoded")
+        "\(input.path): has \(input.videoStreamCount) video streams; stream #\(input.videoStreamIndex), FFmpeg's choice (the default one, else the one with the highest bit rate), is encoded"
+      )
     }
     // The picture's size as shown, so that a portrait source is compared upright,
     // against the size it is scaled to (inside the bars, when padded).
@@ -76,14 +79,19 @@ public final class LadderTranscoder: RenditionProducer {
         let scaled = rung.fit.placement(width: rung.width, height: rung.height, aspect: input.videoPictureAspect)
         guard Double(scaled.width) > shown.width + 1 || Double(scaled.height) > shown.height + 1 else { continue }
         let size = "\(Int(shown.width.rounded()))x\(Int(shown.height.rounded()))"
-        let picture = scaled.width == rung.width && scaled.height == rung.height ? "" : ", a \(scaled.width)x\(scaled.height) picture"
-        notes.append("\(input.path): rung \(rung.name) (\(rung.width)x\(rung.height)\(picture)) is larger than the source's picture (\(size) as shown): it is upscaled")
+        let picture =
+          scaled.width == rung.width && scaled.height == rung.height
+          ? "" : ", a \(scaled.width)x\(scaled.height) picture"
+        notes.append(
+          "\(input.path): rung \(rung.name) (\(rung.width)x\(rung.height)\(picture)) is larger than the source's picture (\(size) as shown): it is upscaled"
+        )
       }
     }
     let misalignment = boundaryMisalignment
     if misalignment > 0.001 {
       notes.append(
-        "\(input.path): the rungs' frame rates cannot cut segments at the same times (up to \(String(format: "%.0f", misalignment * 1000)) ms apart); aligned variants need rates with a whole number of frames per segment, or rates that share their frame times")
+        "\(input.path): the rungs' frame rates cannot cut segments at the same times (up to \(String(format: "%.0f", misalignment * 1000)) ms apart); aligned variants need rates with a whole number of frames per segment, or rates that share their frame times"
+      )
     }
     if let source = input.videoPictureAspect {
       // Rungs have square pixels at the size asked for: another shape stretches the picture.
@@ -91,7 +99,8 @@ public final class LadderTranscoder: RenditionProducer {
         let aspect = Double(rung.width) / Double(rung.height)
         if abs(aspect / source - 1) > 0.02 {
           notes.append(
-            "\(input.path): rung \(rung.name) is \(rung.width)x\(rung.height) (\(String(format: "%.3f", aspect)):1) but the source's picture is \(String(format: "%.3f", source)):1 as shown; it is stretched to fit (\"fit\": \"pad\" keeps its shape)")
+            "\(input.path): rung \(rung.name) is \(rung.width)x\(rung.height) (\(String(format: "%.3f", aspect)):1) but the source's picture is \(String(format: "%.3f", source)):1 as shown; it is stretched to fit (\"fit\": \"pad\" keeps its shape)"
+          )
         }
       }
     }
@@ -118,7 +127,9 @@ public final class LadderTranscoder: RenditionProducer {
     }
   }
 
-  private func transcode(_ job: LadderJob, destinations: [SegmentDestination], progress: (Double) -> Void) throws -> [WrittenStreamFacts] {
+  private func transcode(_ job: LadderJob, destinations: [SegmentDestination], progress: (Double) -> Void) throws
+    -> [WrittenStreamFacts]
+  {
     let videoStream = input.stream(input.videoStreamIndex)
     let video = try Decoder(stream: videoStream, describing: "video", threads: job.coreShare ?? 0)
     let videoStart = videoStream.startSeconds
@@ -134,7 +145,8 @@ public final class LadderTranscoder: RenditionProducer {
     let muxedAudio = muxed?.audio
     var chains = muxed.map { [$0.chain] } ?? []
     // Alternate audio renditions are muxed on this thread: audio is light work.
-    let renditions = try audioRenditionMuxers(job, destinations: destinations.dropFirst(job.rungs.count), videoStart: videoStart)
+    let renditions = try audioRenditionMuxers(
+      job, destinations: destinations.dropFirst(job.rungs.count), videoStart: videoStart)
     let renditionMuxers = renditions.map(\.muxer)
     chains += renditions.map(\.chain)
 
@@ -152,10 +164,12 @@ public final class LadderTranscoder: RenditionProducer {
       while feeding, try video.receive(into: frame) {
         defer { av_frame_unref(frame.pointer) }
         let pts = frame.pointer.pointee.best_effort_timestamp
-        let seconds = pts == hlspack_nopts_value()
+        let seconds =
+          pts == hlspack_nopts_value()
           ? lastSeconds + frameStep : Double(pts) * video.timeBase.seconds - videoStart
         lastSeconds = seconds
-        let picture = frame.pointer.pointee.interlaced_frame != 0 ? try deinterlacer.progressive(frame.pointer) : frame.pointer
+        let picture =
+          frame.pointer.pointee.interlaced_frame != 0 ? try deinterlacer.progressive(frame.pointer) : frame.pointer
         try broadcast { .video(try Frame(referencing: picture), seconds: seconds) }
         for muxer in renditionMuxers { try muxer.release(before: seconds) }
         progress(max(0, seconds))
@@ -202,7 +216,8 @@ public final class LadderTranscoder: RenditionProducer {
   ) throws -> (chain: AudioChain, audio: (parameters: CodecParameters, timeBase: AVRational, codec: String))? {
     guard let settings = job.audio, let index = input.audioStreamIndex else { return nil }
     let chain = try AudioChain(
-      input: input, sourceIndex: index, settings: settings, videoStart: videoStart, output: job.output, deliver: deliver)
+      input: input, sourceIndex: index, settings: settings, videoStart: videoStart, output: job.output, deliver: deliver
+    )
     let parameters = try chain.parameters()
     return (chain, (parameters, chain.encoder.timeBase, audioCodecString(parameters.pointer) ?? "mp4a.40.2"))
   }
@@ -219,7 +234,8 @@ public final class LadderTranscoder: RenditionProducer {
         input: input, sourceIndex: index, settings: rendition.settings, videoStart: videoStart, output: job.output
       ) { packet in try muxer?.write(packet) }
       muxer = try AudioRenditionMuxer(
-        parameters: try chain.parameters(), timeBase: chain.encoder.timeBase, output: job.output, destination: destination)
+        parameters: try chain.parameters(), timeBase: chain.encoder.timeBase, output: job.output,
+        destination: destination)
       if let muxer { made.append((chain, muxer)) }
     }
     return made
@@ -231,13 +247,17 @@ public final class LadderTranscoder: RenditionProducer {
     destination: SegmentDestination
   ) throws -> RungWorker {
     guard let rate = rate(of: rung) else {
-      throw PackError.input(path: input.path, reason: "the video frame rate cannot be read; set \"fps\" for rung \(rung.name)")
+      throw PackError.input(
+        path: input.path, reason: "the video frame rate cannot be read; set \"fps\" for rung \(rung.name)")
     }
     if rung.fps == nil, let level = rung.level.flatMap({ CodecLevel(codec: rung.codec, name: $0) }),
       let problem = level.rateProblem(width: rung.width, height: rung.height, rate: rate)
     {
       throw PackError.input(
-        path: input.path, reason: "rung \(rung.name) takes the source's frame rate: \(problem); set a higher \"level\" or an \"fps\" for the rung")
+        path: input.path,
+        reason:
+          "rung \(rung.name) takes the source's frame rate: \(problem); set a higher \"level\" or an \"fps\" for the rung"
+      )
     }
     return try RungWorker(
       rung: rung, rate: rate, output: job.output, threads: job.encoderThreads, source: input, audio: audio,
@@ -253,7 +273,8 @@ public final class LadderTranscoder: RenditionProducer {
       throw PackError.media(path: input.path, reason: "rung \(worker.rung.name): \(failure)")
     }
     guard decodedAny else {
-      throw PackError.input(path: input.path, reason: "no video frame could be decoded (\(decodeErrors) damaged packets)")
+      throw PackError.input(
+        path: input.path, reason: "no video frame could be decoded (\(decodeErrors) damaged packets)")
     }
     return workers.map { $0.facts ?? WrittenStreamFacts(codecs: [], width: 0, height: 0, frameRate: 0, videoFrames: 0) }
   }

@@ -1,6 +1,6 @@
+internal import CFFmpeg
 import Foundation
 import HLSPackCore
-internal import CFFmpeg
 
 /// Everything one rung does on its own thread: frame-rate conversion, scaling,
 /// H.264 encoding with forced IDRs, and TS muxing into segments.
@@ -101,7 +101,8 @@ final class RungWorker: @unchecked Sendable {
   private func encode(_ frame: Frame) throws {
     let picture = try scaler.scale(frame.pointer)
     picture.pointee.pts = nextFrameIndex
-    picture.pointee.pict_type = schedule.isBoundary(frameIndex: nextFrameIndex) ? AV_PICTURE_TYPE_I : AV_PICTURE_TYPE_NONE
+    picture.pointee.pict_type =
+      schedule.isBoundary(frameIndex: nextFrameIndex) ? AV_PICTURE_TYPE_I : AV_PICTURE_TYPE_NONE
     nextFrameIndex += 1
     try encoder.send(picture)
     try drain()

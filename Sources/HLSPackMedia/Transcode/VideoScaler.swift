@@ -1,6 +1,6 @@
+internal import CFFmpeg
 import Foundation
 import HLSPackCore
-internal import CFFmpeg
 
 /// Converts decoded pictures to one rung's size in 4:2:0, into a reused frame,
 /// shown as players show it when the source carries a display matrix, and
@@ -36,7 +36,8 @@ final class VideoScaler {
   func scale(_ source: UnsafeMutablePointer<AVFrame>) throws -> UnsafeMutablePointer<AVFrame> {
     let src = source.pointee
     let (pictureWidth, pictureHeight) = (Int32(picture.width), Int32(picture.height))
-    let (scaledWidth, scaledHeight) = orientation.swapsSides ? (pictureHeight, pictureWidth) : (pictureWidth, pictureHeight)
+    let (scaledWidth, scaledHeight) =
+      orientation.swapsSides ? (pictureHeight, pictureWidth) : (pictureWidth, pictureHeight)
     context = sws_getCachedContext(
       context, src.width, src.height, AVPixelFormat(rawValue: src.format),
       scaledWidth, scaledHeight, AV_PIX_FMT_YUV420P, SWS_BICUBIC, nil, nil, nil)
@@ -49,7 +50,8 @@ final class VideoScaler {
     for plane in 0..<3 {
       let shift: Int32 = plane == 0 ? 0 : 1
       place(
-        from: dst, plane: plane, width: Int((scaledWidth + shift) >> shift), height: Int((scaledHeight + shift) >> shift),
+        from: dst, plane: plane, width: Int((scaledWidth + shift) >> shift),
+        height: Int((scaledHeight + shift) >> shift),
         into: output, at: (picture.x >> Int(shift), picture.y >> Int(shift)))
     }
     output.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
@@ -59,7 +61,9 @@ final class VideoScaler {
   /// A frame of this size whose buffer may be written: the encoder may still
   /// hold the previous picture (copy-on-write, which keeps the bars).
   /// `black`: a new buffer starts black (limited range), for the bars.
-  private static func writable(_ frame: Frame, width: Int32, height: Int32, black: Bool) throws -> UnsafeMutablePointer<AVFrame> {
+  private static func writable(_ frame: Frame, width: Int32, height: Int32, black: Bool) throws -> UnsafeMutablePointer<
+    AVFrame
+  > {
     let f = frame.pointer
     if f.pointee.buf.0 == nil {
       f.pointee.width = width
@@ -81,7 +85,8 @@ final class VideoScaler {
   /// Copies one plane of `source` (`width` x `height` samples), turned and
   /// mirrored as `orientation` says, into `target` with its top left at `corner`.
   private func place(
-    from source: UnsafeMutablePointer<AVFrame>, plane: Int, width: Int, height: Int, into target: UnsafeMutablePointer<AVFrame>,
+    from source: UnsafeMutablePointer<AVFrame>, plane: Int, width: Int, height: Int,
+    into target: UnsafeMutablePointer<AVFrame>,
     at corner: (x: Int, y: Int)
   ) {
     let sourceStride = source.stride(plane), targetStride = target.stride(plane)

@@ -1,7 +1,7 @@
 import Foundation
 import HLSPackCore
-import Testing
 import HLSPackTestSupport
+import Testing
 
 @Suite struct BatchManifestTests {
   let folder: TemporaryFolder
@@ -50,7 +50,8 @@ import HLSPackTestSupport
   @Test func csvQuotesAndSubtitleColumns() throws {
     let url = try manifest(
       "m.csv",
-      "\u{FEFF}input,asset,subtitles.en,subtitles.fr,key_file\r\n\"x, \"\"quoted\"\".mp4\",,x.en.vtt,,keys/x.key\r\ny.mp4,why,,y.fr.srt,\n")
+      "\u{FEFF}input,asset,subtitles.en,subtitles.fr,key_file\r\n\"x, \"\"quoted\"\".mp4\",,x.en.vtt,,keys/x.key\r\ny.mp4,why,,y.fr.srt,\n"
+    )
     let folder = url.deletingLastPathComponent()
     let entries = try BatchManifest.load(contentsOf: url)
     #expect(entries.map(\.line) == [2, 3])
@@ -62,22 +63,29 @@ import HLSPackTestSupport
     #expect(entries[1].overrides.keySource == nil)
   }
 
-  @Test(arguments: [
-    ("m.csv", "asset\nx\n", 1, "input", "no \"input\" column"),
-    ("m.csv", "input,asset\na.mp4,same\nb.mp4,same\n", 3, "asset", "already made by line 2"),
-    ("m.csv", "input\na.mp4\nb/a.mov\n", 3, "input", "asset \"a\" is already made by line 2"),
-    ("m.csv", "input,asset\na.mp4\n", 2, nil, "has 1 fields; the header row has 2"),
-    ("m.csv", "input\n\"a.mp4\n", 2, nil, "never closed"),
-    ("m.jsonl", "{\"input\": \"a.mp4\"}\n{\"input\": \"b.mp4\"\n", 2, nil, "not a JSON object (column 18: expected ',' or '}' after an object member, found the end of the file)"),
-    ("m.jsonl", "[\"a.mp4\"]\n", 1, nil, "expected a JSON object, found an array"),
-    ("m.jsonl", "{\"input\": \"a.mp4\", \"colour\": \"red\"}\n", 1, "colour", "unknown field"),
-    ("m.jsonl", "{\"asset\": \"a\"}\n", 1, "input", "is required"),
-    ("m.jsonl", "{\"input\": \"a.mp4\", \"seed\": 7}\n", 1, "seed", "expected a string, found a number"),
-    ("m.jsonl", "{\"input\": \"a.mp4\", \"key_hex\": \"00\", \"key_env\": \"K\"}\n", 1, "key_env", "only one key source"),
-    ("m.jsonl", "{\"input\": \"a.mp4\", \"asset\": \".hidden\"}\n", 1, "asset", "hidden"),
-    ("m.jsonl", "{\"input\": \"a.mp4\", \"asset\": \"a/b\"}\n", 1, "asset", "no '/'"),
-    ("m.jsonl", "{\"input\": \"a.mp4\", \"asset\": \"\"}\n", 1, "asset", "must not be empty"),
-  ] as [(String, String, Int, String?, String)])
+  @Test(
+    arguments: [
+      ("m.csv", "asset\nx\n", 1, "input", "no \"input\" column"),
+      ("m.csv", "input,asset\na.mp4,same\nb.mp4,same\n", 3, "asset", "already made by line 2"),
+      ("m.csv", "input\na.mp4\nb/a.mov\n", 3, "input", "asset \"a\" is already made by line 2"),
+      ("m.csv", "input,asset\na.mp4\n", 2, nil, "has 1 fields; the header row has 2"),
+      ("m.csv", "input\n\"a.mp4\n", 2, nil, "never closed"),
+      (
+        "m.jsonl", "{\"input\": \"a.mp4\"}\n{\"input\": \"b.mp4\"\n", 2, nil,
+        "not a JSON object (column 18: expected ',' or '}' after an object member, found the end of the file)"
+      ),
+      ("m.jsonl", "[\"a.mp4\"]\n", 1, nil, "expected a JSON object, found an array"),
+      ("m.jsonl", "{\"input\": \"a.mp4\", \"colour\": \"red\"}\n", 1, "colour", "unknown field"),
+      ("m.jsonl", "{\"asset\": \"a\"}\n", 1, "input", "is required"),
+      ("m.jsonl", "{\"input\": \"a.mp4\", \"seed\": 7}\n", 1, "seed", "expected a string, found a number"),
+      (
+        "m.jsonl", "{\"input\": \"a.mp4\", \"key_hex\": \"00\", \"key_env\": \"K\"}\n", 1, "key_env",
+        "only one key source"
+      ),
+      ("m.jsonl", "{\"input\": \"a.mp4\", \"asset\": \".hidden\"}\n", 1, "asset", "hidden"),
+      ("m.jsonl", "{\"input\": \"a.mp4\", \"asset\": \"a/b\"}\n", 1, "asset", "no '/'"),
+      ("m.jsonl", "{\"input\": \"a.mp4\", \"asset\": \"\"}\n", 1, "asset", "must not be empty"),
+    ] as [(String, String, Int, String?, String)])
   func refusals(name: String, text: String, line: Int, field: String?, words: String) throws {
     let error = try failure(name, text)
     #expect(error.line == line, "\(error)")

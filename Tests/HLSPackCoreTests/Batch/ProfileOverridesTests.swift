@@ -1,6 +1,7 @@
 import Foundation
-@testable import HLSPackCore
 import Testing
+
+@testable import HLSPackCore
 
 @Suite struct ProfileOverridesTests {
   let base: JSONValue = .object([
@@ -47,7 +48,10 @@ import Testing
     #expect(member(applied, "subtitles", "1", "file") == .string("/m/t.fr.vtt"))
 
     overrides.subtitles = .byID(["de": "/m/t.de.vtt"])
-    #expect(throws: OverrideFailure(field: "subtitles.de", message: "the profile has no subtitle track \"de\" (it has: en, fr-forced)")) {
+    #expect(
+      throws: OverrideFailure(
+        field: "subtitles.de", message: "the profile has no subtitle track \"de\" (it has: en, fr-forced)")
+    ) {
       try overrides.applied(to: base)
     }
     overrides.subtitles = .onlyTrack("/m/t.vtt")

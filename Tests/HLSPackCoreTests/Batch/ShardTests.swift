@@ -1,5 +1,6 @@
-@testable import HLSPackCore
 import Testing
+
+@testable import HLSPackCore
 
 @Suite struct ShardTests {
   @Test func everyAssetFallsInExactlyOneShardAndStaysThere() {
@@ -16,22 +17,25 @@ import Testing
   @Test func resolvesTheOptionOrTheEnginesIndex() throws {
     #expect(try Shard.resolve(option: "2/5", count: nil, environment: [:]) == Shard(index: 2, count: 5))
     #expect(try Shard.resolve(option: nil, count: nil, environment: [:]) == .whole)
-    #expect(try Shard.resolve(option: nil, count: 3, environment: ["JOB_COMPLETION_INDEX": "2"]) == Shard(index: 2, count: 3))
     #expect(
-      try Shard.resolve(option: nil, count: nil, environment: ["AWS_BATCH_JOB_ARRAY_INDEX": "0", "HLSPACK_SHARDS": "4"])
+      try Shard.resolve(option: nil, count: 3, environment: ["JOB_COMPLETION_INDEX": "2"]) == Shard(index: 2, count: 3))
+    #expect(
+      try Shard.resolve(
+        option: nil, count: nil, environment: ["AWS_BATCH_JOB_ARRAY_INDEX": "0", "HLSPACK_SHARDS": "4"])
         == Shard(index: 0, count: 4))
   }
 
-  @Test(arguments: [
-    ("5/5", nil, [:], "0 <= K < N"),
-    ("1/0", nil, [:], "0 <= K < N"),
-    ("a/b", nil, [:], "expected K/N"),
-    ("0/2", 2, [:], "either --shard"),
-    (nil, nil, ["JOB_COMPLETION_INDEX": "1"], "number of shards is not"),
-    (nil, 3, [:], "no shard index"),
-    (nil, 3, ["JOB_COMPLETION_INDEX": "3"], "from 0 to 2"),
-    (nil, nil, ["JOB_COMPLETION_INDEX": "0", "HLSPACK_SHARDS": "x"], "HLSPACK_SHARDS"),
-  ] as [(String?, Int?, [String: String], String)])
+  @Test(
+    arguments: [
+      ("5/5", nil, [:], "0 <= K < N"),
+      ("1/0", nil, [:], "0 <= K < N"),
+      ("a/b", nil, [:], "expected K/N"),
+      ("0/2", 2, [:], "either --shard"),
+      (nil, nil, ["JOB_COMPLETION_INDEX": "1"], "number of shards is not"),
+      (nil, 3, [:], "no shard index"),
+      (nil, 3, ["JOB_COMPLETION_INDEX": "3"], "from 0 to 2"),
+      (nil, nil, ["JOB_COMPLETION_INDEX": "0", "HLSPACK_SHARDS": "x"], "HLSPACK_SHARDS"),
+    ] as [(String?, Int?, [String: String], String)])
   func refusals(option: String?, count: Int?, environment: [String: String], words: String) {
     #expect(throws: Shard.Failure.self) { try Shard.resolve(option: option, count: count, environment: environment) }
     do {

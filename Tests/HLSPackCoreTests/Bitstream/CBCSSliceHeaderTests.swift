@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import HLSPackTestSupport
+import Testing
 
 @testable import HLSPackCore
 
@@ -17,8 +17,12 @@ import HLSPackTestSupport
   }
 
   static let h264: [Clip] = [
-    Clip(name: "x264 ultrafast baseline (CAVLC, no deblocking)", arguments: ["-c:v", "libx264", "-preset", "ultrafast", "-profile:v", "baseline"]),
-    Clip(name: "x264 veryfast high (hlspack's default)", arguments: ["-c:v", "libx264", "-preset", "veryfast", "-profile:v", "high"]),
+    Clip(
+      name: "x264 ultrafast baseline (CAVLC, no deblocking)",
+      arguments: ["-c:v", "libx264", "-preset", "ultrafast", "-profile:v", "baseline"]),
+    Clip(
+      name: "x264 veryfast high (hlspack's default)",
+      arguments: ["-c:v", "libx264", "-preset", "veryfast", "-profile:v", "high"]),
     Clip(name: "x264 veryslow (b-pyramid, weightp 2, 16 refs)", arguments: ["-c:v", "libx264", "-preset", "veryslow"]),
     Clip(
       name: "x264 4 slices, CAVLC, weightp, B-pyramid",
@@ -38,7 +42,8 @@ import HLSPackTestSupport
     Clip(
       name: name,
       arguments: [
-        "-pix_fmt", pixelFormat, "-c:v", "libx265", "-preset", preset, "-x265-params", "log-level=error:frame-threads=1" + params,
+        "-pix_fmt", pixelFormat, "-c:v", "libx265", "-preset", preset, "-x265-params",
+        "log-level=error:frame-threads=1" + params,
         "-tag:v", "hvc1",
       ])
   }
@@ -56,7 +61,9 @@ import HLSPackTestSupport
     x265("x265 temporal layers, open GOP, RADL", ":temporal-layers=1:open-gop=1:radl=2"),
     x265("x265 4:4:4 transform skip, CU lossless", ":tskip=1:cu-lossless=1", pixelFormat: "yuv444p"),
     x265("x265 lossless", ":lossless=1"),
-    x265("x265 scaling lists, AQ with QP groups, sign hiding", ":scaling-list=default:aq-mode=2:qg-size=16:signhide=1:constrained-intra=1"),
+    x265(
+      "x265 scaling lists, AQ with QP groups, sign hiding",
+      ":scaling-list=default:aq-mode=2:qg-size=16:signhide=1:constrained-intra=1"),
     x265("x265 Main 10", "", pixelFormat: "yuv420p10le"),
     x265("x265 HRD", ":hrd=1:vbv-bufsize=1000:vbv-maxrate=500"),
   ]
@@ -67,7 +74,8 @@ import HLSPackTestSupport
     let file = folder.url.appendingPathComponent("clip.mp4")
     let encode = try Command.run(
       "ffmpeg",
-      ["-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x192:rate=25:duration=2"] + clip.arguments
+      ["-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x192:rate=25:duration=2"]
+        + clip.arguments
         + ["-movflags", "+frag_keyframe+empty_moov+default_base_moof", "-f", "mp4", file.path])
     try #require(encode.status == 0, "\(encode.stderr)")
     let hevc = clip.arguments.contains("libx265")
@@ -81,7 +89,9 @@ import HLSPackTestSupport
       let expected = escapedLength(slice.nal, rbspBytes: (endBit + 7) / 8)
       if slice.header != expected {
         mismatches += 1
-        if mismatches <= 3 { Issue.record("slice \(index): \(slice.header) bytes read, \(expected) traced (\(endBit) bits)") }
+        if mismatches <= 3 {
+          Issue.record("slice \(index): \(slice.header) bytes read, \(expected) traced (\(endBit) bits)")
+        }
       }
     }
     #expect(mismatches == 0)
@@ -95,11 +105,13 @@ import HLSPackTestSupport
     let layout = try InitSegmentLayout(initSegment)
     let track = try #require(layout.tracks.first)
     let entry = try #require(track.entries.first)
-    let config = try hevc ? DecoderConfiguration.hevc(entry.configuration) : DecoderConfiguration.avc(entry.configuration)
+    let config =
+      try hevc ? DecoderConfiguration.hevc(entry.configuration) : DecoderConfiguration.avc(entry.configuration)
     let mapper = try CBCSSubsampleMapper(codec: hevc ? .hevc : .h264, configuration: config)
     var slices: [(ArraySlice<UInt8>, Int)] = []
     for moof in top where moof.type == "moof" {
-      let traf = try #require(try ISOBox.children(of: bytes, in: moof.payloadRange, context: "moof").first { $0.type == "traf" })
+      let traf = try #require(
+        try ISOBox.children(of: bytes, in: moof.payloadRange, context: "moof").first { $0.type == "traf" })
       let fragment = try TrackFragmentLayout(bytes, moof: moof, traf: traf) { _ in nil }
       for sample in fragment.samples {
         for nal in try mapper.nalUnits(bytes, sample: sample) {
@@ -114,7 +126,9 @@ import HLSPackTestSupport
   /// header trace_headers prints, in decode order; H.264's
   /// cabac_alignment_one_bit belongs to the slice data.
   func traceHeaderEnds(_ file: URL) throws -> [Int] {
-    let trace = try Command.run("ffmpeg", ["-hide_banner", "-nostats", "-i", file.path, "-c:v", "copy", "-bsf:v", "trace_headers", "-f", "null", "-"])
+    let trace = try Command.run(
+      "ffmpeg",
+      ["-hide_banner", "-nostats", "-i", file.path, "-c:v", "copy", "-bsf:v", "trace_headers", "-f", "null", "-"])
     try #require(trace.status == 0, "\(trace.stderr.suffix(500))")
     var ends: [Int] = []
     var current: Int?

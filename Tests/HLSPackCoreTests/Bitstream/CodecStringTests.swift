@@ -61,22 +61,23 @@ private typealias N = RealNALs
     #expect(CodecString.avc1(annexB: N.three + [0x07, 0x64, 0x00, 0x28]) == "avc1.640028")
   }
 
-  @Test(arguments: [
-    // 00010 0100 0010 000: AAC-LC, 44.1 kHz, stereo.
-    ([0x12, 0x10], "mp4a.40.2"),
-    // What FFmpeg's AAC encoder writes (LC, 44.1 kHz, mono, plus trailing bytes).
-    ([0x12, 0x08, 0x56, 0xE5, 0x00], "mp4a.40.2"),
-    // 00101 0111 0010 …: explicit HE-AAC (SBR), AOT 5.
-    ([0x2B, 0x92, 0x08, 0x00], "mp4a.40.5"),
-    // 11101 …: HE-AACv2 (PS), AOT 29.
-    ([0xEB, 0x09, 0x88, 0x00], "mp4a.40.29"),
-    // 11111 + 001010: escape, AOT 32 + 10 = 42 (USAC / xHE-AAC).
-    ([0xF9, 0x40, 0x00], "mp4a.40.42"),
-    // 11111 + 000000: escape, AOT 32 (Layer-1).
-    ([0xF8, 0x00], "mp4a.40.32"),
-    // 11111 + 111111: the largest escaped AOT, 95.
-    ([0xFF, 0xE0], "mp4a.40.95"),
-  ] as [([UInt8], String)])
+  @Test(
+    arguments: [
+      // 00010 0100 0010 000: AAC-LC, 44.1 kHz, stereo.
+      ([0x12, 0x10], "mp4a.40.2"),
+      // What FFmpeg's AAC encoder writes (LC, 44.1 kHz, mono, plus trailing bytes).
+      ([0x12, 0x08, 0x56, 0xE5, 0x00], "mp4a.40.2"),
+      // 00101 0111 0010 …: explicit HE-AAC (SBR), AOT 5.
+      ([0x2B, 0x92, 0x08, 0x00], "mp4a.40.5"),
+      // 11101 …: HE-AACv2 (PS), AOT 29.
+      ([0xEB, 0x09, 0x88, 0x00], "mp4a.40.29"),
+      // 11111 + 001010: escape, AOT 32 + 10 = 42 (USAC / xHE-AAC).
+      ([0xF9, 0x40, 0x00], "mp4a.40.42"),
+      // 11111 + 000000: escape, AOT 32 (Layer-1).
+      ([0xF8, 0x00], "mp4a.40.32"),
+      // 11111 + 111111: the largest escaped AOT, 95.
+      ([0xFF, 0xE0], "mp4a.40.95"),
+    ] as [([UInt8], String)])
   func mp4aFromAudioSpecificConfig(asc: [UInt8], expected: String) {
     #expect(CodecString.mp4a(audioSpecificConfig: asc) == expected)
   }

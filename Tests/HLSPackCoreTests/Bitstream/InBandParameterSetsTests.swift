@@ -47,7 +47,9 @@ import Testing
   /// An hvcC with VPS, SPS, PPS and SEI arrays, all marked incomplete (FFmpeg's `hev1`).
   @Test func hvcCArraysOfParameterSetsBecomeComplete() {
     var record: [UInt8] = [1] + [UInt8](repeating: 0, count: 20) + [0x0F, 4]
-    let arrays: [(UInt8, [UInt8])] = [(32, [0x40, 0x01]), (33, [0x42, 0x01, 0x05]), (34, [0x44, 0x01]), (39, [0x4E, 0x01, 0x05, 0x80])]
+    let arrays: [(UInt8, [UInt8])] = [
+      (32, [0x40, 0x01]), (33, [0x42, 0x01, 0x05]), (34, [0x44, 0x01]), (39, [0x4E, 0x01, 0x05, 0x80]),
+    ]
     for (type, unit) in arrays {
       record += [type, 0, 1, 0, UInt8(unit.count)]
       record += unit

@@ -12,7 +12,9 @@ import Testing
   }
 
   @Test func twoLines() {
-    #expect(parse("https://k.example/a.key\n/keys/a.key\n") == FFmpegKeyInfo(uri: "https://k.example/a.key", keyPath: "/keys/a.key", iv: nil))
+    #expect(
+      parse("https://k.example/a.key\n/keys/a.key\n")
+        == FFmpegKeyInfo(uri: "https://k.example/a.key", keyPath: "/keys/a.key", iv: nil))
   }
 
   @Test func threeLinesWithIV() {
@@ -20,7 +22,9 @@ import Testing
   }
 
   @Test func windowsLineEndingsAndStraySpaces() {
-    #expect(parse("a.key \r\n keys/a.key\r\n000102030405060708090A0B0C0D0E0F\r\n") == FFmpegKeyInfo(uri: "a.key", keyPath: "keys/a.key", iv: Self.iv))
+    #expect(
+      parse("a.key \r\n keys/a.key\r\n000102030405060708090A0B0C0D0E0F\r\n")
+        == FFmpegKeyInfo(uri: "a.key", keyPath: "keys/a.key", iv: Self.iv))
   }
 
   @Test func emptyThirdLineMeansNoIV() {
@@ -32,7 +36,9 @@ import Testing
     #expect(parse(text) == nil)
   }
 
-  @Test(arguments: ["a.key\nk\n0001", "a.key\nk\nnot hex at all, 32 characters!!", "a.key\nk\n000102030405060708090a0b0c0d0e0f00"])
+  @Test(arguments: [
+    "a.key\nk\n0001", "a.key\nk\nnot hex at all, 32 characters!!", "a.key\nk\n000102030405060708090a0b0c0d0e0f00",
+  ])
   func rejectsBadIV(_ text: String) {
     #expect(parse(text) == nil)
   }

@@ -13,7 +13,10 @@ import Testing
     ("myapp-key://{asset}/{rendition}/{period}", "myapp-key://movie/720p/3"),
     ("keys/{rendition}-{period}-{period}.key", "keys/720p-3-3.key"),
     ("plain/relative.key", "plain/relative.key"),
-    ("https://k.example.com/my%20keys/{key_id}?v=1&x=[a]", "https://k.example.com/my%20keys/00112233445566778899aabbccddeeff?v=1&x=[a]"),
+    (
+      "https://k.example.com/my%20keys/{key_id}?v=1&x=[a]",
+      "https://k.example.com/my%20keys/00112233445566778899aabbccddeeff?v=1&x=[a]"
+    ),
   ])
   func renders(template: String, expected: String) throws {
     #expect(try KeyURITemplate(template).render(Self.values) == expected)
@@ -36,10 +39,11 @@ import Testing
     #expect(KeyURITemplate.keyFile.scheme == nil)
   }
 
-  @Test(arguments: [
-    ("skd://x", "skd"), ("HTTPS://k", "https"), ("com.example+key-v1.2://k", "com.example+key-v1.2"),
-    ("keys/a:b.key", nil), ("../k", nil), ("?x:y", nil),
-  ] as [(String, String?)])
+  @Test(
+    arguments: [
+      ("skd://x", "skd"), ("HTTPS://k", "https"), ("com.example+key-v1.2://k", "com.example+key-v1.2"),
+      ("keys/a:b.key", nil), ("../k", nil), ("?x:y", nil),
+    ] as [(String, String?)])
   func scheme(template: String, expected: String?) throws {
     #expect(try KeyURITemplate(template).scheme == expected)
   }

@@ -6,7 +6,8 @@ import Testing
 @Suite struct KeysManifestTests {
   static func key(exported: String?) -> KeysManifest.Key {
     KeysManifest.Key(
-      uri: "skd://00112233445566778899aabbccddeeff", previousURI: "../keys/k.key", keyID: "00112233445566778899aabbccddeeff",
+      uri: "skd://00112233445566778899aabbccddeeff", previousURI: "../keys/k.key",
+      keyID: "00112233445566778899aabbccddeeff",
       keyFile: "keys/00112233445566778899aabbccddeeff.key", renditions: ["360p", "720p"], periods: [0],
       segments: [KeysManifest.Segment(uri: "360p/segment-0.ts", iv: "0x000102030405060708090A0B0C0D0E0F")],
       key: exported)

@@ -1,5 +1,5 @@
-import Testing
 import HLSPackTestSupport
+import Testing
 
 @testable import HLSPackCore
 
@@ -33,7 +33,8 @@ import HLSPackTestSupport
     let trex = { (id: Int) in box("trex", be32(0) + be32(id) + be32(1) + be32(0) + be32(0) + be32(0)) }
     let entry = videoEntry ?? avc1(config: HandMadeH264.avcC(sps: HandMadeH264.sps(), pps: HandMadeH264.pps()))
     let moov = box(
-      "moov", box("mvhd", [UInt8](repeating: 0, count: 100)) + trak(id: 1, entry: entry) + trak(id: 2, entry: mp4a())
+      "moov",
+      box("mvhd", [UInt8](repeating: 0, count: 100)) + trak(id: 1, entry: entry) + trak(id: 2, entry: mp4a())
         + box("mvex", trex(1) + trex(2)))
     return ftyp + moov
   }
@@ -69,7 +70,8 @@ import HLSPackTestSupport
     let sample = lengthPrefixed([HandMadeH264.sei(length: 20), HandMadeH264.idr(length: 1000)])
     #expect(HandMadeH264.idrHeaderBits().bits.count == 48)
     // (4 + 20) SEI + 4 length + 1 NAL header + 6 slice header = 35 clear; 1000 − 7 = 993 protected.
-    #expect(try Self.mapper().subsamples(sample, sample: 0..<sample.count) == [CBCSSubsample(clear: 35, protected: 993)])
+    #expect(
+      try Self.mapper().subsamples(sample, sample: 0..<sample.count) == [CBCSSubsample(clear: 35, protected: 993)])
   }
 
   @Test func clearBytesAfterTheLastSliceFormTheirOwnSubsample() throws {
@@ -79,7 +81,10 @@ import HLSPackTestSupport
         CBCSSubsample(clear: 11, protected: 993), CBCSSubsample(clear: 24, protected: 0),
       ])
     let noSlice = lengthPrefixed([HandMadeH264.sei(length: 20), HandMadeH264.sps(), HandMadeH264.pps()])
-    #expect(try Self.mapper().subsamples(noSlice, sample: 0..<noSlice.count) == [CBCSSubsample(clear: noSlice.count, protected: 0)])
+    #expect(
+      try Self.mapper().subsamples(noSlice, sample: 0..<noSlice.count) == [
+        CBCSSubsample(clear: noSlice.count, protected: 0)
+      ])
   }
 
   @Test func clearCountsAbove65535AreSplit() throws {
@@ -111,7 +116,10 @@ import HLSPackTestSupport
     let mapper = try CBCSSubsampleMapper(
       codec: .h264, configuration: DecoderConfiguration.avc(HandMadeH264.avcC(sps: sps, pps: HandMadeH264.pps())))
     let sample = lengthPrefixed([slice])
-    #expect(try mapper.subsamples(sample, sample: 0..<sample.count) == [CBCSSubsample(clear: 4 + 1 + 7, protected: slice.count - 8)])
+    #expect(
+      try mapper.subsamples(sample, sample: 0..<sample.count) == [
+        CBCSSubsample(clear: 4 + 1 + 7, protected: slice.count - 8)
+      ])
   }
 
   @Test func parameterSetsInTheSampleReplaceTheSampleEntrys() throws {
@@ -133,7 +141,9 @@ import HLSPackTestSupport
     let sample = lengthPrefixed([wide, HandMadeH264.pps(), idr])
     #expect(
       try Self.mapper().subsamples(sample, sample: 0..<sample.count) == [
-        CBCSSubsample(clear: 4 + wide.count + 4 + HandMadeH264.pps().count + 4 + 1 + headerBytes, protected: idr.count - 1 - headerBytes)
+        CBCSSubsample(
+          clear: 4 + wide.count + 4 + HandMadeH264.pps().count + 4 + 1 + headerBytes,
+          protected: idr.count - 1 - headerBytes)
       ])
   }
 
@@ -206,9 +216,11 @@ import HLSPackTestSupport
     #expect(again.filter { $0.type == "trak" }.map(\.size) == layout.tracks.map { $0.ancestors[1].size + 97 })
     for (track, format, type) in [(0, "avc1", "encv"), (1, "mp4a", "enca")] {
       let trak = again.filter { $0.type == "trak" }[track]
-      let start = try #require(protected.indices.dropFirst(trak.start).first { protected[$0..<$0 + 4].elementsEqual(type.utf8) })
+      let start = try #require(
+        protected.indices.dropFirst(trak.start).first { protected[$0..<$0 + 4].elementsEqual(type.utf8) })
       #expect(start < trak.end, "\(type) inside track \(track)")
-      let sinf = try #require(protected.indices.dropFirst(start).first { protected[$0..<$0 + 4].elementsEqual("frma".utf8) })
+      let sinf = try #require(
+        protected.indices.dropFirst(start).first { protected[$0..<$0 + 4].elementsEqual("frma".utf8) })
       #expect(protected[(sinf + 4)..<(sinf + 8)].elementsEqual(format.utf8))
     }
     // The protected init still reads, and cannot be protected twice.
@@ -234,7 +246,9 @@ import HLSPackTestSupport
   @Test func sizeZeroOnlyForATopLevelBox() throws {
     var entry = Self.avc1(config: HandMadeH264.avcC(sps: HandMadeH264.sps(), pps: HandMadeH264.pps()))
     entry.replaceSubrange(86..<90, with: be32(0))  // avcC's size, after 8 + 78 bytes of avc1
-    #expect(throws: CBCSError.self) { try CBCSInitProtector(keyID: Self.keyID, constantIV: Self.iv).protect(Self.initSegment(videoEntry: entry)) }
+    #expect(throws: CBCSError.self) {
+      try CBCSInitProtector(keyID: Self.keyID, constantIV: Self.iv).protect(Self.initSegment(videoEntry: entry))
+    }
     let mdat = be32(0) + Array("mdat".utf8) + [1, 2, 3]
     #expect(try ISOBox.children(of: mdat, in: 0..<mdat.count, context: "test").map(\.end) == [11])
   }
@@ -246,16 +260,19 @@ import HLSPackTestSupport
     func traf(id: Int, samples: [[UInt8]], dataOffset: Int) -> [UInt8] {
       let tfhd = box("tfhd", [0, 0x02, 0, 0x20] + be32(id) + be32(0x0101_0000))  // default-base-is-moof, default flags
       let tfdt = box("tfdt", [1, 0, 0, 0] + be32(0) + be32(0))
-      let trun = box("trun", [0, 0, 0x02, 0x01] + be32(samples.count) + be32(dataOffset) + samples.flatMap { be32($0.count) })
+      let trun = box(
+        "trun", [0, 0, 0x02, 0x01] + be32(samples.count) + be32(dataOffset) + samples.flatMap { be32($0.count) })
       return box("traf", tfhd + tfdt + trun)
     }
     let mfhd = box("mfhd", be32(0) + be32(1))
     // Sizes do not depend on data offsets, so lay out once with zeros to measure.
-    let probe = box("moof", mfhd + traf(id: 1, samples: video, dataOffset: 0) + traf(id: 2, samples: audio, dataOffset: 0))
+    let probe = box(
+      "moof", mfhd + traf(id: 1, samples: video, dataOffset: 0) + traf(id: 2, samples: audio, dataOffset: 0))
     let videoStart = probe.count + 8
     let audioStart = videoStart + video.reduce(0) { $0 + $1.count }
     let moof = box(
-      "moof", mfhd + traf(id: 1, samples: video, dataOffset: videoStart) + traf(id: 2, samples: audio, dataOffset: audioStart))
+      "moof",
+      mfhd + traf(id: 1, samples: video, dataOffset: videoStart) + traf(id: 2, samples: audio, dataOffset: audioStart))
     return (moof + box("mdat", video.flatMap { $0 } + audio.flatMap { $0 }), moof.count)
   }
 
@@ -296,11 +313,16 @@ import HLSPackTestSupport
         0, 1, 0, 11, 0, 0, 0, 33,  // 1 subsample: 11 clear, 33 protected
       ])
     #expect(Array(out[video[3].payload..<video[3].end]) == [0, 0, 0, 0, 8, 0, 0, 0, 2], "saiz: default size 2 + 6")
-    #expect(Array(out[video[4].payload..<video[4].end]) == [0, 0, 0, 0, 0, 0, 0, 1] + be32(senc.start - moof.start + 16))
+    #expect(
+      Array(out[video[4].payload..<video[4].end]) == [0, 0, 0, 0, 0, 0, 0, 1] + be32(senc.start - moof.start + 16))
     let audioSenc = audioBoxes[5]
-    #expect(Array(out[audioSenc.payload..<audioSenc.end]) == [0, 0, 0, 0, 0, 0, 0, 2], "flags 0, 2 samples, no records")
-    #expect(Array(out[audioBoxes[3].payload..<audioBoxes[3].end]) == [0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0], "saiz: sizes 0, 0")
-    #expect(Array(out[audioBoxes[4].payload..<audioBoxes[4].end]) == [0, 0, 0, 0, 0, 0, 0, 1] + be32(audioSenc.start - moof.start + 16))
+    #expect(
+      Array(out[audioSenc.payload..<audioSenc.end]) == [0, 0, 0, 0, 0, 0, 0, 2], "flags 0, 2 samples, no records")
+    #expect(
+      Array(out[audioBoxes[3].payload..<audioBoxes[3].end]) == [0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0], "saiz: sizes 0, 0")
+    #expect(
+      Array(out[audioBoxes[4].payload..<audioBoxes[4].end]) == [0, 0, 0, 0, 0, 0, 0, 1]
+        + be32(audioSenc.start - moof.start + 16))
 
     // Chains: one per video subsample (the worked example: 7 blocks; 33 bytes: 1 block),
     // one per audio sample with a whole block.
@@ -325,7 +347,8 @@ import HLSPackTestSupport
     let (clear, _) = Self.fragment(video: [oneSlice, twoSlices], audio: [])
     let out = try CBCSFragmentEncryptor(initSegment: Self.initSegment(), cipher: RecordingCipher()).encrypt(clear)
     let moof = try #require(try ISOBox.children(of: out, in: 0..<out.count, context: "test").first)
-    let traf = try #require(try ISOBox.children(of: out, in: moof.payloadRange, context: "moof").first { $0.type == "traf" })
+    let traf = try #require(
+      try ISOBox.children(of: out, in: moof.payloadRange, context: "moof").first { $0.type == "traf" })
     let boxes = try ISOBox.children(of: out, in: traf.payloadRange, context: "traf")
     let saiz = try #require(boxes.first { $0.type == "saiz" })
     #expect(Array(out[saiz.payload..<saiz.end]) == [0, 0, 0, 0, 0, 0, 0, 0, 2, 8, 14], "default 0, then 8 and 14")

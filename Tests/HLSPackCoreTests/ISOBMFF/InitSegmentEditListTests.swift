@@ -1,5 +1,5 @@
-import Testing
 import HLSPackTestSupport
+import Testing
 
 @testable import HLSPackCore
 
@@ -43,21 +43,26 @@ import HLSPackTestSupport
 
   @Test func aTimeInAnotherTimescaleIsConvertedToTheTracks() throws {
     // 0.08 s in 90 kHz ticks, for a 12800 track; and half a 48 kHz sample rounds up.
-    for (time, timescale, expected) in [((7200, 90000), 12800, 1024), ((1, 96000), 48000, 1)] as [((Int64, Int64), Int, Int)] {
-      let edited = try InitSegmentEditList.inserting(mediaTimes: [time], into: Self.initSegment(timescales: [timescale]))
+    for (time, timescale, expected) in [((7200, 90000), 12800, 1024), ((1, 96000), 48000, 1)]
+      as [((Int64, Int64), Int, Int)]
+    {
+      let edited = try InitSegmentEditList.inserting(
+        mediaTimes: [time], into: Self.initSegment(timescales: [timescale]))
       let elst = try #require(edited.indices.first { edited[$0..<$0 + 4].elementsEqual("elst".utf8) })
       #expect(Int(readBE32(edited, elst + 16)) == expected)
     }
   }
 
   @Test func refusesWhatItCannotEdit() throws {
-    let edited = try InitSegmentEditList.inserting(mediaTimes: [(7200, 90000)], into: Self.initSegment(timescales: [90000]))
+    let edited = try InitSegmentEditList.inserting(
+      mediaTimes: [(7200, 90000)], into: Self.initSegment(timescales: [90000]))
     #expect(throws: CBCSError.self) { try InitSegmentEditList.inserting(mediaTimes: [(7200, 90000)], into: edited) }
     #expect(throws: CBCSError.self) {
       try InitSegmentEditList.inserting(mediaTimes: [(7200, 90000)], into: Self.initSegment(timescales: [0]))
     }
     #expect(throws: CBCSError.self) {
-      try InitSegmentEditList.inserting(mediaTimes: [(7200, 90000)], into: Self.initSegment(timescales: [90000, 48000]))
+      try InitSegmentEditList.inserting(
+        mediaTimes: [(7200, 90000)], into: Self.initSegment(timescales: [90000, 48000]))
     }
     #expect(throws: CBCSError.self) {
       try InitSegmentEditList.inserting(mediaTimes: [(1 << 40, 90000)], into: Self.initSegment(timescales: [90000]))

@@ -26,7 +26,8 @@ import Testing
     (matrix(0, -1, -1, 0), .antiTransposed),
   ])
   func displayMatrices(matrix: [Int32], expected: PictureOrientation) {
-    #expect(PictureOrientation(displayMatrix: matrix, counterclockwiseDegrees: Self.counterclockwise(matrix)) == expected)
+    #expect(
+      PictureOrientation(displayMatrix: matrix, counterclockwiseDegrees: Self.counterclockwise(matrix)) == expected)
   }
 
   /// The steps turn a 3x2 plane as the name says.

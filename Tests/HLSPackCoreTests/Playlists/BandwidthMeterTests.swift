@@ -92,7 +92,9 @@ private func ceilDiv(_ a: Int64, _ b: Int64) -> Int64 { (a + b - 1) / b }
           bytes: Int.random(in: 0...3_000_000, using: &rng),
           durationTicks: Int64.random(in: 0...(2 * td * 90_000), using: &rng))
       }
-      #expect(BandwidthMeter.peak(s, targetDuration: td) == referencePeak(s, targetDuration: td), "case \(round): TD \(td), \(s)")
+      #expect(
+        BandwidthMeter.peak(s, targetDuration: td) == referencePeak(s, targetDuration: td),
+        "case \(round): TD \(td), \(s)")
       #expect(BandwidthMeter.average(s) == referenceAverage(s), "case \(round)")
     }
   }

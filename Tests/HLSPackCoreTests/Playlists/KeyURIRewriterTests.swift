@@ -33,10 +33,12 @@ import Testing
   }
 
   @Test func mixedLineEndingsAndNoFinalNewlineSurvive() {
-    let playlist = "#EXTM3U\n#EXT-X-KEY:METHOD=AES-128,URI=\"a\"\r\n#EXTINF:1,\nx.ts\r\n#EXT-X-KEY:METHOD=AES-128,URI=\"b\""
+    let playlist =
+      "#EXTM3U\n#EXT-X-KEY:METHOD=AES-128,URI=\"a\"\r\n#EXTINF:1,\nx.ts\r\n#EXT-X-KEY:METHOD=AES-128,URI=\"b\""
     #expect(
       rewriteAll(playlist)
-        == "#EXTM3U\n#EXT-X-KEY:METHOD=AES-128,URI=\"NEW\"\r\n#EXTINF:1,\nx.ts\r\n#EXT-X-KEY:METHOD=AES-128,URI=\"NEW\"")
+        == "#EXTM3U\n#EXT-X-KEY:METHOD=AES-128,URI=\"NEW\"\r\n#EXTINF:1,\nx.ts\r\n#EXT-X-KEY:METHOD=AES-128,URI=\"NEW\""
+    )
   }
 
   @Test func uriNotFirstAndAttributesInAnyOrder() {
@@ -47,7 +49,9 @@ import Testing
     ]
     for line in lines {
       #expect(uri(line) == "u")
-      #expect(replacingURI(line, with: "myapp-key://a/b") == line.replacingOccurrences(of: #""u""#, with: #""myapp-key://a/b""#))
+      #expect(
+        replacingURI(line, with: "myapp-key://a/b")
+          == line.replacingOccurrences(of: #""u""#, with: #""myapp-key://a/b""#))
     }
   }
 
@@ -95,9 +99,14 @@ import Testing
     #expect(tags.count == 2)
     #expect(tags[0].uri == nil && tags[0].method == "NONE")
     var asked: [Int] = []
-    let out = text(KeyURIRewriter.rewrite(bytes(playlist)) { tag in asked.append(tag.lineNumber); return "NEW" })
+    let out = text(
+      KeyURIRewriter.rewrite(bytes(playlist)) { tag in
+        asked.append(tag.lineNumber)
+        return "NEW"
+      })
     #expect(asked == [7], "METHOD=NONE (no URI) is never offered for rewriting")
-    #expect(out == playlist.replacingOccurrences(of: #"METHOD=AES-128,URI="k.key""#, with: #"METHOD=AES-128,URI="NEW""#))
+    #expect(
+      out == playlist.replacingOccurrences(of: #"METHOD=AES-128,URI="k.key""#, with: #"METHOD=AES-128,URI="NEW""#))
   }
 
   @Test func returningNilKeepsATagAsItIs() {

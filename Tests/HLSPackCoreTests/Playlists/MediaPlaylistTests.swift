@@ -1,5 +1,5 @@
-import Testing
 import HLSPackTestSupport
+import Testing
 
 @testable import HLSPackCore
 
@@ -11,7 +11,9 @@ import HLSPackTestSupport
   }
 
   static func entries(_ ticks: [Int64], key: (Int) -> KeyTag) -> [MediaPlaylist.Entry] {
-    ticks.enumerated().map { MediaPlaylist.Entry(uri: "segment-\($0.offset).ts", durationTicks: $0.element, key: key($0.offset)) }
+    ticks.enumerated().map {
+      MediaPlaylist.Entry(uri: "segment-\($0.offset).ts", durationTicks: $0.element, key: key($0.offset))
+    }
   }
 
   @Test func clearTS() throws {
@@ -49,26 +51,29 @@ import HLSPackTestSupport
         uri: "segment_00001.ts", offset: 564, length: 8836, durationTicks: 90_000, key: key, discontinuity: true),
       IFramePlaylist.Entry(uri: "segment_00002.ts", offset: 564, length: 9400, durationTicks: 45_000, key: key),
     ]
-    try assertSnapshot(IFramePlaylist(entries: entries, map: nil, targetDuration: 1).render(), named: "iframes_clear_lead")
+    try assertSnapshot(
+      IFramePlaylist(entries: entries, map: nil, targetDuration: 1).render(), named: "iframes_clear_lead")
   }
 
-  @Test(arguments: [
-    (Int64(360_000), "4.000000"),
-    (3_003, "0.033367"),
-    (540_540, "6.006000"),
-    (0, "0.000000"),
-    (1, "0.000011"),
-    (89_999, "0.999989"),
-    (90_000 * 3_600, "3600.000000"),
-  ] as [(Int64, String)])
+  @Test(
+    arguments: [
+      (Int64(360_000), "4.000000"),
+      (3_003, "0.033367"),
+      (540_540, "6.006000"),
+      (0, "0.000000"),
+      (1, "0.000011"),
+      (89_999, "0.999989"),
+      (90_000 * 3_600, "3600.000000"),
+    ] as [(Int64, String)])
   func formatDuration(ticks: Int64, expected: String) {
     #expect(MediaPlaylist.formatDuration(ticks) == expected)
   }
 
   /// ceil, not round, so the tag holds under both the pre-v6 and v6 rules (RFC 8216bis §4.4.3.1).
-  @Test(arguments: [
-    (Int64(540_000), Int64(6)), (540_001, 7), (585_000, 7), (0, 1), (1, 1), (90_000, 1), (90_001, 2),
-  ] as [(Int64, Int64)])
+  @Test(
+    arguments: [
+      (Int64(540_000), Int64(6)), (540_001, 7), (585_000, 7), (0, 1), (1, 1), (90_000, 1), (90_001, 2),
+    ] as [(Int64, Int64)])
   func targetDurationIsCeilingOfLongest(ticks: Int64, expected: Int64) {
     #expect(MediaPlaylist.targetDuration(forLongest: ticks) == expected)
   }
@@ -95,8 +100,12 @@ import HLSPackTestSupport
 
   @Test func clearSegmentsAfterEncryptedOnesGetMethodNone() {
     let key = KeyTag(method: .aes128, uri: "k", iv: nil)
-    let playlist = MediaPlaylist(entries: Self.entries([90_000, 90_000, 90_000]) { [key, .none, key][$0] }, targetDuration: 1)
+    let playlist = MediaPlaylist(
+      entries: Self.entries([90_000, 90_000, 90_000]) { [key, .none, key][$0] }, targetDuration: 1)
     let keyLines = playlist.render().split(separator: "\n").filter { $0.hasPrefix("#EXT-X-KEY:") }
-    #expect(keyLines == [#"#EXT-X-KEY:METHOD=AES-128,URI="k""#, "#EXT-X-KEY:METHOD=NONE", #"#EXT-X-KEY:METHOD=AES-128,URI="k""#])
+    #expect(
+      keyLines == [
+        #"#EXT-X-KEY:METHOD=AES-128,URI="k""#, "#EXT-X-KEY:METHOD=NONE", #"#EXT-X-KEY:METHOD=AES-128,URI="k""#,
+      ])
   }
 }

@@ -1,14 +1,17 @@
-import Testing
 import HLSPackTestSupport
+import Testing
 
 @testable import HLSPackCore
 
 @Suite struct MultivariantPlaylistTests {
-  static func variant(_ uri: String, _ bandwidth: Int, _ average: Int, _ video: String, _ size: (Int, Int), _ fps: Double)
+  static func variant(
+    _ uri: String, _ bandwidth: Int, _ average: Int, _ video: String, _ size: (Int, Int), _ fps: Double
+  )
     -> MultivariantPlaylist.Variant
   {
     .init(
-      uri: uri, bandwidth: bandwidth, averageBandwidth: average, codecs: [video, "mp4a.40.2"], width: size.0, height: size.1,
+      uri: uri, bandwidth: bandwidth, averageBandwidth: average, codecs: [video, "mp4a.40.2"], width: size.0,
+      height: size.1,
       frameRate: fps)
   }
 
@@ -29,7 +32,8 @@ import HLSPackTestSupport
   /// picture: the audio-only variant, though the lowest, comes last.
   @Test func audioOnlyVariantsComeAfterVideo() {
     let audioOnly = MultivariantPlaylist.Variant(
-      uri: "audio/index.m3u8", bandwidth: 140_000, averageBandwidth: 130_000, codecs: ["mp4a.40.2"], width: 0, height: 0,
+      uri: "audio/index.m3u8", bandwidth: 140_000, averageBandwidth: 130_000, codecs: ["mp4a.40.2"], width: 0,
+      height: 0,
       frameRate: 0)
     let playlist = MultivariantPlaylist(
       variants: [
@@ -44,20 +48,33 @@ import HLSPackTestSupport
   /// VIDEO-RANGE comes from the transfer characteristics (RFC 8216bis §4.4.6.2) and
   /// is written for HDR only, on the variant and on its I-frame variant.
   @Test func videoRangeIsWrittenForHDROnly() {
-    #expect([1, 2, 6, 13, 14, 15, 16, 18].map { VideoRange(transferCharacteristics: $0) } == [.sdr, .sdr, .sdr, .sdr, .sdr, .sdr, .pq, .hlg])
+    #expect(
+      [1, 2, 6, 13, 14, 15, 16, 18].map { VideoRange(transferCharacteristics: $0) } == [
+        .sdr, .sdr, .sdr, .sdr, .sdr, .sdr, .pq, .hlg,
+      ])
     var pq = Self.variant("pq/index.m3u8", 3_000_000, 2_800_000, "hvc1.2.4.L123.B0", (1920, 1080), 25)
     pq.videoRange = .pq
     let sdr = Self.variant("sdr/index.m3u8", 900_000, 800_000, "avc1.4d401e", (640, 360), 25)
     let playlist = MultivariantPlaylist(
       variants: [pq, sdr],
       iFrameVariants: [
-        .init(uri: "pq/iframes.m3u8", bandwidth: 90_000, averageBandwidth: 80_000, codecs: ["hvc1.2.4.L123.B0"], width: 1920, height: 1080, videoRange: .hlg),
-        .init(uri: "sdr/iframes.m3u8", bandwidth: 40_000, averageBandwidth: 30_000, codecs: ["avc1.4d401e"], width: 640, height: 360),
+        .init(
+          uri: "pq/iframes.m3u8", bandwidth: 90_000, averageBandwidth: 80_000, codecs: ["hvc1.2.4.L123.B0"],
+          width: 1920, height: 1080, videoRange: .hlg),
+        .init(
+          uri: "sdr/iframes.m3u8", bandwidth: 40_000, averageBandwidth: 30_000, codecs: ["avc1.4d401e"], width: 640,
+          height: 360),
       ],
       independentSegments: true)
     let lines = playlist.render().split(separator: "\n").map(String.init)
-    #expect(lines.contains(#"#EXT-X-STREAM-INF:BANDWIDTH=3000000,AVERAGE-BANDWIDTH=2800000,CODECS="hvc1.2.4.L123.B0,mp4a.40.2",RESOLUTION=1920x1080,FRAME-RATE=25.000,VIDEO-RANGE=PQ"#))
-    #expect(lines.contains(#"#EXT-X-I-FRAME-STREAM-INF:BANDWIDTH=90000,AVERAGE-BANDWIDTH=80000,CODECS="hvc1.2.4.L123.B0",RESOLUTION=1920x1080,VIDEO-RANGE=HLG,URI="pq/iframes.m3u8""#))
+    #expect(
+      lines.contains(
+        #"#EXT-X-STREAM-INF:BANDWIDTH=3000000,AVERAGE-BANDWIDTH=2800000,CODECS="hvc1.2.4.L123.B0,mp4a.40.2",RESOLUTION=1920x1080,FRAME-RATE=25.000,VIDEO-RANGE=PQ"#
+      ))
+    #expect(
+      lines.contains(
+        #"#EXT-X-I-FRAME-STREAM-INF:BANDWIDTH=90000,AVERAGE-BANDWIDTH=80000,CODECS="hvc1.2.4.L123.B0",RESOLUTION=1920x1080,VIDEO-RANGE=HLG,URI="pq/iframes.m3u8""#
+      ))
     #expect(lines.filter { $0.contains("VIDEO-RANGE") }.count == 2, "SDR stays implicit: \(lines)")
   }
 
@@ -65,7 +82,8 @@ import HLSPackTestSupport
   /// beyond 1080p TYPE-1, by the shorter side; audio-only variants get none.
   @Test func hdcpLevelsFollowThePictureSize() {
     let sizes = [(640, 360), (1024, 576), (1280, 720), (720, 1280), (1920, 1080), (2560, 1440), (3840, 2160)]
-    #expect(sizes.map { HDCPLevel(width: $0.0, height: $0.1) } == [.none, .none, .type0, .type0, .type0, .type1, .type1])
+    #expect(
+      sizes.map { HDCPLevel(width: $0.0, height: $0.1) } == [.none, .none, .type0, .type0, .type0, .type1, .type1])
     #expect(HDCPPolicy.byResolution.level(width: 0, height: 0) == nil)
     #expect(HDCPPolicy.fixed(.type1).level(width: 640, height: 360) == .type1)
     #expect(HDCPPolicy.omitted.level(width: 1920, height: 1080) == nil)
@@ -74,12 +92,20 @@ import HLSPackTestSupport
     let playlist = MultivariantPlaylist(
       variants: [hd],
       iFrameVariants: [
-        .init(uri: "hd/iframes.m3u8", bandwidth: 90_000, averageBandwidth: 80_000, codecs: ["avc1.640028"], width: 1920, height: 1080, hdcpLevel: .type0)
+        .init(
+          uri: "hd/iframes.m3u8", bandwidth: 90_000, averageBandwidth: 80_000, codecs: ["avc1.640028"], width: 1920,
+          height: 1080, hdcpLevel: .type0)
       ],
       independentSegments: true)
     let lines = playlist.render().split(separator: "\n").map(String.init)
-    #expect(lines.contains(#"#EXT-X-STREAM-INF:BANDWIDTH=3000000,AVERAGE-BANDWIDTH=2800000,CODECS="avc1.640028,mp4a.40.2",RESOLUTION=1920x1080,FRAME-RATE=25.000,HDCP-LEVEL=TYPE-0"#))
-    #expect(lines.contains(#"#EXT-X-I-FRAME-STREAM-INF:BANDWIDTH=90000,AVERAGE-BANDWIDTH=80000,CODECS="avc1.640028",RESOLUTION=1920x1080,HDCP-LEVEL=TYPE-0,URI="hd/iframes.m3u8""#))
+    #expect(
+      lines.contains(
+        #"#EXT-X-STREAM-INF:BANDWIDTH=3000000,AVERAGE-BANDWIDTH=2800000,CODECS="avc1.640028,mp4a.40.2",RESOLUTION=1920x1080,FRAME-RATE=25.000,HDCP-LEVEL=TYPE-0"#
+      ))
+    #expect(
+      lines.contains(
+        #"#EXT-X-I-FRAME-STREAM-INF:BANDWIDTH=90000,AVERAGE-BANDWIDTH=80000,CODECS="avc1.640028",RESOLUTION=1920x1080,HDCP-LEVEL=TYPE-0,URI="hd/iframes.m3u8""#
+      ))
   }
 
   @Test func noIndependentSegmentsTagUnlessTrue() {
@@ -95,15 +121,16 @@ import HLSPackTestSupport
   }
 
   /// Three decimals, rounded (RFC 8216bis §4.4.6.2).
-  @Test(arguments: [
-    (29.97002997, "29.970"),
-    (25, "25.000"),
-    (24000.0 / 1001, "23.976"),
-    (60000.0 / 1001, "59.940"),
-    (12.5, "12.500"),
-    (59.9996, "60.000"),
-    (120, "120.000"),
-  ] as [(Double, String)])
+  @Test(
+    arguments: [
+      (29.97002997, "29.970"),
+      (25, "25.000"),
+      (24000.0 / 1001, "23.976"),
+      (60000.0 / 1001, "59.940"),
+      (12.5, "12.500"),
+      (59.9996, "60.000"),
+      (120, "120.000"),
+    ] as [(Double, String)])
   func formatFrameRate(fps: Double, expected: String) {
     let text = MultivariantPlaylist.formatFrameRate(fps)
     #expect(text == expected)

@@ -19,7 +19,9 @@ import Testing
   }
 
   /// A scheme or an absolute path resolves the same from any playlist (RFC 8216bis §4.4.6.5).
-  @Test(arguments: ["skd://0123", "myapp-key://asset/720p/0", "https://keys.example.com/k", "/keys/k.key", "//cdn/k.key"])
+  @Test(arguments: [
+    "skd://0123", "myapp-key://asset/720p/0", "https://keys.example.com/k", "/keys/k.key", "//cdn/k.key",
+  ])
   func absoluteReferencesAreKept(reference: String) {
     #expect(URIReference.fromPackageRoot(reference, writtenIn: "audio/en") == reference)
   }

@@ -8,8 +8,10 @@ import Testing
 @Suite struct AudioGroupProfileTests {
   static func load(_ audio: [String]) throws -> [AudioRendition] {
     let json = ProfileJSON.profile(["audio": "[\(audio.joined(separator: ", "))]"])
-    return try ProfileLoader.load(data: Data(json.utf8), file: "test.json", baseDirectory: URL(fileURLWithPath: "/profiles"))
-      .audioRenditions
+    return try ProfileLoader.load(
+      data: Data(json.utf8), file: "test.json", baseDirectory: URL(fileURLWithPath: "/profiles")
+    )
+    .audioRenditions
   }
 
   static func rendition(_ name: String, _ language: String, _ codec: String, _ extra: String = "") -> String {
@@ -53,26 +55,42 @@ import Testing
 
   static let rejections: [Rejection] = [
     Rejection(
-      ProfileJSON.profile(["audio": "[\(rendition("English", "en", "aac", #", "default": true"#)), \(rendition("Français", "fr", "aac")), \(rendition("English", "en", "ac3")), \(rendition("Français", "fr", "ac3", #", "default": true"#))]"]),
-      "$.audio[3].default", #"makes "Français" (fr) in group audio-aac a default, but "English" (en) in group audio-aac already is"#),
+      ProfileJSON.profile([
+        "audio":
+          "[\(rendition("English", "en", "aac", #", "default": true"#)), \(rendition("Français", "fr", "aac")), \(rendition("English", "en", "ac3")), \(rendition("Français", "fr", "ac3", #", "default": true"#))]"
+      ]),
+      "$.audio[3].default",
+      #"makes "Français" (fr) in group audio-aac a default, but "English" (en) in group audio-aac already is"#),
     Rejection(
-      ProfileJSON.profile(["audio": "[\(rendition("English", "en", "aac", #", "default": true"#)), \(rendition("English", "en", "ac3", #", "default": false"#))]"]),
+      ProfileJSON.profile([
+        "audio":
+          "[\(rendition("English", "en", "aac", #", "default": true"#)), \(rendition("English", "en", "ac3", #", "default": false"#))]"
+      ]),
       "$.audio[1].default", #"is false, but $.audio[0] sets true on "English" (en) in group audio-aac"#),
     Rejection(
-      ProfileJSON.profile(["audio": "[\(rendition("English", "en", "aac", #", "default": true"#)), \(rendition("English", "en", "ac3", #", "autoselect": false"#))]"]),
+      ProfileJSON.profile([
+        "audio":
+          "[\(rendition("English", "en", "aac", #", "default": true"#)), \(rendition("English", "en", "ac3", #", "autoselect": false"#))]"
+      ]),
       "$.audio[1].autoselect", "must be true"),
     Rejection(
-      ProfileJSON.profile(["audio": "[\(rendition("English", "en", "aac", #", "default": true, "autoselect": false"#))]"]),
+      ProfileJSON.profile([
+        "audio": "[\(rendition("English", "en", "aac", #", "default": true, "autoselect": false"#))]"
+      ]),
       "$.audio[0].autoselect", "must be true when default is true"),
     Rejection(
-      ProfileJSON.profile(["audio": "[\(rendition("English", "en", "aac", #", "default": true"#)), \(rendition("Français", "fr", "aac", #", "default": true"#))]"]),
+      ProfileJSON.profile([
+        "audio":
+          "[\(rendition("English", "en", "aac", #", "default": true"#)), \(rendition("Français", "fr", "aac", #", "default": true"#))]"
+      ]),
       "$.audio[1].default", "already is"),
   ]
 
   @Test(arguments: rejections)
   func rejects(_ c: Rejection) {
     let error = #expect(throws: ProfileError.self) {
-      try ProfileLoader.load(data: Data(c.json.utf8), file: "test.json", baseDirectory: URL(fileURLWithPath: "/profiles"))
+      try ProfileLoader.load(
+        data: Data(c.json.utf8), file: "test.json", baseDirectory: URL(fileURLWithPath: "/profiles"))
     }
     #expect(error?.path == c.path, "\(String(describing: error))")
     #expect(error?.message.contains(c.message) == true, "\(String(describing: error))")

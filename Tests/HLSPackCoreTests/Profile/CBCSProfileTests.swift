@@ -8,12 +8,14 @@ import Testing
 @Suite struct CBCSProfileTests {
   static func load(_ encryption: String) throws -> Profile {
     let json = ProfileJSON.profile(["segment": #"{"duration": 6, "container": "fmp4"}"#, "encryption": encryption])
-    return try ProfileLoader.load(data: Data(json.utf8), file: "test.json", baseDirectory: URL(fileURLWithPath: "/profiles"))
+    return try ProfileLoader.load(
+      data: Data(json.utf8), file: "test.json", baseDirectory: URL(fileURLWithPath: "/profiles"))
   }
 
   @Test(arguments: [
     #"{"method": "sample-aes"}"#, #"{"method": "sample-aes", "fairplay": true}"#,
-    #"{"method": "sample-aes", "scope": "rendition"}"#, #"{"method": "sample-aes", "iv": "000102030405060708090a0b0c0d0e0f"}"#,
+    #"{"method": "sample-aes", "scope": "rendition"}"#,
+    #"{"method": "sample-aes", "iv": "000102030405060708090a0b0c0d0e0f"}"#,
   ])
   func sampleAESInFMP4Loads(_ encryption: String) throws {
     let profile = try Self.load(encryption)

@@ -22,8 +22,11 @@ import Testing
     #expect(level.rateProblem(width: 1280, height: 720, rate: FrameRate(numerator: 30, denominator: 1)) == nil)
     #expect(level.rateProblem(width: 1280, height: 720, rate: FrameRate(numerator: 30001, denominator: 1000)) != nil)
     // 14 Mb/s for Main, 1.25 times that for High (also when no profile is set: x264 picks High).
-    #expect(level.bitrateProblem(14_000_000, profile: "main") == nil && level.bitrateProblem(14_000_001, profile: "main") != nil)
-    #expect(level.bitrateProblem(17_500_000, profile: nil) == nil && level.bitrateProblem(17_500_001, profile: "high") != nil)
+    #expect(
+      level.bitrateProblem(14_000_000, profile: "main") == nil
+        && level.bitrateProblem(14_000_001, profile: "main") != nil)
+    #expect(
+      level.bitrateProblem(17_500_000, profile: nil) == nil && level.bitrateProblem(17_500_001, profile: "high") != nil)
   }
 
   /// 2048x1088 is 2228224 luma samples, MaxLumaPs at level 4.1; 60 fps of it is MaxLumaSr 133693440.
@@ -35,6 +38,7 @@ import Testing
     #expect(level.pictureProblem(width: 4224, height: 16)?.contains("side of at most 4222") == true)
     #expect(level.rateProblem(width: 2048, height: 1088, rate: FrameRate(numerator: 60, denominator: 1)) == nil)
     #expect(level.rateProblem(width: 2048, height: 1088, rate: FrameRate(numerator: 61, denominator: 1)) != nil)
-    #expect(level.bitrateProblem(20_000_000, profile: "main") == nil && level.bitrateProblem(20_000_001, profile: nil) != nil)
+    #expect(
+      level.bitrateProblem(20_000_000, profile: "main") == nil && level.bitrateProblem(20_000_001, profile: nil) != nil)
   }
 }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import HLSPackTestSupport
+import Testing
 
 @testable import HLSPackCore
 
@@ -14,7 +14,8 @@ import HLSPackTestSupport
   init() throws { folder = try TemporaryFolder() }
 
   private func load(keyFile: String) throws -> Profile {
-    let json = #"{"version": 1, "segment": {"duration": 6}, "video": [\#(ProfileJSON.firstRung)], "#
+    let json =
+      #"{"version": 1, "segment": {"duration": 6}, "video": [\#(ProfileJSON.firstRung)], "#
       + #""encryption": {"method": "aes-128", "key_file": "\#(keyFile)"}}"#
     return try ProfileLoader.load(data: Data(json.utf8), file: "test.json", baseDirectory: folder.url)
   }
@@ -68,11 +69,14 @@ import HLSPackTestSupport
   @Test func missingKeyFileNamesIt() {
     let error = #expect(throws: ProfileError.self) { try load(keyFile: "absent.bin") }
     #expect(
-      error?.message == "cannot read the key file \(folder.url.appendingPathComponent("absent.bin").path) (No such file or directory)")
+      error?.message
+        == "cannot read the key file \(folder.url.appendingPathComponent("absent.bin").path) (No such file or directory)"
+    )
   }
 
   private func load(keyInfo: String) throws -> Profile {
-    let json = #"{"version": 1, "segment": {"duration": 6}, "video": [\#(ProfileJSON.firstRung)], "#
+    let json =
+      #"{"version": 1, "segment": {"duration": 6}, "video": [\#(ProfileJSON.firstRung)], "#
       + #""encryption": {"method": "aes-128", "key_info": "\#(keyInfo)"}}"#
     return try ProfileLoader.load(data: Data(json.utf8), file: "test.json", baseDirectory: folder.url)
   }
@@ -96,6 +100,7 @@ import HLSPackTestSupport
     let error = #expect(throws: ProfileError.self) { try load(keyInfo: "absent.keyinfo") }
     #expect(
       error?.message
-        == "cannot read the key-info file \(folder.url.appendingPathComponent("absent.keyinfo").path) (No such file or directory)")
+        == "cannot read the key-info file \(folder.url.appendingPathComponent("absent.keyinfo").path) (No such file or directory)"
+    )
   }
 }

@@ -11,7 +11,9 @@ import Testing
   /// A valid profile of `count` rungs, inputs, audio renditions and
   /// subtitle tracks, with no line break.
   static func minifiedProfile(count: Int) -> String {
-    let rungs = (0..<count).map { #"{"name":"r\#($0)","width":640,"height":360,"bitrate":800000,"maxrate":900000,"fps":"30000/1001"}"# }
+    let rungs = (0..<count).map {
+      #"{"name":"r\#($0)","width":640,"height":360,"bitrate":800000,"maxrate":900000,"fps":"30000/1001"}"#
+    }
     let inputs = (0..<count).map { #""media/clip-\#($0).mp4""# }
     let audio = (0..<count).map { #"{"name":"Audio \#($0)","language":"en-a\#($0)","channels":2}"# }
     let subtitles = (0..<count).map { #"{"name":"Sub \#($0)","language":"en-s\#($0)","file":"subs/\#($0).vtt"}"# }
@@ -31,7 +33,8 @@ import Testing
     let text = Self.minifiedProfile(count: 1000)
     #expect(text.utf8.count > 200_000 && !text.contains("\n"))
     let start = Self.threadCPUSeconds()
-    let profile = try ProfileLoader.load(data: Data(text.utf8), file: "big.json", baseDirectory: URL(fileURLWithPath: "/profiles"))
+    let profile = try ProfileLoader.load(
+      data: Data(text.utf8), file: "big.json", baseDirectory: URL(fileURLWithPath: "/profiles"))
     let seconds = Self.threadCPUSeconds() - start
     let counts = [profile.video.count, profile.inputs.count, profile.audioRenditions.count, profile.subtitles.count]
     #expect(counts == [1000, 1000, 1000, 1000])

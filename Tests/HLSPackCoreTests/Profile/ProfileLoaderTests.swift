@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import HLSPackTestSupport
+import Testing
 
 @testable import HLSPackCore
 
@@ -99,7 +99,8 @@ private typealias P = ProfileJSON
           codec: .h264, profile: "main", level: "3.0", preset: "fast", fps: FrameRate(numerator: 25, denominator: 1)),
         VideoRung(
           name: "720p", width: 1280, height: 720, bitrate: 3_000_000, maxrate: nil, bufsize: nil,
-          codec: .h264, profile: nil, level: "4.1", preset: "veryfast", fps: FrameRate(numerator: 30000, denominator: 1001)),
+          codec: .h264, profile: nil, level: "4.1", preset: "veryfast",
+          fps: FrameRate(numerator: 30000, denominator: 1001)),
       ])
     #expect(profile.audio == AudioSettings(codec: .aac, bitrate: 96_000, channels: 1, sampleRate: 44_100))
     #expect(profile.encryption.method == .aes128)
@@ -136,12 +137,16 @@ private typealias P = ProfileJSON
 
   /// HDCP-LEVEL by picture size with FairPlay (Apple HLS Authoring Spec 13.5–13.7), otherwise only when asked.
   @Test func hdcpLevels() throws {
-    let fairPlay = P.profile(["video": "[\(P.firstRung)]", "encryption": #"{"method": "sample-aes", "fairplay": true}"#])
+    let fairPlay = P.profile([
+      "video": "[\(P.firstRung)]", "encryption": #"{"method": "sample-aes", "fairplay": true}"#,
+    ])
     #expect(try load(fairPlay).encryption.hdcp == .byResolution)
     #expect(try load(P.profile(["encryption": #"{"method": "aes-128"}"#])).encryption.hdcp == .omitted)
     let fixed = P.profile(["encryption": #"{"method": "aes-128", "hdcp_level": "type-1"}"#])
     #expect(try load(fixed).encryption.hdcp == .fixed(.type1))
-    let omitted = P.profile(["video": "[\(P.firstRung)]", "encryption": #"{"method": "sample-aes", "fairplay": true, "hdcp_level": "omit"}"#])
+    let omitted = P.profile([
+      "video": "[\(P.firstRung)]", "encryption": #"{"method": "sample-aes", "fairplay": true, "hdcp_level": "omit"}"#,
+    ])
     #expect(try load(omitted).encryption.hdcp == .omitted)
   }
 
@@ -150,7 +155,8 @@ private typealias P = ProfileJSON
     #expect(try load(oneRung).encryption.iv == .sequence)
     // With a key per rendition no (key, IV) pair repeats, alternate audio or not.
     let keyPerRendition = P.profile([
-      "audio": #"[{"name": "Main", "language": "en"}]"#, "encryption": #"{"method": "aes-128", "iv": "sequence", "scope": "rendition"}"#,
+      "audio": #"[{"name": "Main", "language": "en"}]"#,
+      "encryption": #"{"method": "aes-128", "iv": "sequence", "scope": "rendition"}"#,
     ])
     #expect(try load(keyPerRendition).encryption.iv == .sequence)
   }
@@ -158,18 +164,25 @@ private typealias P = ProfileJSON
   /// RFC 8216bis §4.4.6.1.1: AUTOSELECT=YES members of a group should differ in an
   /// attribute a player can choose by; alike ones are allowed, with a warning.
   @Test func autoselectMembersThatNothingTellsApartDrawAWarning() throws {
-    let alike = try load(P.profile([
-      "audio": #"[{"name": "Main", "language": "en", "channels": 6}, {"name": "Stereo", "language": "en"}, {"name": "Deutsch", "language": "de"}]"#,
-      "subtitles": #"[{"name": "English", "language": "en", "file": "a.vtt"}, {"name": "English SDH", "language": "en", "id": "en-sdh", "file": "b.vtt"}]"#,
-    ]))
-    #expect(alike.warnings == [
-      #"audio[0] and audio[1] are both AUTOSELECT=YES with language "en" in group audio-aac, so a player cannot choose between them; set "autoselect": false on one"#,
-      #"subtitles[0] and subtitles[1] are both AUTOSELECT=YES with language "en", so a player cannot choose between them; set "autoselect": false on one"#,
-    ])
-    let apart = try load(P.profile([
-      "audio": #"[{"name": "Main", "language": "en", "channels": 6}, {"name": "Stereo", "language": "en", "autoselect": false}]"#,
-      "subtitles": #"[{"name": "English", "language": "en", "file": "a.vtt"}, {"name": "Signs", "language": "en", "id": "en-signs", "forced": true, "file": "b.vtt"}]"#,
-    ]))
+    let alike = try load(
+      P.profile([
+        "audio":
+          #"[{"name": "Main", "language": "en", "channels": 6}, {"name": "Stereo", "language": "en"}, {"name": "Deutsch", "language": "de"}]"#,
+        "subtitles":
+          #"[{"name": "English", "language": "en", "file": "a.vtt"}, {"name": "English SDH", "language": "en", "id": "en-sdh", "file": "b.vtt"}]"#,
+      ]))
+    #expect(
+      alike.warnings == [
+        #"audio[0] and audio[1] are both AUTOSELECT=YES with language "en" in group audio-aac, so a player cannot choose between them; set "autoselect": false on one"#,
+        #"subtitles[0] and subtitles[1] are both AUTOSELECT=YES with language "en", so a player cannot choose between them; set "autoselect": false on one"#,
+      ])
+    let apart = try load(
+      P.profile([
+        "audio":
+          #"[{"name": "Main", "language": "en", "channels": 6}, {"name": "Stereo", "language": "en", "autoselect": false}]"#,
+        "subtitles":
+          #"[{"name": "English", "language": "en", "file": "a.vtt"}, {"name": "Signs", "language": "en", "id": "en-signs", "forced": true, "file": "b.vtt"}]"#,
+      ]))
     #expect(apart.warnings.isEmpty, "\(apart.warnings)")
   }
 
@@ -227,7 +240,8 @@ private typealias P = ProfileJSON
     Rejection(P.profile(["inputs": "[1]"]), "$.inputs[0]", "expected a non-empty path string"),
     Rejection(P.profile(["output": #""""#]), "$.output", "must not be empty"),
     Rejection(P.profile(["audio": #"{"channels": "2"}"#]), "$.audio.channels", "expected a number, found a string"),
-    Rejection(P.profile(["encryption": #"{"method": "aes-256"}"#]), "$.encryption.method", #"must be one of "none", "aes-128""#),
+    Rejection(
+      P.profile(["encryption": #"{"method": "aes-256"}"#]), "$.encryption.method", #"must be one of "none", "aes-128""#),
     Rejection(P.profile(["encryption": #"{"method": "aes-128", "iv": "zero"}"#]), "$.encryption.iv", #"found "zero""#),
     // Version.
     Rejection(P.profile(["version": "2"]), "$.version", "unsupported version 2"),
@@ -236,9 +250,11 @@ private typealias P = ProfileJSON
     // Required sections.
     Rejection(P.profile(["segment": nil]), "$.segment", "is required"),
     Rejection(P.profile(["segment": "{}"]), "$.segment.duration", "is required"),
-    Rejection(P.profile(["segment": #"{"duration": 0.5}"#]), "$.segment.duration", "must be from 1 to 60 seconds, found 0.5"),
+    Rejection(
+      P.profile(["segment": #"{"duration": 0.5}"#]), "$.segment.duration", "must be from 1 to 60 seconds, found 0.5"),
     Rejection(P.profile(["segment": #"{"duration": 6, "container": "mkv"}"#]), "$.segment.container", #"found "mkv""#),
-    Rejection(P.profile(["segment": #"{"duration": 6, "checksums": "yes"}"#]), "$.segment.checksums", "expected true or false"),
+    Rejection(
+      P.profile(["segment": #"{"duration": 6, "checksums": "yes"}"#]), "$.segment.checksums", "expected true or false"),
     Rejection(P.profile(["video": nil]), "$.video", "is required"),
     Rejection(P.profile(["video": "[]"]), "$.video", "one or more rungs"),
     // Picture size.
@@ -250,7 +266,8 @@ private typealias P = ProfileJSON
     Rejection(P.profile(rung: ["bitrate": "0"]), "$.video[1].bitrate", "from 1 to 2000000000, found 0"),
     Rejection(P.profile(rung: ["bitrate": "9999"]), "$.video[1].bitrate", "at least 10000 bit/s, found 9999"),
     Rejection(P.profile(rung: ["bitrate": "2500000.5"]), "$.video[1].bitrate", "expected a whole number"),
-    Rejection(P.profile(rung: ["maxrate": "2000000"]), "$.video[1].maxrate", "at least the bitrate (3000000), found 2000000"),
+    Rejection(
+      P.profile(rung: ["maxrate": "2000000"]), "$.video[1].maxrate", "at least the bitrate (3000000), found 2000000"),
     // Names become folder names.
     Rejection(P.profile(rung: ["name": #""low""#]), "$.video[1].name", #"duplicate rung name "low""#),
     Rejection(P.profile(rung: ["name": #""../x""#]), "$.video[1].name", #""../x" is not a safe folder name"#),
@@ -285,65 +302,104 @@ private typealias P = ProfileJSON
     Rejection(P.profile(rung: ["profile": #""high10""#]), "$.video[1].profile", #"found "high10""#),
     Rejection(P.profile(rung: ["fps": "0"]), "$.video[1].fps", "0 is not a frame rate from 1 to 120"),
     Rejection(P.profile(rung: ["fps": #""30/0""#]), "$.video[1].fps", "expected a frame rate"),
-    Rejection(P.profile(rung: ["fps": "12.3456"]), "$.video[1].fps", "12.3456 is not a frame rate from 1 to 120 with at most three decimals"),
+    Rejection(
+      P.profile(rung: ["fps": "12.3456"]), "$.video[1].fps",
+      "12.3456 is not a frame rate from 1 to 120 with at most three decimals"),
     Rejection(P.profile(rung: ["fps": "0.5"]), "$.video[1].fps", "0.5 is not a frame rate from 1 to 120"),
     Rejection(P.profile(rung: ["fps": "121"]), "$.video[1].fps", "121 is not a frame rate from 1 to 120"),
     Rejection(P.profile(rung: ["fit": #""crop""#]), "$.video[1].fit", "crop"),
     Rejection(P.profile(rung: ["fps": #""1/2""#]), "$.video[1].fps", "expected a frame rate"),
-    Rejection(P.profile(rung: ["fps": #""thirty""#]), "$.video[1].fps", #"expected a frame rate from 1 to 120 such as 25, 12.5, 29.97 or "30000/1001", found "thirty""#),
+    Rejection(
+      P.profile(rung: ["fps": #""thirty""#]), "$.video[1].fps",
+      #"expected a frame rate from 1 to 120 such as 25, 12.5, 29.97 or "30000/1001", found "thirty""#),
     // Audio.
-    Rejection(P.profile(["audio": #"{"sample_rate": 44000}"#]), "$.audio.sample_rate", "44000 is not an AAC sample rate"),
+    Rejection(
+      P.profile(["audio": #"{"sample_rate": 44000}"#]), "$.audio.sample_rate", "44000 is not an AAC sample rate"),
     Rejection(P.profile(["audio": #"{"sample_rate": 7000}"#]), "$.audio.sample_rate", "from 8000 to 96000, found 7000"),
     Rejection(P.profile(["audio": #"{"channels": 0}"#]), "$.audio.channels", "from 1 to 8, found 0"),
     // The key URI is written inside URI="…" (RFC 8216bis §4.2): no quote, CR or LF.
     // The messages name the character and say the playlist "cannot quote" it.
-    Rejection(P.profile(["encryption": #"{"method": "aes-128", "key_uri": "k\"ey"}"#]), "$.encryption.key_uri", "quote"),
-    Rejection(P.profile(["encryption": #"{"method": "aes-128", "key_uri": "k\ney"}"#]), "$.encryption.key_uri", "quote"),
-    Rejection(P.profile(["encryption": #"{"method": "aes-128", "key_uri": "k\rey"}"#]), "$.encryption.key_uri", "quote"),
+    Rejection(
+      P.profile(["encryption": #"{"method": "aes-128", "key_uri": "k\"ey"}"#]), "$.encryption.key_uri", "quote"),
+    Rejection(
+      P.profile(["encryption": #"{"method": "aes-128", "key_uri": "k\ney"}"#]), "$.encryption.key_uri", "quote"),
+    Rejection(
+      P.profile(["encryption": #"{"method": "aes-128", "key_uri": "k\rey"}"#]), "$.encryption.key_uri", "quote"),
     Rejection(P.profile(["encryption": #"{"method": "aes-128", "key_uri": ""}"#]), "$.encryption.key_uri", "empty"),
     // Strings the playlist writes as quoted strings (NAME="…") cannot end or break them (RFC 8216bis §4.2).
-    Rejection(P.profile(["audio": #"[{"name": "Eng \"Director\"", "language": "en"}]"#]), "$.audio[0].name", "contains a double quote"),
-    Rejection(P.profile(["audio": #"[{"name": "Eng\nX", "language": "en"}]"#]), "$.audio[0].name", "contains a line break (U+000A)"),
-    Rejection(P.profile(["audio": #"[{"name": "", "language": "en"}]"#]), "$.audio[0].name", "must not be empty"),
-    Rejection(P.profile(["audio": #"[{"name": "E", "language": "en", "id": "a\tb"}]"#]), "$.audio[0].id", "control character (U+0009)"),
     Rejection(
-      P.profile(["subtitles": #"[{"name": "Sub \"x\"", "language": "en", "file": "s.vtt"}]"#]), "$.subtitles[0].name", "contains a double quote"),
-    Rejection(P.profile(["subtitles": #"[{"name": "S\r", "language": "en", "file": "s.vtt"}]"#]), "$.subtitles[0].name", "line break (U+000D)"),
-    Rejection(P.profile(["encryption": #"{"method": "aes-128", "keyformat": "com.x\r\n"}"#]), "$.encryption.keyformat", "line break"),
-    Rejection(P.profile(["encryption": #"{"method": "aes-128", "keyformat": "a\"b"}"#]), "$.encryption.keyformat", "double quote"),
-    Rejection(P.profile(["encryption": #"{"method": "aes-128", "hdcp_level": "type-2"}"#]), "$.encryption.hdcp_level", "type-1"),
-    Rejection(P.profile(["encryption": #"{"method": "none", "hdcp_level": "type-0"}"#]), "$.encryption.hdcp_level", "nothing would be encrypted"),
+      P.profile(["audio": #"[{"name": "Eng \"Director\"", "language": "en"}]"#]), "$.audio[0].name",
+      "contains a double quote"),
+    Rejection(
+      P.profile(["audio": #"[{"name": "Eng\nX", "language": "en"}]"#]), "$.audio[0].name",
+      "contains a line break (U+000A)"),
+    Rejection(P.profile(["audio": #"[{"name": "", "language": "en"}]"#]), "$.audio[0].name", "must not be empty"),
+    Rejection(
+      P.profile(["audio": #"[{"name": "E", "language": "en", "id": "a\tb"}]"#]), "$.audio[0].id",
+      "control character (U+0009)"),
+    Rejection(
+      P.profile(["subtitles": #"[{"name": "Sub \"x\"", "language": "en", "file": "s.vtt"}]"#]), "$.subtitles[0].name",
+      "contains a double quote"),
+    Rejection(
+      P.profile(["subtitles": #"[{"name": "S\r", "language": "en", "file": "s.vtt"}]"#]), "$.subtitles[0].name",
+      "line break (U+000D)"),
+    Rejection(
+      P.profile(["encryption": #"{"method": "aes-128", "keyformat": "com.x\r\n"}"#]), "$.encryption.keyformat",
+      "line break"),
+    Rejection(
+      P.profile(["encryption": #"{"method": "aes-128", "keyformat": "a\"b"}"#]), "$.encryption.keyformat",
+      "double quote"),
+    Rejection(
+      P.profile(["encryption": #"{"method": "aes-128", "hdcp_level": "type-2"}"#]), "$.encryption.hdcp_level", "type-1"),
+    Rejection(
+      P.profile(["encryption": #"{"method": "none", "hdcp_level": "type-0"}"#]), "$.encryption.hdcp_level",
+      "nothing would be encrypted"),
     // FairPlay delivers one IV with each key: a per-segment sequence IV would be silently ignored.
     Rejection(
-      P.profile(["video": "[\(P.firstRung)]", "encryption": #"{"method": "sample-aes", "fairplay": true, "iv": "sequence"}"#]),
+      P.profile([
+        "video": "[\(P.firstRung)]", "encryption": #"{"method": "sample-aes", "fairplay": true, "iv": "sequence"}"#,
+      ]),
       "$.encryption.iv", #""sequence" cannot be used with fairplay"#),
     // One key and sequence IVs would encrypt every rendition's first block (the same PAT) alike
     // (docs/conformance.md, IVs).
-    Rejection(P.profile(["encryption": #"{"method": "aes-128", "iv": "sequence"}"#]), "$.encryption.iv", "would repeat (key, IV) pairs"),
+    Rejection(
+      P.profile(["encryption": #"{"method": "aes-128", "iv": "sequence"}"#]), "$.encryption.iv",
+      "would repeat (key, IV) pairs"),
     // An alternate audio rendition shares the video's key as much as a second rung does.
     Rejection(
-      P.profile(["video": "[\(P.firstRung)]", "audio": #"[{"name": "Main", "language": "en"}]"#, "encryption": #"{"method": "aes-128", "iv": "sequence"}"#]),
+      P.profile([
+        "video": "[\(P.firstRung)]", "audio": #"[{"name": "Main", "language": "en"}]"#,
+        "encryption": #"{"method": "aes-128", "iv": "sequence"}"#,
+      ]),
       "$.encryption.iv", "one key for 2 renditions would repeat (key, IV) pairs"),
     Rejection(P.profile(["encryption": #"{"key_uri": "https://k"}"#]), "$.encryption.key_uri", #"method is "none""#),
-    Rejection(P.profile(["encryption": #"{"method": "none", "key_uri": "https://k"}"#]), "$.encryption.key_uri", "nothing would be encrypted"),
     Rejection(
-      P.profile(["encryption": #"{"method": "sample-aes"}"#], rung: ["codec": #""hevc""#, "profile": #""main""#]), "$.video[1].codec",
+      P.profile(["encryption": #"{"method": "none", "key_uri": "https://k"}"#]), "$.encryption.key_uri",
+      "nothing would be encrypted"),
+    Rejection(
+      P.profile(["encryption": #"{"method": "sample-aes"}"#], rung: ["codec": #""hevc""#, "profile": #""main""#]),
+      "$.video[1].codec",
       "\"sample-aes\" in MPEG-TS encrypts H.264 only"),
     // null is no value (the schema allows it nowhere): a templated profile
     // that writes it for "method" must not publish in the clear with exit 0.
     Rejection(P.profile(["encryption": #"{"method": null}"#]), "$.encryption.method", "is null, which no field takes"),
     Rejection(P.profile(["encryption": "null"]), "$.encryption", "is null"),
     Rejection(P.profile(["audio": "null"]), "$.audio", "is null"),
-    Rejection(P.profile(["encryption": #"{"method": "sample-aes", "fairplay": null}"#]), "$.encryption.fairplay", "is null"),
+    Rejection(
+      P.profile(["encryption": #"{"method": "sample-aes", "fairplay": null}"#]), "$.encryption.fairplay", "is null"),
     Rejection(P.profile(rung: ["bitrate": "null"]), "$.video[1].bitrate", "is null"),
     Rejection(P.profile(["inputs": "null", "subtitles": "null"]), "$.inputs", "is null"),
     Rejection(P.profile(["inputs": "[null]"]), "$.inputs[0]", "expected a non-empty path string"),
     // Not JSON at all.
     Rejection(#"{"version": 1,"#, "$", "not valid JSON"),
     // Strict JSON: no trailing commas, no key twice (which value counts is undefined). More in ProfileJSONSyntaxTests.
-    Rejection("{\"version\": 1,\n \"segment\": {\"duration\": 6,},\n \"video\": []}", "$.segment", #"line 2, column 27: a comma before "}""#),
+    Rejection(
+      "{\"version\": 1,\n \"segment\": {\"duration\": 6,},\n \"video\": []}", "$.segment",
+      #"line 2, column 27: a comma before "}""#),
     Rejection(P.profile(["video": "[\(P.firstRung),]"]), "$.video", #"a comma before "]""#),
-    Rejection(P.profile(["segment": #"{"duration": 4, "duration": -1}"#]), "$.segment.duration", #"line 1, column 43: duplicate key "duration""#),
+    Rejection(
+      P.profile(["segment": #"{"duration": 4, "duration": -1}"#]), "$.segment.duration",
+      #"line 1, column 43: duplicate key "duration""#),
     Rejection(P.profile(["segment": #"{"duration": 4, "d\u0075ration": 4}"#]), "$.segment.duration", "duplicate key"),
     Rejection(P.profile(["video": #"[{"name": "a", "x": [{"k": 1, "k": 2}]}]"#]), "$.video[0].x[0].k", "duplicate key"),
     Rejection("", "$", "not valid JSON"),
@@ -371,7 +427,9 @@ private typealias P = ProfileJSON
     #expect(ProfileLoader.isSafePathComponent(name))
   }
 
-  @Test(arguments: ["", ".", "..", "../x", ".hidden", "-x", "a/b", "a\\b", "a b", "é", String(repeating: "x", count: 65)])
+  @Test(arguments: [
+    "", ".", "..", "../x", ".hidden", "-x", "a/b", "a\\b", "a b", "é", String(repeating: "x", count: 65),
+  ])
   func unsafeNames(_ name: String) {
     #expect(!ProfileLoader.isSafePathComponent(name))
   }

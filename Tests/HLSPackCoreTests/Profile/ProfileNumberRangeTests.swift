@@ -18,7 +18,9 @@ private func load(_ json: String) throws -> Profile {
 
   /// Each field with values past both ends, fractions and the 64-bit extremes.
   static let refused: [Rejection] =
-    (["-1", "1.5"] + huge).map { Rejection(P.profile(["version": $0]), "$.version", "expected a whole number from 0 to 2147483647") }
+    (["-1", "1.5"] + huge).map {
+      Rejection(P.profile(["version": $0]), "$.version", "expected a whole number from 0 to 2147483647")
+    }
     + ["0", "2"].map { Rejection(P.profile(["version": $0]), "$.version", "unsupported version") }
     + (["0", "0.999", "60.001", "-1"] + huge).map {
       Rejection(P.profile(["segment": #"{"duration": \#($0)}"#]), "$.segment.duration", "must be from 1 to 60 seconds")
@@ -32,9 +34,13 @@ private func load(_ json: String) throws -> Profile {
       Rejection(P.profile(rung: ["bitrate": $0]), "$.video[1].bitrate", "from 1 to 2000000000")
     }
     + [Rejection(P.profile(rung: ["bitrate": "9999"]), "$.video[1].bitrate", "at least 10000")]
-    + (["0", "2000000001"] + huge).map { Rejection(P.profile(rung: ["maxrate": $0]), "$.video[1].maxrate", "from 1 to 2000000000") }
+    + (["0", "2000000001"] + huge).map {
+      Rejection(P.profile(rung: ["maxrate": $0]), "$.video[1].maxrate", "from 1 to 2000000000")
+    }
     + [Rejection(P.profile(rung: ["maxrate": "2999999"]), "$.video[1].maxrate", "at least the bitrate")]
-    + (["999", "4000000001", "-1"] + huge).map { Rejection(P.profile(rung: ["bufsize": $0]), "$.video[1].bufsize", "from 1000 to 4000000000") }
+    + (["999", "4000000001", "-1"] + huge).map {
+      Rejection(P.profile(rung: ["bufsize": $0]), "$.video[1].bufsize", "from 1000 to 4000000000")
+    }
     + (["0", "0.999", "120.001", "121", "-25", "1e-300"] + huge).map {
       Rejection(P.profile(rung: ["fps": $0]), "$.video[1].fps", "frame rate from 1 to 120")
     }
@@ -42,34 +48,50 @@ private func load(_ json: String) throws -> Profile {
       Rejection(P.profile(rung: ["fps": "\"\($0)\""]), "$.video[1].fps", "expected a frame rate from 1 to 120")
     }
     // Fractions whose value is in range but whose terms overflow 32-bit encoder fields or frame arithmetic.
-    + ["4294967296/4294967296", "2147483648/1073741824", "9223372036854775807/9223372036854775807", "1000001/1000000", "30000/1000001"].map {
-      Rejection(P.profile(rung: ["fps": "\"\($0)\""]), "$.video[1].fps", "numerator and denominator must be from 1 to 1000000")
+    + [
+      "4294967296/4294967296", "2147483648/1073741824", "9223372036854775807/9223372036854775807", "1000001/1000000",
+      "30000/1000001",
+    ].map {
+      Rejection(
+        P.profile(rung: ["fps": "\"\($0)\""]), "$.video[1].fps", "numerator and denominator must be from 1 to 1000000")
     }
-    + (["-1", "0"] + huge).map { Rejection(P.profile(rung: ["level": $0]), "$.video[1].level", "is not a level of this codec") }
+    + (["-1", "0"] + huge).map {
+      Rejection(P.profile(rung: ["level": $0]), "$.video[1].level", "is not a level of this codec")
+    }
     + (["7999", "512001", "0"] + huge).map {
       Rejection(P.profile(["audio": #"{"bitrate": \#($0)}"#]), "$.audio.bitrate", "from 8000 to 512000")
     }
     + (["31999", "640001"] + huge).map {
-      Rejection(P.profile(["audio": #"{"codec": "ac3", "bitrate": \#($0)}"#]), "$.audio.bitrate", "from 32000 to 640000")
+      Rejection(
+        P.profile(["audio": #"{"codec": "ac3", "bitrate": \#($0)}"#]), "$.audio.bitrate", "from 32000 to 640000")
     }
-    + (["0", "9", "-1", "2.5"] + huge).map { Rejection(P.profile(["audio": #"{"channels": \#($0)}"#]), "$.audio.channels", "from 1 to 8") }
-    + ["7"].map { Rejection(P.profile(["audio": #"{"codec": "ac3", "channels": \#($0)}"#]), "$.audio.channels", "from 1 to 6") }
+    + (["0", "9", "-1", "2.5"] + huge).map {
+      Rejection(P.profile(["audio": #"{"channels": \#($0)}"#]), "$.audio.channels", "from 1 to 8")
+    }
+    + ["7"].map {
+      Rejection(P.profile(["audio": #"{"codec": "ac3", "channels": \#($0)}"#]), "$.audio.channels", "from 1 to 6")
+    }
     + (["7999", "96001", "0"] + huge).map {
       Rejection(P.profile(["audio": #"{"sample_rate": \#($0)}"#]), "$.audio.sample_rate", "from 8000 to 96000")
     }
     + [Rejection(P.profile(["audio": #"{"sample_rate": 44101}"#]), "$.audio.sample_rate", "not an AAC sample rate")]
     + (["-1", "64", "0.5"] + huge).map {
-      Rejection(P.profile(["audio": #"[{"name": "English", "language": "en", "track": \#($0)}]"#]), "$.audio[0].track", "source audio track's index")
+      Rejection(
+        P.profile(["audio": #"[{"name": "English", "language": "en", "track": \#($0)}]"#]), "$.audio[0].track",
+        "source audio track's index")
     }
     + (["0", "2000000001"] + huge).map {
       Rejection(P.profile(["low_variant_bandwidth": $0]), "$.low_variant_bandwidth", "from 1 to 2000000000")
     }
     + (["0", "1000001", "-1"] + huge).map {
-      Rejection(P.profile(["encryption": #"{"method": "aes-128", "rotate_every": \#($0)}"#]), "$.encryption.rotate_every", "from 1 to 1000000")
+      Rejection(
+        P.profile(["encryption": #"{"method": "aes-128", "rotate_every": \#($0)}"#]), "$.encryption.rotate_every",
+        "from 1 to 1000000")
     }
     + (["-1", "1000001"] + huge).map {
       Rejection(
-        P.profile(["encryption": #"{"method": "aes-128", "clear_lead_segments": \#($0)}"#]), "$.encryption.clear_lead_segments",
+        P.profile(["encryption": #"{"method": "aes-128", "clear_lead_segments": \#($0)}"#]),
+        "$.encryption.clear_lead_segments",
         "from 0 to 1000000")
     }
 
@@ -81,7 +103,8 @@ private func load(_ json: String) throws -> Profile {
   }
 
   /// The ends of every range load, and what is computed from them downstream stays exact.
-  static let largest = #"{"name": "high", "width": 8192, "height": 8192, "bitrate": 2000000000, "maxrate": 2000000000, "bufsize": 4000000000}"#
+  static let largest =
+    #"{"name": "high", "width": 8192, "height": 8192, "bitrate": 2000000000, "maxrate": 2000000000, "bufsize": 4000000000}"#
   static let smallest = #"{"name": "low", "width": 16, "height": 16, "bitrate": 10000, "bufsize": 1000}"#
 
   @Test(arguments: [
@@ -119,17 +142,21 @@ private func load(_ json: String) throws -> Profile {
     let profile = try load(
       P.profile(
         [
-          "segment": #"{"duration": 60}"#, "video": "[\(Self.largest), \(Self.smallest)]", "low_variant_bandwidth": "2000000000",
+          "segment": #"{"duration": 60}"#, "video": "[\(Self.largest), \(Self.smallest)]",
+          "low_variant_bandwidth": "2000000000",
           "audio": #"{"bitrate": 512000, "channels": 8, "sample_rate": 96000}"#,
-          "encryption": #"{"method": "aes-128", "rotate_every": 1000000, "clear_lead_segments": 1000000, "key_uri": "k{period}"}"#,
+          "encryption":
+            #"{"method": "aes-128", "rotate_every": 1000000, "clear_lead_segments": 1000000, "key_uri": "k{period}"}"#,
         ]))
     #expect(profile.video.map(\.bitrate) == [2_000_000_000, 10_000])
     #expect(profile.video.map(\.bufsize) == [4_000_000_000, 1000])
     #expect(profile.audio == AudioSettings(codec: .aac, bitrate: 512_000, channels: 8, sampleRate: 96_000))
     #expect(profile.encryption.rotateEvery == 1_000_000 && profile.encryption.clearLeadSegments == 1_000_000)
-    let ac3 = try load(P.profile(["audio": #"{"codec": "ac3", "bitrate": 640000, "channels": 6, "sample_rate": 32000}"#]))
+    let ac3 = try load(
+      P.profile(["audio": #"{"codec": "ac3", "bitrate": 640000, "channels": 6, "sample_rate": 32000}"#]))
     #expect(ac3.audio == AudioSettings(codec: .ac3, bitrate: 640_000, channels: 6, sampleRate: 32_000))
-    let low = try load(P.profile(["audio": #"{"bitrate": 8000, "channels": 1, "sample_rate": 8000}"#, "low_variant_bandwidth": "1"]))
+    let low = try load(
+      P.profile(["audio": #"{"bitrate": 8000, "channels": 1, "sample_rate": 8000}"#, "low_variant_bandwidth": "1"]))
     #expect(low.audio == AudioSettings(codec: .aac, bitrate: 8000, channels: 1, sampleRate: 8000))
   }
 

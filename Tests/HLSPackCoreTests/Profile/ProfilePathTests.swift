@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import HLSPackTestSupport
+import Testing
 
 @testable import HLSPackCore
 
@@ -35,7 +35,8 @@ import HLSPackTestSupport
   /// slash is added from what the disk holds.
   @Test func folderOnDiskGetsNoTrailingSlash() throws {
     let folder = try TemporaryFolder()
-    try FileManager.default.createDirectory(at: folder.url.appendingPathComponent("media"), withIntermediateDirectories: false)
+    try FileManager.default.createDirectory(
+      at: folder.url.appendingPathComponent("media"), withIntermediateDirectories: false)
     let resolved = ProfileLoader.resolve("media", against: folder.url)
     #expect(resolved.path == folder.url.path + "/media")
     #expect(!resolved.absoluteString.hasSuffix("/"))

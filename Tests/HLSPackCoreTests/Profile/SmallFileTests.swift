@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import HLSPackTestSupport
+import Testing
 
 @testable import HLSPackCore
 
@@ -61,13 +61,17 @@ import HLSPackTestSupport
   @Test func regularOnlyReadRefusesWhatIsNotARegularFile() throws {
     let pipe = folder.url.appendingPathComponent("p.fifo")
     #expect(mkfifo(pipe.path, 0o600) == 0)
-    #expect(throws: SmallFile.Failure(reason: "(not a regular file: a named pipe)")) { try SmallFile.readRegular(pipe.path, limit: 100) }
+    #expect(throws: SmallFile.Failure(reason: "(not a regular file: a named pipe)")) {
+      try SmallFile.readRegular(pipe.path, limit: 100)
+    }
     #expect(throws: SmallFile.Failure(reason: "(not a regular file: a character device)")) {
       try SmallFile.readRegular("/dev/zero", limit: 100)
     }
     let file = folder.url.appendingPathComponent("a.txt")
     try Data(repeating: 65, count: 2000).write(to: file)
-    #expect(throws: SmallFile.Failure(reason: "(2000 bytes, larger than 1 KiB)")) { try SmallFile.readRegular(file.path, limit: 1024) }
+    #expect(throws: SmallFile.Failure(reason: "(2000 bytes, larger than 1 KiB)")) {
+      try SmallFile.readRegular(file.path, limit: 1024)
+    }
     let link = folder.url.appendingPathComponent("link")
     try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: "a.txt")
     #expect(try SmallFile.readRegular(link.path, limit: 4096).count == 2000)

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import HLSPackTestSupport
+import Testing
 
 @testable import HLSPackCore
 
@@ -27,7 +27,9 @@ import HLSPackTestSupport
     try FileManager.default.createDirectory(at: destination, withIntermediateDirectories: false)
     try write("holiday", to: destination.appendingPathComponent("notes.txt"))
     let refusal = reason { try AssetStaging(destination: destination, replace: true) }
-    #expect(refusal?.contains("\(destination.path): already exists and is not an asset hlspack wrote") == true, "\(refusal ?? "")")
+    #expect(
+      refusal?.contains("\(destination.path): already exists and is not an asset hlspack wrote") == true,
+      "\(refusal ?? "")")
     #expect(try parent.contents() == ["movie"])
     #expect(try String(contentsOf: destination.appendingPathComponent("notes.txt"), encoding: .utf8) == "holiday")
   }
@@ -44,7 +46,9 @@ import HLSPackTestSupport
     let refusal = reason {
       try AssetStaging(destination: destination, replace: true, protecting: [link.appendingPathComponent("movie.mp4")])
     }
-    #expect(refusal?.contains("\(destination.path): holds \(link.path)/movie.mp4, which this run reads") == true, "\(refusal ?? "")")
+    #expect(
+      refusal?.contains("\(destination.path): holds \(link.path)/movie.mp4, which this run reads") == true,
+      "\(refusal ?? "")")
     #expect(FileManager.default.fileExists(atPath: input.path))
     #expect(try parent.contents() == ["link", "movie"])
   }
@@ -68,7 +72,8 @@ import HLSPackTestSupport
     try FileManager.default.createSymbolicLink(atPath: destination.path, withDestinationPath: "/nonexistent/movie")
     let refusal = reason { try AssetStaging(destination: destination, replace: replace) }
     #expect(
-      refusal?.contains("\(destination.path): already exists as a symbolic link to /nonexistent/movie, which leads nowhere") == true,
+      refusal?.contains(
+        "\(destination.path): already exists as a symbolic link to /nonexistent/movie, which leads nowhere") == true,
       "\(refusal ?? "")")
     #expect(try parent.contents() == ["movie"])
   }
@@ -105,7 +110,9 @@ import HLSPackTestSupport
     let link = parent.url.appendingPathComponent("link")
     try fm.createSymbolicLink(atPath: link.path, withDestinationPath: "/nonexistent")
     for taken in [empty, file, link] {
-      #expect(DirectoryExchange.moveWithoutReplacing(source.path, to: taken.path, noReplaceFlag: noReplaceFlag) == EEXIST, "\(taken)")
+      #expect(
+        DirectoryExchange.moveWithoutReplacing(source.path, to: taken.path, noReplaceFlag: noReplaceFlag) == EEXIST,
+        "\(taken)")
     }
     #expect(try parent.contents() == ["empty", "file", "link", "staged"])
     let free = parent.url.appendingPathComponent("free")

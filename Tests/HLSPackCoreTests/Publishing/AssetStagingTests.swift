@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import HLSPackTestSupport
+import Testing
 
 @testable import HLSPackCore
 
@@ -38,7 +38,9 @@ import HLSPackTestSupport
     defer { staging.discard() }
     #expect(staging.othersFolders.map(\.lastPathComponent) == [".movie.old-12345678", ".movie.partial-0BADF00D"])
     let warning = try #require(staging.othersFoldersWarning)
-    #expect(warning.contains(parent.url.appendingPathComponent(".movie.partial-0BADF00D").path) && warning.contains("may hold keys"))
+    #expect(
+      warning.contains(parent.url.appendingPathComponent(".movie.partial-0BADF00D").path)
+        && warning.contains("may hold keys"))
     let alone = try AssetStaging(destination: parent.url.appendingPathComponent("other"), replace: false)
     defer { alone.discard() }
     #expect(alone.othersFoldersWarning == nil)
@@ -108,7 +110,8 @@ import HLSPackTestSupport
     for round in 1...200 {
       let staging = try AssetStaging(destination: destination, replace: true)
       try write("\(round)", to: staging.folder.appendingPathComponent("master.m3u8"))
-      try write(#"{"tool": {"name": "hlspack", "version": "0"}}"#, to: staging.folder.appendingPathComponent("report.json"))
+      try write(
+        #"{"tool": {"name": "hlspack", "version": "0"}}"#, to: staging.folder.appendingPathComponent("report.json"))
       #expect(try staging.publish() == nil)
     }
     let (looks, misses) = watch.stop()
@@ -123,7 +126,8 @@ import HLSPackTestSupport
   /// front, naming the folder and the limit, not with "the file name is invalid".
   @Test func namesThatLeaveNoRoomForTheStagingFolderAreRefused() throws {
     let parent = try TemporaryFolder()
-    let longest = String(repeating: "é", count: AssetStaging.longestName / 2) + (AssetStaging.longestName % 2 == 1 ? "x" : "")
+    let longest =
+      String(repeating: "é", count: AssetStaging.longestName / 2) + (AssetStaging.longestName % 2 == 1 ? "x" : "")
     #expect(longest.utf8.count == 237)
     let staging = try AssetStaging(destination: parent.url.appendingPathComponent(longest), replace: false)
     staging.discard()
@@ -159,7 +163,8 @@ import HLSPackTestSupport
     let warning = try staging.publish()
 
     #expect(try FileManager.default.contentsOfDirectory(atPath: destination.path) == ["new.txt"])
-    let left = parent.url.appendingPathComponent(try #require(try parent.contents().first { $0.hasPrefix(".movie.old-") }))
+    let left = parent.url.appendingPathComponent(
+      try #require(try parent.contents().first { $0.hasPrefix(".movie.old-") }))
     #expect(warning?.contains(left.path) == true, "\(String(describing: warning))")
     #expect(chattr("-i", left.appendingPathComponent("stuck").path), "unfrozen, so the scratch folder can go")
   }

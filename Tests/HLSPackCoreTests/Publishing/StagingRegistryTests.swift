@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import HLSPackTestSupport
+import Testing
 
 @testable import HLSPackCore
 
@@ -10,9 +10,12 @@ import HLSPackTestSupport
   @Test func interruptRemovesEveryStagingFolderAndWhatIsInIt() throws {
     let parent = try TemporaryFolder()
     let registry = StagingRegistry()
-    let first = try AssetStaging(destination: parent.url.appendingPathComponent("a"), replace: false, registry: registry)
-    let second = try AssetStaging(destination: parent.url.appendingPathComponent("b"), replace: false, registry: registry)
-    try FileManager.default.createDirectory(at: first.folder.appendingPathComponent("keys"), withIntermediateDirectories: false)
+    let first = try AssetStaging(
+      destination: parent.url.appendingPathComponent("a"), replace: false, registry: registry)
+    let second = try AssetStaging(
+      destination: parent.url.appendingPathComponent("b"), replace: false, registry: registry)
+    try FileManager.default.createDirectory(
+      at: first.folder.appendingPathComponent("keys"), withIntermediateDirectories: false)
     try Data("key".utf8).write(to: first.folder.appendingPathComponent("keys/k.key"))
     try Data("segment".utf8).write(to: second.folder.appendingPathComponent("segment_00000.ts"))
     registry.interrupt()

@@ -32,7 +32,8 @@ import Testing
     let root = try Self.encoded()
     #expect(
       Set(root.keys) == [
-        "tool", "input", "asset", "container", "encryption", "iv_mode", "target_duration", "keys", "renditions", "timings",
+        "tool", "input", "asset", "container", "encryption", "iv_mode", "target_duration", "keys", "renditions",
+        "timings",
       ])
     let tool = try #require(root["tool"] as? [String: Any])
     #expect(tool["name"] as? String == "hlspack")
@@ -44,7 +45,8 @@ import Testing
     let rendition = try #require((root["renditions"] as? [[String: Any]])?.first)
     #expect(
       Set(rendition.keys) == [
-        "name", "playlist", "bandwidth", "average_bandwidth", "codecs", "resolution", "frame_rate", "video_frames", "segments",
+        "name", "playlist", "bandwidth", "average_bandwidth", "codecs", "resolution", "frame_rate", "video_frames",
+        "segments",
       ])
     let segment = try #require((rendition["segments"] as? [[String: Any]])?.first)
     #expect(Set(segment.keys) == ["uri", "duration", "bytes", "sha256", "iv", "key_id"])
@@ -68,7 +70,8 @@ import Testing
     let data = try JSONEncoder().encode(clear)
     let root = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
     #expect(root["iv_mode"] == nil)
-    let segment = try #require(((root["renditions"] as? [[String: Any]])?.first?["segments"] as? [[String: Any]])?.first)
+    let segment = try #require(
+      ((root["renditions"] as? [[String: Any]])?.first?["segments"] as? [[String: Any]])?.first)
     #expect(segment["iv"] == nil && segment["key_id"] == nil)
   }
 

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import HLSPackTestSupport
+import Testing
 
 @testable import HLSPackCore
 
@@ -15,7 +15,8 @@ import HLSPackTestSupport
   @Test func quotesAsGNULsDoes() throws {
     let folder = try TemporaryFolder()
     for name in Self.names {
-      #expect(FileManager.default.createFile(atPath: folder.url.appendingPathComponent(name).path, contents: nil), "\(name)")
+      #expect(
+        FileManager.default.createFile(atPath: folder.url.appendingPathComponent(name).path, contents: nil), "\(name)")
     }
     let ls = Process()
     ls.executableURL = URL(fileURLWithPath: "/bin/ls")
@@ -24,7 +25,8 @@ import HLSPackTestSupport
     let out = Pipe()
     ls.standardOutput = out
     try ls.run()
-    let listed = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: "\n").map(String.init)
+    let listed = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: "\n")
+      .map(String.init)
     ls.waitUntilExit()
     let names = try FileManager.default.contentsOfDirectory(atPath: folder.url.path)
     #expect(Set(names.map(ShellQuoting.quote)) == Set(listed))

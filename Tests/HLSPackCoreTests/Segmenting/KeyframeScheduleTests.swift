@@ -48,7 +48,10 @@ import Testing
   /// ceil(D·fps). Products that are whole numbers must not gain a frame from
   /// floating-point error.
   @Test(
-    arguments: [(2.2, pal, 55), (1.1, FrameRate(numerator: 50, denominator: 1), 55), (3.003, FrameRate(numerator: 24000, denominator: 1001), 72)])
+    arguments: [
+      (2.2, pal, 55), (1.1, FrameRate(numerator: 50, denominator: 1), 55),
+      (3.003, FrameRate(numerator: 24000, denominator: 1001), 72),
+    ])
   func framesPerSegmentIsExactForWholeProducts(seconds: Double, rate: FrameRate, expected: Int) {
     let schedule = KeyframeSchedule(segmentDuration: seconds, rate: rate)
     #expect(schedule.framesPerSegment == expected)

@@ -19,7 +19,8 @@ import Testing
   }
 
   @Test func webVTTTextIsKept() throws {
-    let cues = try SubtitleParser.parse("WEBVTT\n\n00:01.000 --> 00:02.000 align:start\n<c.x>Tom &amp; <i>Jerry</i></c>\n", srt: false)
+    let cues = try SubtitleParser.parse(
+      "WEBVTT\n\n00:01.000 --> 00:02.000 align:start\n<c.x>Tom &amp; <i>Jerry</i></c>\n", srt: false)
     #expect(cues.map(\.text) == ["<c.x>Tom &amp; <i>Jerry</i></c>"])
   }
 
@@ -27,7 +28,8 @@ import Testing
   /// identifiers); STYLE, REGION and NOTE blocks are left out, as FFmpeg 5.1
   /// reads no cue from a file with a STYLE or REGION block.
   @Test func identifiersStayAndHeaderBlocksGo() throws {
-    let source = "WEBVTT\n\nNOTE by hand\n\nSTYLE\n::cue { color: yellow }\n\nREGION\nid:r1\n\nintro\n00:01.000 --> 00:03.000 region:r1\nHello\n\n00:03.500 --> 00:04.000\nBye\n"
+    let source =
+      "WEBVTT\n\nNOTE by hand\n\nSTYLE\n::cue { color: yellow }\n\nREGION\nid:r1\n\nintro\n00:01.000 --> 00:03.000 region:r1\nHello\n\n00:03.500 --> 00:04.000\nBye\n"
     let cues = try SubtitleParser.parse(source, srt: false)
     #expect(cues.map(\.identifier) == ["intro", ""])
     #expect(try SubtitleParser.parse("7\n00:00:01,000 --> 00:00:02,000\nSRT\n", srt: true).map(\.identifier) == [""])
@@ -42,7 +44,8 @@ import Testing
 
   /// Only timing lines carry "-->" in the written segments.
   @Test func segmentsHaveArrowsOnlyOnTimingLines() throws {
-    let cues = try SubtitleParser.parse("1\n00:00:01,000 --> 00:00:02,000\na --> b\n\n2\n00:00:02,500 --> 00:00:03,000\n-->\n", srt: true)
+    let cues = try SubtitleParser.parse(
+      "1\n00:00:01,000 --> 00:00:02,000\na --> b\n\n2\n00:00:02,500 --> 00:00:03,000\n-->\n", srt: true)
     let document = try #require(WebVTTSegmenter(originTicks: 90_000).segments(cues, boundaries: [0, 4_000]).first)
     let arrows = document.split(separator: "\n").filter { $0.contains("-->") }
     #expect(arrows == ["00:00:01.000 --> 00:00:02.000", "00:00:02.500 --> 00:00:03.000"])
@@ -52,7 +55,8 @@ import Testing
   /// line. Cues keep their presentation times and the map ties LOCAL 0 to the
   /// first picture's timestamp (on the media clock, 1 s late in VLC and yt-dlp).
   @Test func segmentDocumentText() throws {
-    let cues = try SubtitleParser.parse("WEBVTT\n\n00:01.000 --> 00:02.000 align:start\nHello\n\n00:02.500 --> 00:05.000\nBye", srt: false)
+    let cues = try SubtitleParser.parse(
+      "WEBVTT\n\n00:01.000 --> 00:02.000 align:start\nHello\n\n00:02.500 --> 00:05.000\nBye", srt: false)
     let documents = WebVTTSegmenter(originTicks: 90_000).segments(cues, boundaries: [0, 2_000, 4_000, 6_000])
     #expect(
       documents == [

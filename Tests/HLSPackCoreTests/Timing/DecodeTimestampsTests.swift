@@ -26,12 +26,16 @@ struct DecodeTimestampsTests {
 
   @Test func aRawStreamWithoutTimestampsIsRefused() {
     var timestamps = DecodeTimestamps(reorderDelay: 2, frameDuration: 40)
-    #expect(throws: DecodeTimestamps.Problem.none(packet: 0)) { try timestamps.next(pts: nil, dts: nil, duration: 48000) }
+    #expect(throws: DecodeTimestamps.Problem.none(packet: 0)) {
+      try timestamps.next(pts: nil, dts: nil, duration: 48000)
+    }
   }
 
   @Test func presentationOrderCannotBeGuessedWithBFrames() {
     var timestamps = DecodeTimestamps(reorderDelay: 1, frameDuration: 40)
-    #expect(throws: DecodeTimestamps.Problem.noPresentationTime(packet: 0)) { try timestamps.next(pts: nil, dts: 0, duration: 40) }
+    #expect(throws: DecodeTimestamps.Problem.noPresentationTime(packet: 0)) {
+      try timestamps.next(pts: nil, dts: 0, duration: 40)
+    }
   }
 
   @Test func decodeTimesThatGoBackAreRefused() throws {

@@ -131,7 +131,9 @@ enum L4 {
     pmt.version = 0
     pmt.streams[0].descriptors = [.init(tag: 0x0A, data: [UInt8](repeating: 0x20, count: 256))]
     #expect(throws: TransportStreamError.self) { try pmt.serialized() }
-    #expect(throws: TransportStreamError.self) { try SampleAESSignalling(version: 32).encrypted(L4.clearPMT(streamType: 0x1B)) }
+    #expect(throws: TransportStreamError.self) {
+      try SampleAESSignalling(version: 32).encrypted(L4.clearPMT(streamType: 0x1B))
+    }
   }
 
   // MARK: Signalling rules
@@ -147,17 +149,21 @@ enum L4 {
     ])
     let pmt = try signalling.encrypted(clear)
     #expect(pmt.streams.map(\.streamType) == [0xC1, 0xC2])
-    #expect(pmt.streams[0].descriptors == [
-      .init(tag: 0x0F, data: Array("ac3d".utf8)),
-      .init(tag: 0x05, data: Array("apadzac3".utf8) + [0, 0, 1, 10] + syncFrame.prefix(10)),
-    ])
-    #expect(pmt.streams[1].descriptors == [
-      .init(tag: 0x0F, data: Array("ec3d".utf8)),
-      .init(tag: 0x05, data: Array("apadzec3".utf8) + [0, 0, 1, 5] + dec3),
-    ])
+    #expect(
+      pmt.streams[0].descriptors == [
+        .init(tag: 0x0F, data: Array("ac3d".utf8)),
+        .init(tag: 0x05, data: Array("apadzac3".utf8) + [0, 0, 1, 10] + syncFrame.prefix(10)),
+      ])
+    #expect(
+      pmt.streams[1].descriptors == [
+        .init(tag: 0x0F, data: Array("ec3d".utf8)),
+        .init(tag: 0x05, data: Array("apadzec3".utf8) + [0, 0, 1, 5] + dec3),
+      ])
   }
 
-  @Test(arguments: [([UInt8]([0x12, 0x10]), "zaac"), ([0x2B, 0x92, 0x08, 0x00], "zach"), ([0xEB, 0x09, 0x88, 0x00], "zacp")])
+  @Test(arguments: [
+    ([UInt8]([0x12, 0x10]), "zaac"), ([0x2B, 0x92, 0x08, 0x00], "zach"), ([0xEB, 0x09, 0x88, 0x00], "zacp"),
+  ])
   func aacAudioTypes(asc: [UInt8], audioType: String) throws {
     #expect(try SampleAESAudioSetup.aac(audioSpecificConfig: asc).audioType.rawValue == audioType)
   }
@@ -201,7 +207,8 @@ enum L4 {
     #expect(pmt.streams[1].descriptors.last == language)
     #expect(pmt.streams[2] == id3)
     // Applying it twice changes nothing more.
-    #expect(try SampleAESSignalling(audioSetup: [0x101: .aac(audioSpecificConfig: [0x11, 0x90])]).encrypted(pmt) == pmt)
+    #expect(
+      try SampleAESSignalling(audioSetup: [0x101: .aac(audioSpecificConfig: [0x11, 0x90])]).encrypted(pmt) == pmt)
   }
 
   @Test func streamsThatCannotBeSignalledAreRefused() throws {

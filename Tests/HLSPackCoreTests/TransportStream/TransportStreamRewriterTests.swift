@@ -4,7 +4,9 @@ import Testing
 
 /// 188-byte packets built by hand: a 4-byte header, an optional adaptation
 /// field, then a payload padded with 0xFF (PSI) or 0x00 (PES).
-private func packet(pid: UInt16, counter: UInt8, start: Bool, adaptation: [UInt8]? = nil, payload: [UInt8], fill: UInt8 = 0xFF)
+private func packet(
+  pid: UInt16, counter: UInt8, start: Bool, adaptation: [UInt8]? = nil, payload: [UInt8], fill: UInt8 = 0xFF
+)
   -> [UInt8]
 {
   var p: [UInt8] = [0x47, (start ? 0x40 : 0) | UInt8(pid >> 8), UInt8(pid & 0xFF)]
@@ -62,7 +64,8 @@ private let clearAACSection = withCRC([
   @Test func keepsTheAdaptationFieldAndCounter() throws {
     let adaptation: [UInt8] = [0x00, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF]
     var ts = stream(pmtAdaptation: adaptation)
-    var rewriter = TransportStreamPMTRewriter(signalling: SampleAESSignalling(version: 1, audioSetup: L4.aacSignalling.audioSetup))
+    var rewriter = TransportStreamPMTRewriter(
+      signalling: SampleAESSignalling(version: 1, audioSetup: L4.aacSignalling.audioSetup))
     try rewriter.rewrite(&ts)
     let p = Array(ts[2 * 188..<3 * 188])
     #expect(Array(p[..<4]) == [0x47, 0x40, 0x20, 0x37])  // PUSI, PID 0x20, adaptation + payload, counter 7
@@ -112,7 +115,9 @@ private let clearAACSection = withCRC([
     // A PMT packet without payload_unit_start_indicator continues a section.
     var continued = stream()
     continued[2 * 188 + 1] &= ~0x40
-    #expect(throws: TransportStreamError.sectionSpansPackets(pid: 0x20, offset: 2 * 188)) { try rewriter.rewrite(&continued) }
+    #expect(throws: TransportStreamError.sectionSpansPackets(pid: 0x20, offset: 2 * 188)) {
+      try rewriter.rewrite(&continued)
+    }
     var badCRC = stream()
     badCRC[2 * 188 + 10] ^= 0x01
     #expect(throws: TransportStreamError.crcMismatch(tableID: 0x02)) { try rewriter.rewrite(&badCRC) }

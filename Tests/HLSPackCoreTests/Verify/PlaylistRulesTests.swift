@@ -23,7 +23,8 @@ import Testing
 
   func ruleIDs(_ text: String) -> [String] {
     let parsed = PlaylistText(Array(text.utf8))
-    let findings = PlaylistRules.common(parsed, file: "v/index.m3u8")
+    let findings =
+      PlaylistRules.common(parsed, file: "v/index.m3u8")
       + PlaylistRules.media(VerifiedMediaPlaylist(parsed), file: "v/index.m3u8")
     return findings.map(\.rule.id)
   }
@@ -43,7 +44,8 @@ import Testing
 
   @Test func sequenceNumberIsTheIVWhenNoneIsWritten() {
     let playlist = VerifiedMediaPlaylist(
-      PlaylistText(Array("#EXTM3U\n#EXT-X-MEDIA-SEQUENCE:258\n#EXT-X-KEY:METHOD=AES-128,URI=\"k\"\n#EXTINF:1,\na.ts\n".utf8)))
+      PlaylistText(
+        Array("#EXTM3U\n#EXT-X-MEDIA-SEQUENCE:258\n#EXT-X-KEY:METHOD=AES-128,URI=\"k\"\n#EXTINF:1,\na.ts\n".utf8)))
     #expect(playlist.segments.first?.effectiveIV == [UInt8](repeating: 0, count: 14) + [0x01, 0x02])
   }
 
@@ -53,22 +55,37 @@ import Testing
   }
 
   @Test func targetDuration() {
-    #expect(ruleIDs(Self.clean.replacingOccurrences(of: "#EXT-X-TARGETDURATION:2\n", with: "")) == ["playlist.targetduration-missing"])
-    #expect(ruleIDs(Self.clean.replacingOccurrences(of: "TARGETDURATION:2", with: "TARGETDURATION:1.5")) == ["playlist.targetduration-missing"])
+    #expect(
+      ruleIDs(Self.clean.replacingOccurrences(of: "#EXT-X-TARGETDURATION:2\n", with: "")) == [
+        "playlist.targetduration-missing"
+      ])
+    #expect(
+      ruleIDs(Self.clean.replacingOccurrences(of: "TARGETDURATION:2", with: "TARGETDURATION:1.5")) == [
+        "playlist.targetduration-missing"
+      ])
     // 2.5 rounds to 3; 2.49 rounds to 2.
-    #expect(ruleIDs(Self.clean.replacingOccurrences(of: "#EXTINF:1.500000", with: "#EXTINF:2.5")) == ["playlist.targetduration-exceeded"])
+    #expect(
+      ruleIDs(Self.clean.replacingOccurrences(of: "#EXTINF:1.500000", with: "#EXTINF:2.5")) == [
+        "playlist.targetduration-exceeded"
+      ])
     #expect(ruleIDs(Self.clean.replacingOccurrences(of: "#EXTINF:1.500000", with: "#EXTINF:2.49")) == [])
   }
 
   @Test func everySegmentNeedsADuration() {
-    #expect(ruleIDs(Self.clean.replacingOccurrences(of: "#EXTINF:1.500000,", with: "#EXTINF:abc,")) == ["playlist.extinf-missing"])
-    #expect(ruleIDs(Self.clean.replacingOccurrences(of: "#EXTINF:1.500000,\n", with: "")) == ["playlist.extinf-missing"])
+    #expect(
+      ruleIDs(Self.clean.replacingOccurrences(of: "#EXTINF:1.500000,", with: "#EXTINF:abc,")) == [
+        "playlist.extinf-missing"
+      ])
+    #expect(
+      ruleIDs(Self.clean.replacingOccurrences(of: "#EXTINF:1.500000,\n", with: "")) == ["playlist.extinf-missing"])
   }
 
   @Test func versionCoversEveryFeature() {
     // EXT-X-MAP outside an I-frame playlist needs 6.
-    #expect(ruleIDs(Self.clean.replacingOccurrences(of: "VERSION:6", with: "VERSION:5")) == ["playlist.version-too-low"])
-    #expect(ruleIDs(Self.clean.replacingOccurrences(of: "#EXT-X-VERSION:6\n", with: "")) == ["playlist.version-too-low"])
+    #expect(
+      ruleIDs(Self.clean.replacingOccurrences(of: "VERSION:6", with: "VERSION:5")) == ["playlist.version-too-low"])
+    #expect(
+      ruleIDs(Self.clean.replacingOccurrences(of: "#EXT-X-VERSION:6\n", with: "")) == ["playlist.version-too-low"])
     #expect(
       ruleIDs(Self.clean.replacingOccurrences(of: "#EXT-X-VERSION:6\n", with: "#EXT-X-VERSION:6\n#EXT-X-VERSION:6\n"))
         == ["playlist.version-repeated"])
@@ -107,8 +124,9 @@ import Testing
 
   @Test func keySyntax() {
     func with(_ attributes: String) -> [String] {
-      ruleIDs(Self.clean.replacingOccurrences(
-        of: #"METHOD=AES-128,URI="../keys/k.key",IV=0x000102030405060708090A0B0C0D0E0F"#, with: attributes))
+      ruleIDs(
+        Self.clean.replacingOccurrences(
+          of: #"METHOD=AES-128,URI="../keys/k.key",IV=0x000102030405060708090A0B0C0D0E0F"#, with: attributes))
     }
     #expect(with(#"METHOD=AES-129,URI="k""#) == ["key.method-invalid"])
     #expect(with(#"URI="k""#) == ["key.method-invalid"])
@@ -118,7 +136,8 @@ import Testing
     #expect(with(#"METHOD=AES-128,URI="k",IV="0x01""#) == ["key.iv-malformed"])
     #expect(with(#"METHOD=AES-128,URI="k",IV=0x1"#) == [])
     #expect(with(#"METHOD=AES-128,URI="k",KEYFORMAT=identity"#) == ["key.keyformat-malformed"])
-    #expect(with(#"METHOD=AES-128,URI="k",KEYFORMAT="identity",KEYFORMATVERSIONS="1/x""#) == ["key.keyformat-malformed"])
+    #expect(
+      with(#"METHOD=AES-128,URI="k",KEYFORMAT="identity",KEYFORMATVERSIONS="1/x""#) == ["key.keyformat-malformed"])
     #expect(with(#"METHOD=AES-128,URI="k",KEYFORMAT="identity",KEYFORMATVERSIONS="1/2""#) == [])
     #expect(with(#"METHOD=NONE,URI="k""#) == ["key.none-with-attributes"])
   }

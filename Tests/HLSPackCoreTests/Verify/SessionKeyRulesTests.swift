@@ -23,12 +23,15 @@ import Testing
 
   @Test func differentMethodOrFormatForTheSameURI() {
     #expect(ruleIDs(#"METHOD=SAMPLE-AES,URI="keys/k.key""#) == ["multivariant.session-key-mismatch"])
-    #expect(ruleIDs(#"METHOD=AES-128,URI="keys/k.key",KEYFORMAT="com.example""#) == ["multivariant.session-key-mismatch"])
+    #expect(
+      ruleIDs(#"METHOD=AES-128,URI="keys/k.key",KEYFORMAT="com.example""#) == ["multivariant.session-key-mismatch"])
   }
 
   @Test func repeatedAndNone() {
     #expect(
-      ruleIDs(#"METHOD=AES-128,URI="keys/k.key""#, #"METHOD=AES-128,URI="keys/k.key""#) == ["multivariant.session-key-repeated"])
+      ruleIDs(#"METHOD=AES-128,URI="keys/k.key""#, #"METHOD=AES-128,URI="keys/k.key""#) == [
+        "multivariant.session-key-repeated"
+      ])
     #expect(ruleIDs("METHOD=NONE") == ["key.method-invalid"])
   }
 }

@@ -34,8 +34,12 @@ import Testing
       KeyRules.Use(key: key, iv: iv, resource: resource, file: "v/index.m3u8", line: line, segment: resource)
     }
     // The I-frame range of a segment is the same resource: not a reuse.
-    #expect(KeyRules.uniquePairs([use("k", "v/a.ts", line: 1), use("k", "v/a.ts", line: 9), use("j", "v/b.ts", line: 2)]).isEmpty)
-    let findings = KeyRules.uniquePairs([use("k", "v/a.ts", line: 1), use("k", "v/b.ts", line: 3), use("k", "v/b.ts", line: 5)])
+    #expect(
+      KeyRules.uniquePairs([use("k", "v/a.ts", line: 1), use("k", "v/a.ts", line: 9), use("j", "v/b.ts", line: 2)])
+        .isEmpty)
+    let findings = KeyRules.uniquePairs([
+      use("k", "v/a.ts", line: 1), use("k", "v/b.ts", line: 3), use("k", "v/b.ts", line: 5),
+    ])
     #expect(findings.map(\.rule.id) == ["key.iv-reused"])
     #expect(findings.map(\.line) == [3])
   }
@@ -59,7 +63,9 @@ import Testing
     for piece in [1, 5, 7, 16, 187, 188, 189, 1000] {
       func pieces<S: ClearBytesScanner>(_ bytes: [UInt8], _ scanner: S) -> String? {
         var scanner = scanner
-        for start in stride(from: 0, to: bytes.count, by: piece) { scanner.consume(bytes[start..<min(start + piece, bytes.count)]) }
+        for start in stride(from: 0, to: bytes.count, by: piece) {
+          scanner.consume(bytes[start..<min(start + piece, bytes.count)])
+        }
         return scanner.finish()
       }
       #expect(pieces(packets, TransportStreamScanner()) == nil)
@@ -90,7 +96,8 @@ import Testing
   }
 
   @Test func reportSortsMustFirstAndShowsThreePlaces() throws {
-    let findings = (1...5).map { Finding(VerifyRules.segmentMissing, file: "v/index.m3u8", line: 10 - $0, detail: "no file") }
+    let findings =
+      (1...5).map { Finding(VerifyRules.segmentMissing, file: "v/index.m3u8", line: 10 - $0, detail: "no file") }
       + [Finding(VerifyRules.keyFileWorldReadable, file: "v/index.m3u8", line: 1, detail: "mode 644")]
       + [Finding(VerifyRules.extm3uMissing, file: "a.m3u8", line: 1, detail: "first line")]
     let report = VerifyReport(findings: findings.reversed(), playlists: 2, segments: 5, bytes: 100)

@@ -40,7 +40,10 @@ import Testing
     // One subsample: chained.
     try cipher.processChain(&b, runs: [0..<16, 160..<176])
     #expect(Array(b[0..<16]) == Array(a[0..<16]))
-    #expect(Array(b[160..<176]) == (try AES128CBC().encryptBlocks(Array(plain[0..<16] + plain[160..<176]), key: Self.key, iv: Self.iv)).suffix(16))
+    #expect(
+      Array(b[160..<176])
+        == (try AES128CBC().encryptBlocks(Array(plain[0..<16] + plain[160..<176]), key: Self.key, iv: Self.iv)).suffix(
+          16))
   }
 
   @Test func wholeSampleAudioRunMatchesPlainCBC() throws {

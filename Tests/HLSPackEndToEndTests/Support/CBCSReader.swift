@@ -15,7 +15,9 @@ enum CBCSReader {
   }
 
   static func protectedEntries(_ initSegment: [UInt8]) throws -> [ProtectedEntry] {
-    guard let moov = try Box.parse(initSegment[...]).first(where: { $0.type == "moov" }) else { throw FixtureError("no moov") }
+    guard let moov = try Box.parse(initSegment[...]).first(where: { $0.type == "moov" }) else {
+      throw FixtureError("no moov")
+    }
     var entries: [ProtectedEntry] = []
     for trak in try moov.children() where trak.type == "trak" {
       guard let tkhd = try trak.children().first(where: { $0.type == "tkhd" }),
@@ -29,14 +31,16 @@ enum CBCSReader {
           throw FixtureError("\(entry.type) without sinf")
         }
         let parts = try sinf.children()
-        guard let frma = parts.first(where: { $0.type == "frma" }), let schm = parts.first(where: { $0.type == "schm" }),
+        guard let frma = parts.first(where: { $0.type == "frma" }),
+          let schm = parts.first(where: { $0.type == "schm" }),
           let tenc = try sinf.find(["schi", "tenc"])
         else { throw FixtureError("sinf without frma, schm or schi/tenc") }
         let s = schm.payload.startIndex
         entries.append(
           ProtectedEntry(
             trackID: trackID, type: entry.type, originalFormat: String(decoding: frma.payload, as: UTF8.self),
-            schemeType: String(decoding: schm.payload[(s + 4)..<(s + 8)], as: UTF8.self), schemeVersion: readBE32(schm.payload, s + 8),
+            schemeType: String(decoding: schm.payload[(s + 4)..<(s + 8)], as: UTF8.self),
+            schemeVersion: readBE32(schm.payload, s + 8),
             tenc: Array(tenc.payload)))
       }
     }
@@ -44,7 +48,9 @@ enum CBCSReader {
   }
 
   static func compatibleBrands(_ initSegment: [UInt8]) throws -> [String] {
-    guard let ftyp = try Box.parse(initSegment[...]).first(where: { $0.type == "ftyp" }) else { throw FixtureError("no ftyp") }
+    guard let ftyp = try Box.parse(initSegment[...]).first(where: { $0.type == "ftyp" }) else {
+      throw FixtureError("no ftyp")
+    }
     return stride(from: ftyp.payload.startIndex + 8, to: ftyp.payload.endIndex, by: 4).map {
       String(decoding: ftyp.payload[$0..<$0 + 4], as: UTF8.self)
     }
@@ -72,7 +78,9 @@ enum CBCSReader {
       let start = top.payload.startIndex - 8  // the moof's own offset (32-bit size)
       for traf in try top.children() where traf.type == "traf" {
         let children = try traf.children()
-        guard let tfhd = children.first(where: { $0.type == "tfhd" }), let senc = children.first(where: { $0.type == "senc" }) else {
+        guard let tfhd = children.first(where: { $0.type == "tfhd" }),
+          let senc = children.first(where: { $0.type == "senc" })
+        else {
           throw FixtureError("traf without tfhd or senc: \(children.map(\.type))")
         }
         let h = tfhd.payload, hs = h.startIndex
@@ -119,12 +127,17 @@ enum CBCSReader {
         if let saiz = children.first(where: { $0.type == "saiz" }) {
           let z = saiz.payload, zs = z.startIndex
           let count = Int(readBE32(z, zs + 5))
-          saizSizes = z[zs + 4] != 0 ? Array(repeating: Int(z[zs + 4]), count: count) : z[(zs + 9)..<(zs + 9 + count)].map(Int.init)
+          saizSizes =
+            z[zs + 4] != 0
+            ? Array(repeating: Int(z[zs + 4]), count: count) : z[(zs + 9)..<(zs + 9 + count)].map(Int.init)
         }
-        let saioOffset = children.first(where: { $0.type == "saio" }).map { Int(readBE32($0.payload, $0.payload.startIndex + 8)) }
+        let saioOffset = children.first(where: { $0.type == "saio" }).map {
+          Int(readBE32($0.payload, $0.payload.startIndex + 8))
+        }
         runs.append(
           ProtectedRun(
-            trackID: readBE32(h, hs + 4), sampleSizes: sizes, sencFlags: sencFlags, subsamples: records, saizSizes: saizSizes,
+            trackID: readBE32(h, hs + 4), sampleSizes: sizes, sencFlags: sencFlags, subsamples: records,
+            saizSizes: saizSizes,
             saioOffset: saioOffset, sencRecordsOffset: es + 8 - start))
       }
     }

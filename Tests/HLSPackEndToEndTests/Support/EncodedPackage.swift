@@ -10,7 +10,8 @@ final class EncodedPackage: @unchecked Sendable {
   private init(encryption: String, container: String, rungs: [String]?) throws {
     let scratch = try ScratchFolder.make("package")
     let profile = try Fixtures.profile(in: scratch, encryption: encryption, container: container, rungs: rungs)
-    let outcome = try Fixtures.encode(profile: profile, input: try Fixtures.clip(), output: scratch.appendingPathComponent("out"))
+    let outcome = try Fixtures.encode(
+      profile: profile, input: try Fixtures.clip(), output: scratch.appendingPathComponent("out"))
     if let error = outcome.error { throw error }
     folder = outcome.destination
     master = try PlaylistReader(contentsOf: folder.appendingPathComponent("master.m3u8"))
@@ -37,7 +38,8 @@ final class EncodedPackage: @unchecked Sendable {
 
   /// The clear bytes of a segment: decrypted by the openssl CLI when encrypted.
   func clearSegment(variant: String, _ segment: PlaylistReader.Segment, index: Int) throws -> [UInt8] {
-    try Fixtures.clearSegment(segment, in: folder.appendingPathComponent(variant).deletingLastPathComponent(), index: index)
+    try Fixtures.clearSegment(
+      segment, in: folder.appendingPathComponent(variant).deletingLastPathComponent(), index: index)
   }
 }
 
@@ -50,9 +52,11 @@ extension Fixtures {
     guard let uri = key["URI"] else { throw FixtureError("key tag without URI") }
     let keyBytes = Array(try Data(contentsOf: base.appendingPathComponent(uri)))
     let iv = key["IV"].map { String($0.dropFirst(2)) } ?? Hex.encode(SegmentIV.sequence(UInt64(index)))
-    let result = try Command.run("openssl", [
-      "enc", "-d", "-aes-128-cbc", "-K", Hex.encode(keyBytes), "-iv", iv, "-in", file.path,
-    ])
+    let result = try Command.run(
+      "openssl",
+      [
+        "enc", "-d", "-aes-128-cbc", "-K", Hex.encode(keyBytes), "-iv", iv, "-in", file.path,
+      ])
     guard result.status == 0 else { throw FixtureError("openssl could not decrypt \(file.path): \(result.stderr)") }
     return Array(result.stdout)
   }

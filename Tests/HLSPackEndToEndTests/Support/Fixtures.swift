@@ -1,8 +1,8 @@
 import Foundation
 import HLSPack
 import HLSPackCore
-import Logging
 import HLSPackTestSupport
+import Logging
 
 /// Generated media and scratch folders for the end-to-end tests. The clip is
 /// made once per test run by the ffmpeg CLI: 4 s of 640x360 25 fps H.264 with
@@ -22,15 +22,17 @@ enum Fixtures {
       if let cachedClip { return cachedClip }
       let folder = try ScratchFolder.make("clip")
       let url = folder.appendingPathComponent("clip.mp4")
-      let result = try Command.run("ffmpeg", [
-        "-hide_banner", "-loglevel", "error", "-y",
-        "-f", "lavfi", "-i", "testsrc2=size=640x360:rate=25:duration=4",
-        "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=4",
-        "-filter_complex", "[1:a]pan=5.1|c0=c0|c1=c0|c2=c0|c3=c0|c4=c0|c5=c0[a]",
-        "-map", "0:v", "-map", "[a]",
-        "-c:v", "libx264", "-preset", "ultrafast", "-g", "25", "-pix_fmt", "yuv420p",
-        "-c:a", "aac", "-b:a", "192k", url.path,
-      ])
+      let result = try Command.run(
+        "ffmpeg",
+        [
+          "-hide_banner", "-loglevel", "error", "-y",
+          "-f", "lavfi", "-i", "testsrc2=size=640x360:rate=25:duration=4",
+          "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=4",
+          "-filter_complex", "[1:a]pan=5.1|c0=c0|c1=c0|c2=c0|c3=c0|c4=c0|c5=c0[a]",
+          "-map", "0:v", "-map", "[a]",
+          "-c:v", "libx264", "-preset", "ultrafast", "-g", "25", "-pix_fmt", "yuv420p",
+          "-c:a", "aac", "-b:a", "192k", url.path,
+        ])
       guard result.status == 0 else { throw FixtureError("ffmpeg could not make the clip: \(result.stderr)") }
       cachedClip = url
       return url
@@ -93,7 +95,8 @@ enum Fixtures {
         .utf8
     ).write(to: profile)
     let output = scratch.appendingPathComponent("out")
-    let run = try Command.run(try executable(), ["encode", "--profile", profile.path, "--output", output.path, source.path])
+    let run = try Command.run(
+      try executable(), ["encode", "--profile", profile.path, "--output", output.path, source.path])
     return (run, output.appendingPathComponent(source.deletingPathExtension().lastPathComponent))
   }
 

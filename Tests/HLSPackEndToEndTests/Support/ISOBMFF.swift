@@ -32,7 +32,9 @@ struct Box {
   /// The first box of `type` anywhere below this one (containers only).
   func find(_ path: [String]) throws -> Box? {
     guard let first = path.first else { return self }
-    let containers: Set<String> = ["moov", "trak", "edts", "mdia", "minf", "stbl", "moof", "traf", "mvex", "sinf", "schi"]
+    let containers: Set<String> = [
+      "moov", "trak", "edts", "mdia", "minf", "stbl", "moof", "traf", "mvex", "sinf", "schi",
+    ]
     guard containers.contains(type) else { return nil }
     for child in try children() where child.type == first {
       if let found = try child.find(Array(path.dropFirst())) { return found }
@@ -81,7 +83,8 @@ struct TrackFragment {
 
   init(_ traf: Box) throws {
     let children = try traf.children()
-    guard let tfhd = children.first(where: { $0.type == "tfhd" }), let tfdt = children.first(where: { $0.type == "tfdt" }),
+    guard let tfhd = children.first(where: { $0.type == "tfhd" }),
+      let tfdt = children.first(where: { $0.type == "tfdt" }),
       let trun = children.first(where: { $0.type == "trun" })
     else { throw FixtureError("traf without tfhd, tfdt or trun") }
     let h = tfhd.payload, s = h.startIndex
@@ -91,7 +94,10 @@ struct TrackFragment {
     if hflags & 0x1 != 0 { i += 8 }
     if hflags & 0x2 != 0 { i += 4 }
     var defaultDuration: UInt32 = 0
-    if hflags & 0x8 != 0 { defaultDuration = readBE32(h, i); i += 4 }
+    if hflags & 0x8 != 0 {
+      defaultDuration = readBE32(h, i)
+      i += 4
+    }
     if hflags & 0x10 != 0 { i += 4 }
     var defaultFlags: UInt32 = 0
     if hflags & 0x20 != 0 { defaultFlags = readBE32(h, i) }
@@ -104,13 +110,21 @@ struct TrackFragment {
     var j = rs + 8
     if rflags & 0x1 != 0 { j += 4 }
     var firstFlags = defaultFlags
-    if rflags & 0x4 != 0 { firstFlags = readBE32(r, j); j += 4 }
+    if rflags & 0x4 != 0 {
+      firstFlags = readBE32(r, j)
+      j += 4
+    }
     var durations: [UInt32] = []
     var offsets: [Int64] = []
     // trun version 1 offsets are signed.
     let signed = r[rs] == 1
     for n in 0..<count {
-      if rflags & 0x100 != 0 { durations.append(readBE32(r, j)); j += 4 } else { durations.append(defaultDuration) }
+      if rflags & 0x100 != 0 {
+        durations.append(readBE32(r, j))
+        j += 4
+      } else {
+        durations.append(defaultDuration)
+      }
       if rflags & 0x200 != 0 { j += 4 }
       if rflags & 0x400 != 0 {
         if n == 0, rflags & 0x4 == 0 { firstFlags = readBE32(r, j) }

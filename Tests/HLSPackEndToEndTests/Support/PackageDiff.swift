@@ -1,17 +1,21 @@
 import Foundation
-import Testing
 import HLSPackTestSupport
+import Testing
 
 /// Compares two versions of an HLS package for the `rewrite-keys` tests,
 /// without using the rewriter's own parser.
 enum PackageDiff {
   /// Relative paths of every regular file below `folder`, sorted.
   static func files(in folder: URL) throws -> [String] {
-    guard let walker = FileManager.default.enumerator(atPath: folder.path) else { throw FixtureError("cannot list \(folder.path)") }
+    guard let walker = FileManager.default.enumerator(atPath: folder.path) else {
+      throw FixtureError("cannot list \(folder.path)")
+    }
     var files: [String] = []
     while let path = walker.nextObject() as? String {
       var isFolder: ObjCBool = false
-      if FileManager.default.fileExists(atPath: folder.appendingPathComponent(path).path, isDirectory: &isFolder), !isFolder.boolValue {
+      if FileManager.default.fileExists(atPath: folder.appendingPathComponent(path).path, isDirectory: &isFolder),
+        !isFolder.boolValue
+      {
         files.append(path)
       }
     }
@@ -22,7 +26,9 @@ enum PackageDiff {
 
   /// Media playlists (those with segments), for decoding.
   static func mediaPlaylists(in folder: URL) throws -> [String] {
-    try playlists(in: folder).filter { String(decoding: try Data(contentsOf: folder.appendingPathComponent($0)), as: UTF8.self).contains("#EXTINF:") }
+    try playlists(in: folder).filter {
+      String(decoding: try Data(contentsOf: folder.appendingPathComponent($0)), as: UTF8.self).contains("#EXTINF:")
+    }
   }
 
   /// Copies a package to a fresh scratch folder, keeping its folder name (the `{asset}`).
@@ -55,7 +61,9 @@ enum PackageDiff {
   /// in `before`, except for the URI values of key tags, and returns the new
   /// key URIs by playlist (in order of appearance).
   @discardableResult
-  static func expectOnlyKeyURIsChanged(before: URL, after: URL, sourceLocation: SourceLocation = #_sourceLocation) throws -> [String: [String]] {
+  static func expectOnlyKeyURIsChanged(before: URL, after: URL, sourceLocation: SourceLocation = #_sourceLocation)
+    throws -> [String: [String]]
+  {
     let playlists = try Self.playlists(in: before)
     #expect(try Self.playlists(in: after) == playlists, sourceLocation: sourceLocation)
     var newURIs: [String: [String]] = [:]
@@ -67,16 +75,20 @@ enum PackageDiff {
         if let uri = keyURI(b) { newURIs[path, default: []].append(uri) }
         guard a != b else { continue }
         let blank = { (line: String) in line.replacing(/([:,]URI=")[^"]*"/) { "\($0.output.1)\"" } }
-        #expect(keyURI(a) != nil && blank(a) == blank(b), "\(path): not only the key URI changed:\n  \(a)\n  \(b)", sourceLocation: sourceLocation)
+        #expect(
+          keyURI(a) != nil && blank(a) == blank(b), "\(path): not only the key URI changed:\n  \(a)\n  \(b)",
+          sourceLocation: sourceLocation)
       }
     }
     return newURIs
   }
 
   /// Every file of `before` other than playlists, keys.json and keys/ is byte-identical in `after`.
-  static func expectSegmentsUnchanged(before: URL, after: URL, sourceLocation: SourceLocation = #_sourceLocation) throws {
+  static func expectSegmentsUnchanged(before: URL, after: URL, sourceLocation: SourceLocation = #_sourceLocation) throws
+  {
     var compared = 0
-    for path in try files(in: before) where !path.hasSuffix(".m3u8") && path != "keys.json" && !path.hasPrefix("keys/") {
+    for path in try files(in: before) where !path.hasSuffix(".m3u8") && path != "keys.json" && !path.hasPrefix("keys/")
+    {
       let a = try Data(contentsOf: before.appendingPathComponent(path))
       let b = try? Data(contentsOf: after.appendingPathComponent(path))
       #expect(a == b, "\(path) changed", sourceLocation: sourceLocation)
@@ -91,8 +103,14 @@ enum PackageDiff {
     #expect(!media.isEmpty, sourceLocation: sourceLocation)
     for path in media {
       let decode = try Command.run(
-        "ffmpeg", ["-v", "error", "-allowed_extensions", "ALL", "-i", package.appendingPathComponent(path).path, "-f", "null", "-"])
-      #expect(decode.status == 0 && decode.stderr.isEmpty, "ffmpeg on \(path): \(decode.stderr)", sourceLocation: sourceLocation)
+        "ffmpeg",
+        [
+          "-v", "error", "-allowed_extensions", "ALL", "-i", package.appendingPathComponent(path).path, "-f", "null",
+          "-",
+        ])
+      #expect(
+        decode.status == 0 && decode.stderr.isEmpty, "ffmpeg on \(path): \(decode.stderr)",
+        sourceLocation: sourceLocation)
     }
   }
 }

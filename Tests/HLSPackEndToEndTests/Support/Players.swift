@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import HLSPackTestSupport
+import Testing
 
 /// HLS clients that nobody here wrote, run when they are on PATH
 /// (`scripts/install-peers` installs them). Each fetches a package over HTTP
@@ -37,18 +37,25 @@ enum Player: String, CaseIterable, Sendable {
       let file = folder.appendingPathComponent("vlc.mkv")
       let run = try Self.runUnprivileged(
         executable,
-        ["--no-video-title-show", "--play-and-exit", "--adaptive-logic=highest", "--sout-all",
-         "--sout", "#std{access=file,mux=mkv,dst=\(file.path)}", master.absoluteString],
+        [
+          "--no-video-title-show", "--play-and-exit", "--adaptive-logic=highest", "--sout-all",
+          "--sout", "#std{access=file,mux=mkv,dst=\(file.path)}", master.absoluteString,
+        ],
         home: folder)
       return (file, run.stderr)
     case .streamlink:
       let file = folder.appendingPathComponent("streamlink.ts")
-      let run = try Self.bounded(executable, ["--loglevel", "warning", "-o", file.path, "hls://\(master.absoluteString)", "best"])
+      let run = try Self.bounded(
+        executable, ["--loglevel", "warning", "-o", file.path, "hls://\(master.absoluteString)", "best"])
       guard run.status == 0 else { throw FixtureError("streamlink: \(run.stderr)") }
       return (file, run.stderr)
     case .ytdlp:
       let run = try Self.bounded(
-        executable, ["--no-warnings", "--no-part", "--write-subs", "-P", folder.path, "-o", "yt-dlp.%(ext)s", master.absoluteString])
+        executable,
+        [
+          "--no-warnings", "--no-part", "--write-subs", "-P", folder.path, "-o", "yt-dlp.%(ext)s",
+          master.absoluteString,
+        ])
       guard run.status == 0 else { throw FixtureError("yt-dlp: \(run.stderr)") }
       // The container is yt-dlp's choice (MP4, or Matroska for some codecs); subtitles are beside it.
       let name = try FileManager.default.contentsOfDirectory(atPath: folder.path)
@@ -65,11 +72,15 @@ enum Player: String, CaseIterable, Sendable {
   static func vlcPictures(of master: URL, into file: URL) throws {
     let run = try runUnprivileged(
       try Command.which(Player.vlc.executableName),
-      ["--no-video-title-show", "--play-and-exit", "--adaptive-logic=highest", "--sub-track=0", "--sout",
-       "#transcode{vcodec=h264,venc=x264{preset=ultrafast,qp=12},soverlay,acodec=none}:std{access=file,mux=mp4,dst=\(file.path)}",
-       master.absoluteString],
+      [
+        "--no-video-title-show", "--play-and-exit", "--adaptive-logic=highest", "--sub-track=0", "--sout",
+        "#transcode{vcodec=h264,venc=x264{preset=ultrafast,qp=12},soverlay,acodec=none}:std{access=file,mux=mp4,dst=\(file.path)}",
+        master.absoluteString,
+      ],
       home: file.deletingLastPathComponent())
-    guard FileManager.default.fileExists(atPath: file.path) else { throw FixtureError("VLC wrote no \(file.lastPathComponent): \(run.stderr)") }
+    guard FileManager.default.fileExists(atPath: file.path) else {
+      throw FixtureError("VLC wrote no \(file.lastPathComponent): \(run.stderr)")
+    }
   }
 
   /// VLC refuses to run as root: as root, it runs as nobody (65534), in a
@@ -79,11 +90,14 @@ enum Player: String, CaseIterable, Sendable {
     guard getuid() == 0 else { return try bounded(executable, arguments) }
     let environment = ["HOME": home.path, "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
     return try bounded(
-      "setpriv", ["--reuid", "65534", "--regid", "65534", "--clear-groups", executable] + arguments, environment: environment)
+      "setpriv", ["--reuid", "65534", "--regid", "65534", "--clear-groups", executable] + arguments,
+      environment: environment)
   }
 
   /// A client that stalls is stopped after 5 minutes (the sample takes seconds).
-  private static func bounded(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws -> CommandResult {
+  private static func bounded(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws
+    -> CommandResult
+  {
     // SIGKILL: children of the test process inherit its blocked SIGTERM.
     try Command.run("timeout", ["-s", "KILL", "300", executable] + arguments, environment: environment)
   }

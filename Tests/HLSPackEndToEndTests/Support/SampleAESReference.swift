@@ -17,7 +17,9 @@ enum SampleAESReference {
     }
     let blocks = offsets.flatMap { clear[$0..<($0 + 16)] }
     let plain = try AES128CBC().decryptBlocks(blocks, key: key, iv: iv)
-    for (i, offset) in offsets.enumerated() { clear.replaceSubrange(offset..<(offset + 16), with: plain[(16 * i)..<(16 * i + 16)]) }
+    for (i, offset) in offsets.enumerated() {
+      clear.replaceSubrange(offset..<(offset + 16), with: plain[(16 * i)..<(16 * i + 16)])
+    }
     return clear
   }
 

@@ -21,7 +21,9 @@ struct TransportStream {
   let packets: [Packet]
 
   init(_ bytes: [UInt8]) throws {
-    guard bytes.count % 188 == 0, !bytes.isEmpty else { throw FixtureError("\(bytes.count) bytes is not a whole number of TS packets") }
+    guard bytes.count % 188 == 0, !bytes.isEmpty else {
+      throw FixtureError("\(bytes.count) bytes is not a whole number of TS packets")
+    }
     var packets: [Packet] = []
     var offset = 0
     while offset < bytes.count {
@@ -40,7 +42,8 @@ struct TransportStream {
       packets.append(
         Packet(
           pid: pid, payloadStart: bytes[offset + 1] & 0x40 != 0, continuityCounter: Int(bytes[offset + 3] & 0x0F),
-          hasPayload: hasPayload, payload: hasPayload && start < offset + 188 ? bytes[start..<(offset + 188)] : [], pcr: pcr))
+          hasPayload: hasPayload, payload: hasPayload && start < offset + 188 ? bytes[start..<(offset + 188)] : [],
+          pcr: pcr))
       offset += 188
     }
     self.packets = packets
@@ -127,7 +130,10 @@ struct TransportStream {
       if packet.payloadStart {
         if let open { leads.append(open.decode - arrival(open.last)) }
         let h = Array(packet.payload.prefix(19))
-        guard h.count == 19, h[0] == 0, h[1] == 0, h[2] == 1, h[7] & 0x80 != 0 else { open = nil; continue }
+        guard h.count == 19, h[0] == 0, h[1] == 0, h[2] == 1, h[7] & 0x80 != 0 else {
+          open = nil
+          continue
+        }
         open = (Double(Self.timestamp(h, at: h[7] & 0x40 != 0 ? 14 : 9)) / 90_000, i)
       } else if open != nil {
         open?.last = i
@@ -139,7 +145,8 @@ struct TransportStream {
 
   /// The 33-bit PTS or DTS in the five bytes of a PES header at `at` (90 kHz).
   static func timestamp(_ h: [UInt8], at: Int) -> Int64 {
-    Int64(h[at] >> 1 & 0x07) << 30 | Int64(h[at + 1]) << 22 | Int64(h[at + 2] >> 1) << 15 | Int64(h[at + 3]) << 7 | Int64(h[at + 4] >> 1)
+    Int64(h[at] >> 1 & 0x07) << 30 | Int64(h[at + 1]) << 22 | Int64(h[at + 2] >> 1) << 15 | Int64(h[at + 3]) << 7
+      | Int64(h[at + 4] >> 1)
   }
 
   /// NAL unit types of an Annex B access unit, in order.

@@ -31,7 +31,8 @@ extension VerifyTests {
       if let made = cleanPackages[kind] { return made }
       let (container, encryption, media) = try #require(kinds[kind])
       let scratch = try ScratchFolder.make("verify\(kind)")
-      try Data("WEBVTT\n\n00:00:00.500 --> 00:00:03.000\nHello\n".utf8).write(to: scratch.appendingPathComponent("subs.vtt"))
+      try Data("WEBVTT\n\n00:00:00.500 --> 00:00:03.000\nHello\n".utf8).write(
+        to: scratch.appendingPathComponent("subs.vtt"))
       let profile = scratch.appendingPathComponent("profile.json")
       try Data(
         """
@@ -41,7 +42,8 @@ extension VerifyTests {
       ).write(to: profile)
       let output = scratch.appendingPathComponent("out")
       let run = try Command.run(
-        try Fixtures.executable(), ["encode", "--profile", profile.path, "--output", output.path, try Fixtures.clip().path])
+        try Fixtures.executable(),
+        ["encode", "--profile", profile.path, "--output", output.path, try Fixtures.clip().path])
       guard run.status == 0 else { throw FixtureError("encode failed: \(run.stderr)") }
       let asset = output.appendingPathComponent("clip")
       cleanPackages[kind] = asset
@@ -77,7 +79,8 @@ extension VerifyTests {
 
   func keyFile(_ package: URL) throws -> URL {
     let keys = package.appendingPathComponent("keys")
-    let name = try #require(try FileManager.default.contentsOfDirectory(atPath: keys.path).sorted().first { $0.hasSuffix(".key") })
+    let name = try #require(
+      try FileManager.default.contentsOfDirectory(atPath: keys.path).sorted().first { $0.hasSuffix(".key") })
     return keys.appendingPathComponent(name)
   }
 
@@ -100,8 +103,11 @@ extension VerifyTests {
     try edit(master) { text in
       var lines = text.components(separatedBy: "\n")
       guard let index = lines.firstIndex(where: { $0.hasPrefix("#EXT-X-STREAM-INF:") }) else { return text }
-      let attributes = lines[index].dropFirst("#EXT-X-STREAM-INF:".count).components(separatedBy: ",").map { attribute in
-        guard attribute.hasPrefix(name + "="), let value = Double(attribute.dropFirst(name.count + 1)) else { return attribute }
+      let attributes = lines[index].dropFirst("#EXT-X-STREAM-INF:".count).components(separatedBy: ",").map {
+        attribute in
+        guard attribute.hasPrefix(name + "="), let value = Double(attribute.dropFirst(name.count + 1)) else {
+          return attribute
+        }
         return "\(name)=\(Int(value * factor))"
       }
       lines[index] = "#EXT-X-STREAM-INF:" + attributes.joined(separator: ",")
@@ -113,7 +119,8 @@ extension VerifyTests {
   func repeatRendition(in master: URL, _ change: @escaping (String) -> String) throws {
     try edit(master) { text in
       text.split(separator: "\n", omittingEmptySubsequences: false)
-        .flatMap { $0.hasPrefix("#EXT-X-MEDIA:") ? [String($0), change(String($0))] : [String($0)] }.joined(separator: "\n")
+        .flatMap { $0.hasPrefix("#EXT-X-MEDIA:") ? [String($0), change(String($0))] : [String($0)] }.joined(
+          separator: "\n")
     }
   }
 }

@@ -93,7 +93,8 @@ private func ac3Frame(fscod: UInt8, frmsizecod: UInt8, size: Int, bsid: UInt8 = 
     let raw = rng.bytes(364)
     let header = adtsHeader(frameLength: 364 + (crc ? 9 : 7), crc: crc)
     let encryptor = try AACSampleEncryptor(key: key)
-    #expect(try header + encryptor.encrypt(rawFrame: raw, iv: iv) == encryptor.encrypt(adtsFrames: header + raw, iv: iv))
+    #expect(
+      try header + encryptor.encrypt(rawFrame: raw, iv: iv) == encryptor.encrypt(adtsFrames: header + raw, iv: iv))
   }
 
   /// Apple MPEG-2 Stream Encryption §2.3: every frame of a multi-frame buffer restarts from the IV.
@@ -117,7 +118,9 @@ private func ac3Frame(fscod: UInt8, frmsizecod: UInt8, size: Int, bsid: UInt8 = 
     var buffer = clear
     try buffer.withUnsafeMutableBufferPointer { try encryptor.encryptInPlace(adtsFrames: $0, iv: iv) }
     #expect(buffer == (try encryptor.encrypt(adtsFrames: clear, iv: iv)))
-    try buffer.withUnsafeMutableBufferPointer { try AACSampleDecryptor(key: key).decryptInPlace(adtsFrames: $0, iv: iv) }
+    try buffer.withUnsafeMutableBufferPointer {
+      try AACSampleDecryptor(key: key).decryptInPlace(adtsFrames: $0, iv: iv)
+    }
     #expect(buffer == clear)
     var raw = Array(clear.dropFirst(7))
     try raw.withUnsafeMutableBufferPointer { try encryptor.encryptInPlace(rawFrame: $0, iv: iv) }
@@ -162,18 +165,25 @@ private func ac3Frame(fscod: UInt8, frmsizecod: UInt8, size: Int, bsid: UInt8 = 
     let encryptor = try AC3SampleEncryptor(key: key)
     let together = try encryptor.encrypt(syncFrames: frames[0] + frames[1], iv: iv)
     // Each syncframe restarts from the IV, so the pair equals the frames encrypted alone.
-    #expect(together == (try encryptor.encrypt(syncFrames: frames[0], iv: iv) + encryptor.encrypt(syncFrames: frames[1], iv: iv)))
-    try expectEncrypted(Array(together[size...]), clear: frames[1], range: Ref.audioBlocks(frameLength: size, header: 0), header: 0)
+    #expect(
+      together
+        == (try encryptor.encrypt(syncFrames: frames[0], iv: iv) + encryptor.encrypt(syncFrames: frames[1], iv: iv)))
+    try expectEncrypted(
+      Array(together[size...]), clear: frames[1], range: Ref.audioBlocks(frameLength: size, header: 0), header: 0)
     #expect(try AC3SampleDecryptor(key: key).decrypt(syncFrames: together, iv: iv) == frames[0] + frames[1])
   }
 
   @Test func ac3InPlace() throws {
     let clear = ac3Frame(fscod: 1, frmsizecod: 21, size: 836, seed: 3)
     var buffer = clear
-    try buffer.withUnsafeMutableBufferPointer { try AC3SampleEncryptor(key: key).encryptInPlace(syncFrames: $0, iv: iv) }
+    try buffer.withUnsafeMutableBufferPointer {
+      try AC3SampleEncryptor(key: key).encryptInPlace(syncFrames: $0, iv: iv)
+    }
     // 836 bytes: [16,832) encrypted, a 4-byte tail clear.
     try expectEncrypted(buffer, clear: clear, range: 16..<832, header: 0)
-    try buffer.withUnsafeMutableBufferPointer { try AC3SampleDecryptor(key: key).decryptInPlace(syncFrames: $0, iv: iv) }
+    try buffer.withUnsafeMutableBufferPointer {
+      try AC3SampleDecryptor(key: key).decryptInPlace(syncFrames: $0, iv: iv)
+    }
     #expect(buffer == clear)
   }
 

@@ -113,7 +113,8 @@ private typealias Ref = SampleAESReference
     try #require(!Ref.hasForbiddenPattern(nal))
     let escaped = Array(try encrypt(four + nal).dropFirst(4))
     #expect(Array(escaped[0..<32]) == Array(nal[0..<32]))
-    #expect(Array(escaped[32..<52]) == [0, 0, 3, 0, 1, 0, 0, 3, 2, 0xAA, 0xBB, 0xCC, 0xDD, 0xEE, 0xFF, 0x11, 0, 0, 3, 1])
+    #expect(
+      Array(escaped[32..<52]) == [0, 0, 3, 0, 1, 0, 0, 3, 2, 0xAA, 0xBB, 0xCC, 0xDD, 0xEE, 0xFF, 0x11, 0, 0, 3, 1])
     #expect(Array(escaped[52...]) == Array(nal[49...]))
     #expect(!Ref.hasForbiddenPattern(escaped))
     #expect(try H264SampleDecryptor(key: key).decrypt(accessUnit: four + escaped, iv: iv) == four + nal)
@@ -131,7 +132,8 @@ private typealias Ref = SampleAESReference
     let shortSlice = slice(type: 1, length: 48, seed: 6)
     let partition = slice(type: 2, length: 100, seed: 8)
     let filler = slice(type: 12, length: 80, seed: 10)
-    let au = four + aud + four + sps + three + pps + three + sei + three + idr + three + shortSlice + three
+    let au =
+      four + aud + four + sps + three + pps + three + sei + three + idr + three + shortSlice + three
       + partition + three + filler
     let out = try encrypt(au)
     let clearUnits = Ref.split(au).units
@@ -183,7 +185,9 @@ private typealias Ref = SampleAESReference
     let types: [UInt8] = [1, 1, 1, 5, 5, 6, 7, 8, 9]
     let type = types[Int.random(in: 0..<types.count, using: &rng)]
     let length = Int.random(in: 0...800, using: &rng)
-    let rbsp = (0..<length).map { _ in Bool.random(using: &rng) && Bool.random(using: &rng) ? 0 : UInt8.random(in: 0...255, using: &rng) }
+    let rbsp = (0..<length).map { _ in
+      Bool.random(using: &rng) && Bool.random(using: &rng) ? 0 : UInt8.random(in: 0...255, using: &rng)
+    }
     // rbsp_stop_one_bit: a NAL unit never ends in 0x00.
     return Ref.escape([0x40 | type] + rbsp + [0x80])
   }
