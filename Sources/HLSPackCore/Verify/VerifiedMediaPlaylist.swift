@@ -41,12 +41,7 @@ public struct VerifiedMediaPlaylist: Sendable {
     public var effectiveIV: [UInt8]? {
       guard let key else { return nil }
       if key.value("IV") != nil { return key.iv }
-      return Self.sequenceIV(sequenceNumber)
-    }
-
-    static func sequenceIV(_ number: Int) -> [UInt8] {
-      let value = UInt64(truncatingIfNeeded: number)
-      return [UInt8](repeating: 0, count: 8) + (0..<8).map { UInt8(truncatingIfNeeded: value >> (56 - 8 * $0)) }
+      return SegmentIV.sequence(UInt64(truncatingIfNeeded: sequenceNumber))
     }
   }
 
