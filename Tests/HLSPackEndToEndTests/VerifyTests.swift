@@ -183,6 +183,17 @@ struct VerifyTests {
     #expect(result.status == 0)
   }
 
+  /// A segment replaced by a named pipe (which no one writes) is reported
+  /// missing; opening it would block verify forever.
+  @Test func segmentThatIsANamedPipeIsNotOpened() throws {
+    let result = try broken {
+      let segment = $0.appendingPathComponent("main/segment_00001.ts")
+      try FileManager.default.removeItem(at: segment)
+      #expect(mkfifo(segment.path, 0o600) == 0)
+    }
+    #expect(result.rules == ["segment.missing"] && result.status == 1)
+  }
+
   @Test func segmentMissing() throws {
     let result = try broken {
       try FileManager.default.removeItem(at: $0.appendingPathComponent("main/segment_00001.ts"))

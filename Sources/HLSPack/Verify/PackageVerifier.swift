@@ -285,16 +285,16 @@ public struct PackageVerifier {
   }
 
   private func readPlaylist(_ path: String) -> [UInt8]? {
-    FileManager.default.contents(atPath: root.appendingPathComponent(VerifyPaths.stripQuery(path)).path).map {
-      [UInt8]($0)
-    }
+    let url = root.appendingPathComponent(VerifyPaths.stripQuery(path))
+    return try? SmallFile.readRegular(url.path, limit: PackageFiles.playlistLimit)
   }
 
+  /// The size of a regular file; nil for anything else, so that a named pipe
+  /// (whose open or reads wait for a writer) or a device is never opened.
   private func fileSize(_ url: URL) -> Int? {
-    var isFolder: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), !isFolder.boolValue,
-      let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? NSNumber
-    else { return nil }
-    return size.intValue
+    var info = stat()
+    guard stat(url.path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+    return Int(info.st_size)
   }
+
 }

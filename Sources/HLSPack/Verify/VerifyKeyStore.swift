@@ -28,25 +28,39 @@ struct VerifyKeyStore {
         Finding(VerifyRules.keyUnavailable, file: file, line: line, detail: "\(uri) is not a file of the package"))
       return nil
     }
-    let path = root.appendingPathComponent(VerifyPaths.stripQuery(resolved)).standardizedFileURL.path
-    guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
-      let data = FileManager.default.contents(atPath: path)
-    else {
+    let url = root.appendingPathComponent(VerifyPaths.stripQuery(resolved)).standardizedFileURL
+    var info = stat()
+    guard stat(url.path, &info) == 0 else {
       findings.append(Finding(VerifyRules.keyFileMissing, file: file, line: line, detail: "no file \(resolved)"))
       return nil
     }
-    if let mode = (attributes[.posixPermissions] as? NSNumber)?.intValue, mode & 0o004 != 0 {
+    // Its mode and size are read from the status: a named pipe or a device
+    // is never opened (its open or reads could wait for ever), and a large
+    // file is reported by its size, not read.
+    guard info.st_mode & S_IFMT == S_IFREG else {
+      findings.append(
+        Finding(
+          VerifyRules.keyUnavailable, file: file, line: line, detail: "\(resolved) is \(SmallFile.kind(info.st_mode))"))
+      return nil
+    }
+    if info.st_mode & 0o004 != 0 {
       findings.append(
         Finding(
           VerifyRules.keyFileWorldReadable, file: file, line: line,
-          detail: "\(resolved) has mode \(String(mode & 0o777, radix: 8))"))
+          detail: "\(resolved) has mode \(String(info.st_mode & 0o777, radix: 8))"))
     }
-    guard data.count == 16 else {
+    guard info.st_size == 16 else {
       findings.append(
-        Finding(VerifyRules.keyFileSize, file: file, line: line, detail: "\(resolved) is \(data.count) bytes"))
+        Finding(VerifyRules.keyFileSize, file: file, line: line, detail: "\(resolved) is \(info.st_size) bytes"))
       return nil
     }
-    return [UInt8](data)
+    do {
+      return try SmallFile.readRegular(url.path, limit: 16)
+    } catch {
+      findings.append(
+        Finding(VerifyRules.keyUnavailable, file: file, line: line, detail: "\(resolved) \(error.reason)"))
+      return nil
+    }
   }
 }
 
