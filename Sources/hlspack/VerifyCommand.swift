@@ -9,7 +9,14 @@ struct VerifyCommand: ParsableCommand {
     abstract: "Check an HLS package (from hlspack or any packager): playlists, keys and every segment's bytes.",
     discussion: """
       PACKAGE is an asset folder (master.m3u8 inside), a master playlist or a media \
-      playlist. AES-128 segments are decrypted with the package's own key files.
+      playlist, or the http:// or https:// URL of one; over HTTP the report is the \
+      same as from the folder, but for key file modes, which only a local folder \
+      shows. AES-128 segments are decrypted with the package's own key files.
+
+      Nothing outside the package folder is read (package.outside-boundary): a URI \
+      above it, an absolute path, a symbolic link leading out of it, a redirect to \
+      another host. A media playlist's package folder is the nearest of its own \
+      folder and the two above that holds a master.m3u8.
 
       Each failing rule is listed once, must-fix first, with its id, its source \
       (RFC 8216bis section or Apple's HLS Authoring Specification), who fixes it \
@@ -22,7 +29,7 @@ struct VerifyCommand: ParsableCommand {
   static let mustFixFailed = ExitCode(1)
   static let unreadable = ExitCode(2)
 
-  @Argument(help: ArgumentHelp("Asset folder, master playlist or media playlist.", valueName: "package"))
+  @Argument(help: ArgumentHelp("Asset folder, master or media playlist, or its http(s) URL.", valueName: "package"))
   var package: String
 
   @Flag(name: .long, help: "Print the findings as JSON (sorted: the same package gives the same bytes).")
@@ -32,7 +39,7 @@ struct VerifyCommand: ParsableCommand {
     let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
     let report: VerifyReport
     do {
-      report = try PackageVerifier(package: URL(fileURLWithPath: package, relativeTo: cwd).standardizedFileURL).run()
+      report = try PackageVerifier(opening: package, relativeTo: cwd).run()
     } catch {
       printError(error.description)
       throw Self.unreadable

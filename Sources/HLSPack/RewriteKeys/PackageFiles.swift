@@ -32,17 +32,38 @@ enum PackageFiles {
   /// machine. What the file is, is told before where it is, and both are
   /// checked before anything is opened.
   static func readInside(_ url: URL, package: URL, limit: Int) -> InsideFile {
-    guard let real = realPath(url.path) else { return .missing }
-    var info = stat()
-    if lstat(real, &info) == 0, info.st_mode & S_IFMT != S_IFREG {
-      return .unreadable("(not a regular file: \(SmallFile.kind(info.st_mode)))")
+    let real: String
+    switch resolveInside(url, package: package) {
+    case .missing: return .missing
+    case .outside(let path): return .outside(path)
+    case .notRegular(let kind): return .unreadable("(not a regular file: \(kind))")
+    case .inside(let path): real = path
     }
-    guard let root = realPath(package.path), real.hasPrefix(root + "/") else { return .outside(real) }
     do {
       return .bytes(try SmallFile.readRegular(real, limit: limit, followingLinks: false))
     } catch {
       return .unreadable(error.reason)
     }
+  }
+
+  enum ResolvedFile {
+    case missing
+    /// The real path, outside the package.
+    case outside(String)
+    /// What it is instead: "a named pipe", "a folder", …
+    case notRegular(String)
+    /// The real path of a regular file inside the package.
+    case inside(String)
+  }
+
+  /// Where `url` really is, with every symbolic link, `.` and `..` resolved,
+  /// and whether that is a regular file inside `package`; nothing is opened.
+  static func resolveInside(_ url: URL, package: URL) -> ResolvedFile {
+    guard let real = realPath(url.path) else { return .missing }
+    var info = stat()
+    if lstat(real, &info) == 0, info.st_mode & S_IFMT != S_IFREG { return .notRegular(SmallFile.kind(info.st_mode)) }
+    guard let root = realPath(package.path), real.hasPrefix(root + "/") else { return .outside(real) }
+    return .inside(real)
   }
 
   /// `path` with every symbolic link, `.` and `..` resolved (realpath(3)); nil when it does not exist.

@@ -8,10 +8,10 @@ import HLSPackCrypto
 /// as the IV (the segment's IV for the first block), and without padding
 /// unless the range reaches the end of the segment.
 enum ByteRangeDecryption {
-  /// What is wrong with the clear bytes of `range` of the segment at `url`, or nil.
+  /// What is wrong with the clear bytes of `range` of the segment at `path` of `source`, or nil.
   static func problem(
-    url: URL, range: (length: Int, offset: Int), fileSize: Int, key: [UInt8], iv: [UInt8], container: SegmentContainer,
-    cipher: AES128CBC
+    source: any PackageSource, path: String, range: (length: Int, offset: Int), fileSize: Int, key: [UInt8],
+    iv: [UInt8], container: SegmentContainer, cipher: AES128CBC
   ) -> String? {
     let block = AES128CBC.blockSize
     guard range.length > 0, range.offset >= 0, range.offset + range.length <= fileSize else {
@@ -21,12 +21,9 @@ enum ByteRangeDecryption {
     let start = range.offset / block * block
     let readFrom = max(start - block, 0)
     let end = min((range.offset + range.length + block - 1) / block * block, fileSize)
-    guard let handle = try? FileHandle(forReadingFrom: url) else { return "cannot open the segment" }
-    defer { try? handle.close() }
-    guard (try? handle.seek(toOffset: UInt64(readFrom))) != nil,
-      let data = try? handle.read(upToCount: end - readFrom), data.count == end - readFrom
-    else { return "cannot read bytes \(readFrom)..<\(end)" }
-    let bytes = [UInt8](data)
+    guard let bytes = try? source.read(path, range: readFrom..<end) else {
+      return "cannot read bytes \(readFrom)..<\(end)"
+    }
     let chainIV = start == 0 ? iv : Array(bytes[0..<block])
     let cipherText = Array(bytes[(start - readFrom)...])
     let clear: [UInt8]

@@ -7,27 +7,18 @@ public struct VerifyError: Error, CustomStringConvertible {
   public var description: String
 }
 
-/// Checks a local HLS package made by any packager: its playlists, its key
-/// files and every byte of its segments, decrypting AES-128 ones.
+/// Checks an HLS package made by any packager, in a folder or on a web
+/// server: its playlists, its key files and every byte of its segments,
+/// decrypting AES-128 ones.
 public struct PackageVerifier {
-  /// The folder every location is reported relative to.
-  public let root: URL
-  /// The playlist verification starts from, relative to `root`.
+  /// Where the package's files are read from; every location is reported relative to its folder.
+  public let source: any PackageSource
+  /// The playlist verification starts from, relative to the package folder.
   public let entry: String
 
-  /// `package` is a folder holding master.m3u8, or a master or media playlist.
-  public init(package: URL) throws(VerifyError) {
-    var isFolder: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: package.path, isDirectory: &isFolder) else {
-      throw VerifyError(description: "\(package.path): no such file or folder")
-    }
-    if isFolder.boolValue {
-      root = package
-      entry = "master.m3u8"
-    } else {
-      root = package.deletingLastPathComponent()
-      entry = package.lastPathComponent
-    }
+  public init(source: any PackageSource, entry: String) {
+    self.source = source
+    self.entry = entry
   }
 
   /// What one media playlist's segments weigh, for the bandwidth rules; nil
@@ -40,7 +31,7 @@ public struct PackageVerifier {
   private struct RangeCheck {
     var segment: VerifiedMediaPlaylist.Segment
     var range: (length: Int, offset: Int)
-    var url: URL
+    var resource: String
     var size: Int
     var file: String
     var folder: String
@@ -62,12 +53,15 @@ public struct PackageVerifier {
   }
 
   public func run() throws(VerifyError) -> VerifyReport {
-    guard let bytes = readPlaylist(entry) else {
-      throw VerifyError(description: "\(root.appendingPathComponent(entry).path): cannot read the playlist")
+    let bytes: [UInt8]
+    do {
+      bytes = try source.readWhole(entry, limit: PackageFiles.playlistLimit)
+    } catch {
+      throw VerifyError(description: "\(source.root)\(entry): cannot read the playlist: \(error.detail(entry))")
     }
     let cipher: AES128CBC
     do { cipher = try AES128CBC() } catch { throw VerifyError(description: "AES-128-CBC unavailable: \(error)") }
-    var run = Run(keys: VerifyKeyStore(root: root), cipher: cipher)
+    var run = Run(keys: VerifyKeyStore(source: source), cipher: cipher)
     let text = PlaylistText(bytes)
     run.playlists += 1
     run.findings += PlaylistRules.common(text, file: entry)
@@ -76,7 +70,7 @@ public struct PackageVerifier {
     } else {
       _ = verifyMedia(text, file: entry, run: &run)
     }
-    for check in run.ranges where !run.brokenSegments.contains(check.url.standardizedFileURL.path) {
+    for check in run.ranges where !run.brokenSegments.contains(check.resource) {
       checkRange(check, run: &run)
     }
     let findings = run.findings + run.keys.findings + KeyRules.uniquePairs(run.keyUses)
@@ -91,8 +85,12 @@ public struct PackageVerifier {
     var measured: [String: Measured?] = [:]
     for path in Set(uris.map { URIReference.fromPackageRoot($0, writtenIn: folder) }).sorted()
     where URIReference.scheme(of: path) == nil {
-      guard let bytes = readPlaylist(path) else {
-        run.findings.append(Finding(VerifyRules.playlistUnreadable, file: entry, detail: "cannot read \(path)"))
+      let bytes: [UInt8]
+      do {
+        bytes = try source.readWhole(path, limit: PackageFiles.playlistLimit)
+      } catch {
+        run.findings.append(
+          Self.accessFinding(error, path: path, otherwise: VerifyRules.playlistUnreadable, file: entry))
         measured[path] = .some(nil)
         continue
       }
@@ -141,13 +139,13 @@ public struct PackageVerifier {
     for segment in playlist.segments {
       if let map = segment.mapURI, initializationSections.insert(map).inserted {
         let resource = URIReference.fromPackageRoot(map, writtenIn: folder)
-        if URIReference.scheme(of: resource) == nil,
-          fileSize(root.appendingPathComponent(VerifyPaths.stripQuery(resource))) == nil
-        {
+        do {
+          if URIReference.scheme(of: resource) == nil { _ = try source.size(resource) }
+        } catch {
           run.findings.append(
-            Finding(
-              VerifyRules.segmentMissing, file: file, line: segment.line, segment: map,
-              detail: "no file \(resource) (EXT-X-MAP)"))
+            Self.accessFinding(
+              error, path: resource, otherwise: VerifyRules.segmentMissing, file: file, line: segment.line,
+              segment: map, note: " (EXT-X-MAP)"))
         }
       }
       let resource = URIReference.fromPackageRoot(segment.uri, writtenIn: folder)
@@ -155,12 +153,14 @@ public struct PackageVerifier {
         complete = false
         continue
       }
-      let url = root.appendingPathComponent(VerifyPaths.stripQuery(resource))
-      guard let size = fileSize(url) else {
+      let size: Int
+      do {
+        size = try source.size(resource)
+      } catch {
         run.findings.append(
-          Finding(
-            VerifyRules.segmentMissing, file: file, line: segment.line, segment: segment.uri,
-            detail: "no file \(resource)"))
+          Self.accessFinding(
+            error, path: resource, otherwise: VerifyRules.segmentMissing, file: file, line: segment.line,
+            segment: segment.uri))
         complete = false
         continue
       }
@@ -171,14 +171,15 @@ public struct PackageVerifier {
       }
       recordKeyUse(segment, resource: resource, file: file, folder: folder, run: &run)
       if let range = segment.byteRange, playlist.iFramesOnly {
-        run.ranges.append(RangeCheck(segment: segment, range: range, url: url, size: size, file: file, folder: folder))
+        run.ranges.append(
+          RangeCheck(segment: segment, range: range, resource: resource, size: size, file: file, folder: folder))
       }
       // An I-frame playlist names ranges of segments its parent playlist already
       // checks whole; ranges of one file (single-file packages) are not decrypted yet.
       guard !playlist.iFramesOnly, segment.byteRange == nil else { continue }
       run.segments += 1
       run.bytes += size
-      checkBytes(segment, url: url, size: size, file: file, folder: folder, run: &run)
+      checkBytes(segment, resource: resource, size: size, file: file, folder: folder, run: &run)
     }
     guard complete, let target = playlist.targetDuration, target >= 1, !playlist.iFramesOnly else { return nil }
     return Measured(samples: samples, targetDuration: target)
@@ -200,19 +201,20 @@ public struct PackageVerifier {
   }
 
   private func checkBytes(
-    _ segment: VerifiedMediaPlaylist.Segment, url: URL, size: Int, file: String, folder: String, run: inout Run
+    _ segment: VerifiedMediaPlaylist.Segment, resource: String, size: Int, file: String, folder: String,
+    run: inout Run
   ) {
     let container = SegmentContainer.of(uri: segment.uri, hasMap: segment.mapURI != nil)
     func finding(_ rule: VerifyRule, _ detail: String) {
       run.findings.append(Finding(rule, file: file, line: segment.line, segment: segment.uri, detail: detail))
-      run.brokenSegments.insert(url.standardizedFileURL.path)
+      run.brokenSegments.insert(resource)
     }
     switch segment.key?.method {
     case nil, "SAMPLE-AES":
       // SAMPLE-AES leaves the transport stream's packet structure clear.
       guard container == .transportStream else { return }
       var scanner = TransportStreamScanner()
-      guard (try? Self.stream(url, { scanner.consume($0[...]) })) != nil else { return }
+      guard (try? source.stream(resource, { scanner.consume($0[...]) })) != nil else { return }
       if let problem = scanner.finish() { finding(VerifyRules.segmentTSSyncLost, problem) }
     case "AES-128":
       guard let key = segment.key, let keyBytes = run.keys.bytes(for: key, file: file, folder: folder),
@@ -222,7 +224,7 @@ public struct PackageVerifier {
         finding(VerifyRules.segmentAES128Length, "\(size) bytes")
         return
       }
-      if let problem = decrypt(url, key: keyBytes, iv: iv, cipher: run.cipher, container: container) {
+      if let problem = decrypt(resource, key: keyBytes, iv: iv, cipher: run.cipher, container: container) {
         finding(VerifyRules.segmentAES128Undecryptable, problem)
       }
     default:
@@ -238,8 +240,8 @@ public struct PackageVerifier {
     else { return }
     let container = SegmentContainer.of(uri: segment.uri, hasMap: segment.mapURI != nil)
     if let problem = ByteRangeDecryption.problem(
-      url: check.url, range: check.range, fileSize: check.size, key: keyBytes, iv: iv, container: container,
-      cipher: run.cipher)
+      source: source, path: check.resource, range: check.range, fileSize: check.size, key: keyBytes, iv: iv,
+      container: container, cipher: run.cipher)
     {
       run.findings.append(
         Finding(
@@ -248,13 +250,14 @@ public struct PackageVerifier {
   }
 
   /// Decrypts piece by piece into the container's scanner; what is wrong, or nil.
-  private func decrypt(_ url: URL, key: [UInt8], iv: [UInt8], cipher: AES128CBC, container: SegmentContainer) -> String?
-  {
+  private func decrypt(
+    _ resource: String, key: [UInt8], iv: [UInt8], cipher: AES128CBC, container: SegmentContainer
+  ) -> String? {
     var scanner = container.scanner
     var clear: [UInt8] = []
     do {
       try cipher.start(key: key, iv: iv, encrypt: false, padding: true)
-      try Self.stream(url) { piece in
+      try source.stream(resource) { piece in
         let produced = try cipher.update(piece, into: &clear)
         scanner?.consume(clear[0..<produced])
       }
@@ -266,35 +269,14 @@ public struct PackageVerifier {
     return scanner?.finish().map { "decrypted bytes are not \(container.name): \($0)" }
   }
 
-  static let readSize = 1 << 20
-
-  /// Feeds a file to `consume` in pieces of 1 MiB, read into one reused buffer.
-  private static func stream(_ url: URL, _ consume: ([UInt8]) throws -> Void) throws {
-    let handle = try FileHandle(forReadingFrom: url)
-    defer { try? handle.close() }
-    var buffer = [UInt8](repeating: 0, count: readSize)
-    while true {
-      let count = buffer.withUnsafeMutableBytes { raw -> Int in
-        guard let base = raw.baseAddress else { return 0 }
-        return read(handle.fileDescriptor, base, raw.count)
-      }
-      guard count >= 0 else { throw VerifyError(description: "\(url.path): read failed (errno \(errno))") }
-      guard count > 0 else { return }
-      try consume(count == buffer.count ? buffer : Array(buffer[0..<count]))
-    }
+  /// A finding for a resource that cannot be read: outside the package, or
+  /// `otherwise` (missing, unreadable), with `note` after the detail.
+  static func accessFinding(
+    _ failure: SourceFailure, path: String, otherwise rule: VerifyRule, file: String, line: Int? = nil,
+    segment: String? = nil, note: String = ""
+  ) -> Finding {
+    let found: VerifyRule
+    if case .outside = failure { found = VerifyRules.packageOutsideBoundary } else { found = rule }
+    return Finding(found, file: file, line: line, segment: segment, detail: failure.detail(path) + note)
   }
-
-  private func readPlaylist(_ path: String) -> [UInt8]? {
-    let url = root.appendingPathComponent(VerifyPaths.stripQuery(path))
-    return try? SmallFile.readRegular(url.path, limit: PackageFiles.playlistLimit)
-  }
-
-  /// The size of a regular file; nil for anything else, so that a named pipe
-  /// (whose open or reads wait for a writer) or a device is never opened.
-  private func fileSize(_ url: URL) -> Int? {
-    var info = stat()
-    guard stat(url.path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
-    return Int(info.st_size)
-  }
-
 }

@@ -4,11 +4,11 @@ import HLSPackCore
 /// The key bytes a package's key URIs lead to, each read once; the findings
 /// about a key file are made on that first read, so each is reported once.
 struct VerifyKeyStore {
-  let root: URL
+  let source: any PackageSource
   private var cache: [String: [UInt8]?] = [:]
   private(set) var findings: [Finding] = []
 
-  init(root: URL) { self.root = root }
+  init(source: any PackageSource) { self.source = source }
 
   /// The 16 key bytes of `key`, written in the playlist `file` (package-relative)
   /// whose folder is `folder`; nil when they cannot be had, with the reason
@@ -28,37 +28,33 @@ struct VerifyKeyStore {
         Finding(VerifyRules.keyUnavailable, file: file, line: line, detail: "\(uri) is not a file of the package"))
       return nil
     }
-    let url = root.appendingPathComponent(VerifyPaths.stripQuery(resolved)).standardizedFileURL
-    var info = stat()
-    guard stat(url.path, &info) == 0 else {
-      findings.append(Finding(VerifyRules.keyFileMissing, file: file, line: line, detail: "no file \(resolved)"))
-      return nil
-    }
-    // Its mode and size are read from the status: a named pipe or a device
-    // is never opened (its open or reads could wait for ever), and a large
-    // file is reported by its size, not read.
-    guard info.st_mode & S_IFMT == S_IFREG else {
+    // The size comes first: a large file is reported by its size, not read.
+    let size: Int
+    do {
+      size = try source.size(resolved)
+    } catch {
       findings.append(
-        Finding(
-          VerifyRules.keyUnavailable, file: file, line: line, detail: "\(resolved) is \(SmallFile.kind(info.st_mode))"))
+        PackageVerifier.accessFinding(
+          error, path: resolved, otherwise: error == .missing ? VerifyRules.keyFileMissing : VerifyRules.keyUnavailable,
+          file: file, line: line))
       return nil
     }
-    if info.st_mode & 0o004 != 0 {
+    if let mode = source.permissions(resolved), mode & 0o004 != 0 {
       findings.append(
         Finding(
           VerifyRules.keyFileWorldReadable, file: file, line: line,
-          detail: "\(resolved) has mode \(String(info.st_mode & 0o777, radix: 8))"))
+          detail: "\(resolved) has mode \(String(mode, radix: 8))"))
     }
-    guard info.st_size == 16 else {
-      findings.append(
-        Finding(VerifyRules.keyFileSize, file: file, line: line, detail: "\(resolved) is \(info.st_size) bytes"))
+    guard size == 16 else {
+      findings.append(Finding(VerifyRules.keyFileSize, file: file, line: line, detail: "\(resolved) is \(size) bytes"))
       return nil
     }
     do {
-      return try SmallFile.readRegular(url.path, limit: 16)
+      return try source.readWhole(resolved, limit: 16)
     } catch {
       findings.append(
-        Finding(VerifyRules.keyUnavailable, file: file, line: line, detail: "\(resolved) \(error.reason)"))
+        PackageVerifier.accessFinding(
+          error, path: resolved, otherwise: VerifyRules.keyUnavailable, file: file, line: line))
       return nil
     }
   }
