@@ -11,7 +11,11 @@ struct VerifyCommand: ParsableCommand {
       PACKAGE is an asset folder (master.m3u8 inside), a master playlist or a media \
       playlist, or the http:// or https:// URL of one; over HTTP the report is the \
       same as from the folder, but for key file modes, which only a local folder \
-      shows. AES-128 segments are decrypted with the package's own key files.
+      shows. AES-128 segments are decrypted with the package's own key files (for \
+      relative key URIs, as a client fetches them) or with the keys given by --key \
+      and --keys for any other key URI. A key URI with no key is reported once \
+      (key.unavailable), and each rendition's segments it encrypts once more \
+      (segment.not-verifiable), naming the checks not made.
 
       Nothing outside the package folder is read (package.outside-boundary): a URI \
       above it, an absolute path, a symbolic link leading out of it, a redirect to \
@@ -32,14 +36,43 @@ struct VerifyCommand: ParsableCommand {
   @Argument(help: ArgumentHelp("Asset folder, master or media playlist, or its http(s) URL.", valueName: "package"))
   var package: String
 
+  @Option(
+    name: .customLong("key"),
+    help: ArgumentHelp(
+      "The key of a key URI the package cannot serve (skd://, an app scheme, https://): 32 hex digits or a 16-byte file. Repeatable.",
+      valueName: "uri=file|hex"))
+  var keyArguments: [String] = []
+
+  @Option(
+    name: .customLong("keys"),
+    help: ArgumentHelp(
+      "An hlspack keys.json: the keys of the URIs it lists (exported, or its key files, read from its folder).",
+      valueName: "keys.json"))
+  var keysManifest: String?
+
   @Flag(name: .long, help: "Print the findings as JSON (sorted: the same package gives the same bytes).")
   var json = false
 
+  /// Keys given one by one replace those of the keys.json; one that cannot be read is a usage error.
+  private func providedKeys(_ cwd: URL) throws -> ProvidedKeys {
+    var keys = ProvidedKeys()
+    do {
+      if let keysManifest { try keys.add(manifest: URL(fileURLWithPath: keysManifest, relativeTo: cwd)) }
+      for argument in keyArguments { try keys.add(argument: argument) }
+    } catch {
+      throw ValidationError(error.description)
+    }
+    return keys
+  }
+
   func run() throws {
     let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+    let keys = try providedKeys(cwd)
     let report: VerifyReport
     do {
-      report = try PackageVerifier(opening: package, relativeTo: cwd).run()
+      var verifier = try PackageVerifier(opening: package, relativeTo: cwd)
+      verifier.providedKeys = keys
+      report = try verifier.run()
     } catch {
       printError(error.description)
       throw Self.unreadable

@@ -172,14 +172,15 @@ struct VerifyTests {
     #expect(result.rules == ["segment.ts-sync-lost"] && result.status == 1)
   }
 
-  /// A key behind a scheme the package cannot resolve: reported once, should-fix.
+  /// A key behind a scheme the package cannot resolve: reported once, and the
+  /// segments it encrypts as not verified, both should-fix.
   @Test func keyNotInPackage() throws {
     let result = try broken {
       try edit($0.appendingPathComponent(Self.media)) {
         $0.replacingOccurrences(of: #"URI="../keys/"#, with: #"URI="skd://"#)
       }
     }
-    #expect(result.rules == ["key.unavailable"])
+    #expect(result.rules == ["key.unavailable", "segment.not-verifiable"])
     #expect(result.status == 0)
   }
 

@@ -147,6 +147,11 @@ public struct PackageKeyRewriter {
     case .unreadable(let reason): throw PackError.input(path: url.path, reason: "cannot read \(reason)")
     case .bytes(let read): bytes = read
     }
+    return try Self.decodeManifest(bytes, at: url)
+  }
+
+  /// keys.json's bytes as hlspack writes them (`AssetOutputs`, and this rewrite).
+  static func decodeManifest(_ bytes: [UInt8], at url: URL) throws -> KeysManifest {
     do {
       return try JSONDecoder().decode(KeysManifest.self, from: Data(bytes))
     } catch {

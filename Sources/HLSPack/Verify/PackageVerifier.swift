@@ -15,6 +15,8 @@ public struct PackageVerifier {
   public let source: any PackageSource
   /// The playlist verification starts from, relative to the package folder.
   public let entry: String
+  /// Keys for URIs the package cannot serve itself (`--key`, `--keys`).
+  public var providedKeys = ProvidedKeys()
 
   public init(source: any PackageSource, entry: String) {
     self.source = source
@@ -61,7 +63,7 @@ public struct PackageVerifier {
     }
     let cipher: AES128CBC
     do { cipher = try AES128CBC() } catch { throw VerifyError(description: "AES-128-CBC unavailable: \(error)") }
-    var run = Run(keys: VerifyKeyStore(source: source), cipher: cipher)
+    var run = Run(keys: VerifyKeyStore(source: source, provided: providedKeys), cipher: cipher)
     let text = PlaylistText(bytes)
     run.playlists += 1
     run.findings += PlaylistRules.common(text, file: entry)
@@ -136,6 +138,7 @@ public struct PackageVerifier {
     var samples: [BandwidthRules.Sample] = []
     var complete = true
     var initializationSections: Set<String> = []
+    var unverified: [KeyAvailabilityRules.Unverified] = []
     for segment in playlist.segments {
       if let map = segment.mapURI, initializationSections.insert(map).inserted {
         let resource = URIReference.fromPackageRoot(map, writtenIn: folder)
@@ -179,11 +182,31 @@ public struct PackageVerifier {
       guard !playlist.iFramesOnly, segment.byteRange == nil else { continue }
       run.segments += 1
       run.bytes += size
+      countUnverifiable(segment, file: file, folder: folder, into: &unverified, run: &run)
       checkBytes(segment, resource: resource, size: size, file: file, folder: folder, run: &run)
     }
+    run.findings += KeyAvailabilityRules.findings(unverified, file: file)
     guard complete, let target = playlist.targetDuration, target >= 1, !playlist.iFramesOnly else { return nil }
     return Measured(samples: samples, targetDuration: target)
   }
+
+  /// An encrypted segment whose key cannot be had (and no must-fix finding
+  /// says why) is counted, so that the checks it misses are reported.
+  private func countUnverifiable(
+    _ segment: VerifiedMediaPlaylist.Segment, file: String, folder: String,
+    into unverified: inout [KeyAvailabilityRules.Unverified], run: inout Run
+  ) {
+    guard let key = segment.key, Self.encryptingMethods.contains(key.method), let uri = key.uri,
+      run.keys.bytes(for: key, file: file, folder: folder) == nil, run.keys.isUnavailable(key, folder: folder)
+    else { return }
+    if let index = unverified.firstIndex(where: { $0.keyURI == uri && $0.method == key.method }) {
+      unverified[index].segments += 1
+    } else {
+      unverified.append(.init(keyURI: uri, method: key.method, line: key.line, segments: 1))
+    }
+  }
+
+  static let encryptingMethods: Set<String> = ["AES-128", "SAMPLE-AES", "SAMPLE-AES-CTR"]
 
   /// Only whole-segment AES-128 with the identity key format: SAMPLE-AES and
   /// `cbcs` reuse one IV by design, and other key formats carry their own IVs.
