@@ -17,6 +17,12 @@ struct VerifyCommand: ParsableCommand {
       (key.unavailable), and each rendition's segments it encrypts once more \
       (segment.not-verifiable), naming the checks not made.
 
+      --sample N is a fast gate: every segment is still looked up and sized (so \
+      segment.missing and the BANDWIDTH rules still cover all of them), but only N \
+      segments per media playlist, and their I-frame ranges, have their bytes read \
+      and decrypted; the report says so. --rules rfc drops the findings of rules \
+      whose only source is Apple's HLS Authoring Specification.
+
       Nothing outside the package folder is read (package.outside-boundary): a URI \
       above it, an absolute path, a symbolic link leading out of it, a redirect to \
       another host. A media playlist's package folder is the nearest of its own \
@@ -50,8 +56,30 @@ struct VerifyCommand: ParsableCommand {
       valueName: "keys.json"))
   var keysManifest: String?
 
+  enum RuleSetName: String, ExpressibleByArgument, CaseIterable {
+    case apple, rfc
+  }
+
+  @Option(
+    name: .long,
+    help: ArgumentHelp(
+      "apple: every rule (the default); rfc: leave out the rules only Apple's HLS Authoring Specification states.",
+      valueName: "set"))
+  var rules = RuleSetName.apple
+
+  @Option(
+    name: .long,
+    help: ArgumentHelp(
+      "Read the bytes of N segments per media playlist, spread evenly, the first and last among them.",
+      valueName: "n"))
+  var sample: Int?
+
   @Flag(name: .long, help: "Print the findings as JSON (sorted: the same package gives the same bytes).")
   var json = false
+
+  func validate() throws {
+    if let sample, sample < 1 { throw ValidationError("--sample must be at least 1") }
+  }
 
   /// Keys given one by one replace those of the keys.json; one that cannot be read is a usage error.
   private func providedKeys(_ cwd: URL) throws -> ProvidedKeys {
@@ -72,6 +100,8 @@ struct VerifyCommand: ParsableCommand {
     do {
       var verifier = try PackageVerifier(opening: package, relativeTo: cwd)
       verifier.providedKeys = keys
+      verifier.rules = rules == .rfc ? .rfc : .apple
+      verifier.sample = sample
       report = try verifier.run()
     } catch {
       printError(error.description)

@@ -17,6 +17,10 @@ public struct PackageVerifier {
   public let entry: String
   /// Keys for URIs the package cannot serve itself (`--key`, `--keys`).
   public var providedKeys = ProvidedKeys()
+  /// The rules whose findings are reported (`--rules`).
+  public var rules = VerifyRuleSet.apple
+  /// How many segments of each media playlist have their bytes read (`--sample`); nil: all.
+  public var sample: Int?
 
   public init(source: any PackageSource, entry: String) {
     self.source = source
@@ -48,6 +52,8 @@ public struct PackageVerifier {
     /// broken whole is not reported again through its ranges.
     var ranges: [RangeCheck] = []
     var brokenSegments: Set<String> = []
+    /// Resources whose bytes were read whole: with `sample`, only their I-frame ranges are.
+    var readSegments: Set<String> = []
     var playlists = 0
     var segments = 0
     var bytes = 0
@@ -72,11 +78,16 @@ public struct PackageVerifier {
     } else {
       _ = verifyMedia(text, file: entry, run: &run)
     }
-    for check in run.ranges where !run.brokenSegments.contains(check.resource) {
+    for check in run.ranges
+    where !run.brokenSegments.contains(check.resource) && (sample == nil || run.readSegments.contains(check.resource)) {
       checkRange(check, run: &run)
     }
     let findings = run.findings + run.keys.findings + KeyRules.uniquePairs(run.keyUses)
-    return VerifyReport(findings: findings, playlists: run.playlists, segments: run.segments, bytes: run.bytes)
+    var report = VerifyReport(
+      findings: findings.filter { rules.includes($0.rule) }, playlists: run.playlists, segments: run.segments,
+      bytes: run.bytes)
+    report.sample = sample
+    return report
   }
 
   private func verifyMultivariant(_ text: PlaylistText, run: inout Run) {
@@ -139,7 +150,8 @@ public struct PackageVerifier {
     var complete = true
     var initializationSections: Set<String> = []
     var unverified: [KeyAvailabilityRules.Unverified] = []
-    for segment in playlist.segments {
+    let sampled = SegmentSample.indices(total: playlist.segments.count, count: sample)
+    for (index, segment) in playlist.segments.enumerated() {
       if let map = segment.mapURI, initializationSections.insert(map).inserted {
         let resource = URIReference.fromPackageRoot(map, writtenIn: folder)
         do {
@@ -180,8 +192,10 @@ public struct PackageVerifier {
       // An I-frame playlist names ranges of segments its parent playlist already
       // checks whole; ranges of one file (single-file packages) are not decrypted yet.
       guard !playlist.iFramesOnly, segment.byteRange == nil else { continue }
+      guard sampled.contains(index) else { continue }
       run.segments += 1
       run.bytes += size
+      run.readSegments.insert(resource)
       countUnverifiable(segment, file: file, folder: folder, into: &unverified, run: &run)
       checkBytes(segment, resource: resource, size: size, file: file, folder: folder, run: &run)
     }

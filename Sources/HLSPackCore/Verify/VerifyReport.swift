@@ -7,6 +7,8 @@ public struct VerifyReport: Sendable {
   public var playlists: Int
   public var segments: Int
   public var bytes: Int
+  /// With `verify --sample N`: N, the segments per media playlist whose bytes were read.
+  public var sample: Int?
 
   public init(findings: [Finding], playlists: Int, segments: Int, bytes: Int) {
     self.findings = findings.sorted(by: Finding.precedes)
@@ -48,6 +50,11 @@ public struct VerifyReport: Sendable {
     }
     let must = groups.filter { $0.rule.severity == .must }.count
     let should = groups.count - must
+    if let sample {
+      lines.append(
+        "Sampled \(sample) segment\(sample == 1 ? "" : "s") per media playlist: the bytes of the others were not read, "
+          + "and no finding says anything about them.")
+    }
     lines.append(
       "Checked \(playlists) playlists, \(segments) segments, \(bytes) bytes: "
         + "\(must) must-fix rule\(must == 1 ? "" : "s") and \(should) should-fix rule\(should == 1 ? "" : "s") failed.")
@@ -70,13 +77,14 @@ public struct VerifyReport: Sendable {
     var playlists: Int
     var segments: Int
     var bytes: Int
+    var sample: Int?
     var findings: [JSONFinding]
   }
 
   /// Sorted keys and sorted findings: the same package gives the same bytes.
   public func json() throws -> Data {
     let report = JSONReport(
-      passed: !hasMustFix, playlists: playlists, segments: segments, bytes: bytes,
+      passed: !hasMustFix, playlists: playlists, segments: segments, bytes: bytes, sample: sample,
       findings: findings.map {
         JSONFinding(
           rule: $0.rule.id, severity: $0.rule.severity.rawValue, source: $0.rule.source, owner: $0.rule.owner.rawValue,

@@ -114,3 +114,31 @@ import Testing
     #expect(try shuffled.json() == report.json())
   }
 }
+
+/// `verify --sample` and `verify --rules`.
+@Suite struct VerifyScopeTests {
+  @Test func sampleSpreadsEvenlyWithTheFirstAndLast() {
+    #expect(SegmentSample.indices(total: 10, count: nil) == Set(0..<10))
+    #expect(SegmentSample.indices(total: 10, count: 10) == Set(0..<10))
+    #expect(SegmentSample.indices(total: 3, count: 5) == [0, 1, 2])
+    #expect(SegmentSample.indices(total: 10, count: 1) == [0])
+    #expect(SegmentSample.indices(total: 10, count: 2) == [0, 9])
+    #expect(SegmentSample.indices(total: 10, count: 3) == [0, 5, 9])
+    #expect(SegmentSample.indices(total: 100, count: 4) == [0, 33, 66, 99])
+    #expect(SegmentSample.indices(total: 0, count: 3) == [])
+  }
+
+  @Test func rfcLeavesOutRulesOnlyAppleStates() {
+    func rule(_ source: String) -> VerifyRule {
+      VerifyRule(id: "x", severity: .should, source: source, owner: .packager, summary: "")
+    }
+    let apple = rule("Apple HLS Authoring Specification §1.4")
+    let both = rule("RFC 8216bis §4.4.6.2; Apple HLS Authoring Specification (within 10%)")
+    let iso = rule("ISO/IEC 14496-12 §8.8.12; Apple HLS Authoring Specification §1")
+    let own = rule("README.md, Verifying a package (the package folder)")
+    #expect(VerifyRuleSet.apple.includes(apple))
+    #expect(!VerifyRuleSet.rfc.includes(apple))
+    #expect([both, iso, own].allSatisfy(VerifyRuleSet.rfc.includes))
+    #expect(VerifyRuleSet.rfc.includes(VerifyRules.averageBandwidthOff))
+  }
+}

@@ -1,0 +1,28 @@
+/// Which rules `verify --rules` keeps.
+public enum VerifyRuleSet: String, Sendable, CaseIterable {
+  /// Every rule, Apple's HLS Authoring Specification's too (the default).
+  case apple
+  /// Leaves out the rules only Apple's HLS Authoring Specification states: a
+  /// rule citing RFC 8216bis or an ISO/IEC standard stays, and so do verify's
+  /// own rules about what it could read (they cite README.md).
+  case rfc
+
+  public func includes(_ rule: VerifyRule) -> Bool {
+    switch self {
+    case .apple: true
+    case .rfc: !rule.source.contains("Apple") || rule.source.contains("RFC") || rule.source.contains("ISO/IEC")
+    }
+  }
+}
+
+/// `verify --sample N`: which segments of a media playlist have their bytes read.
+public enum SegmentSample {
+  /// `count` indices spread evenly over `0..<total`, the first and the last
+  /// among them (the first alone for a count of 1); all of them when `count`
+  /// is nil or at least `total`.
+  public static func indices(total: Int, count: Int?) -> Set<Int> {
+    guard let count, count < total else { return Set(0..<total) }
+    guard count > 1 else { return count == 1 ? [0] : [] }
+    return Set((0..<count).map { ($0 * (total - 1) + (count - 1) / 2) / (count - 1) })
+  }
+}
