@@ -66,6 +66,11 @@ struct BatchCommand: ParsableCommand {
     name: .long, help: ArgumentHelp("Progress display: auto, bar, json, none (as for encode).", valueName: "mode"))
   var progress: EncodeCommand.ProgressMode = .auto
 
+  @Flag(
+    name: .long,
+    help: "Check each asset as `hlspack verify` does before publishing it; a must-fix finding fails that asset.")
+  var verify = false
+
   @Flag(name: .long, help: "Let FFmpeg's own warnings through to stderr.")
   var verbose = false
 
@@ -99,9 +104,10 @@ struct BatchCommand: ParsableCommand {
     }
     let mine = plans.filter { selected.contains(asset: $0.entry.asset) }
     let cores = UsableCores.count
-    let runner = BatchRunner(
+    var runner = BatchRunner(
       plans: mine, jobs: jobs ?? BatchRunner.defaultJobs(for: mine, cores: cores), force: force,
       progress: progress.reporter(), logger: logger, cores: cores)
+    runner.verifies = verify
     let started = Date()
     signal(SIGXFSZ, SIG_IGN)
     let outcomes = runner.run()

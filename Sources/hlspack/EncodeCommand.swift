@@ -69,6 +69,13 @@ struct EncodeCommand: ParsableCommand {
   @Flag(name: .long, help: "Record every segment's SHA-256 in report.json. Overrides segment.checksums.")
   var checksums = false
 
+  @Flag(
+    name: .long,
+    help:
+      "Check each asset as `hlspack verify` does (with its new keys) before publishing it; a must-fix finding refuses publication and names the rules."
+  )
+  var verify = false
+
   @Flag(name: .long, help: "Let FFmpeg's own warnings through to stderr.")
   var verbose = false
 
@@ -129,6 +136,7 @@ struct EncodeCommand: ParsableCommand {
       profile: loaded, output: outputFolder, replace: force, protecting: [ProfileLoader.resolve(profile, against: cwd)],
       progress: reporter(), logger: logger)
     packager.reproducible = reproducible
+    packager.verifies = verify
     let run = Result { try packager.run(inputs: sources) }
     InterruptCleanup.finishing()
     let outcomes: [Packager.Outcome]

@@ -28,6 +28,9 @@ struct AssetMaker {
   /// report without timings. A seed turns it on too: keys derived from it are
   /// only worth repeating if everything around them repeats.
   var reproducible = false
+  /// Check the staged asset as `hlspack verify` does before publishing it;
+  /// a must-fix finding refuses publication.
+  var verifies = false
 
   private var isReproducible: Bool { reproducible || profile.encryption.seed != nil }
 
@@ -62,6 +65,10 @@ struct AssetMaker {
       try writeFile(provenance.encoded(), to: staging.folder.appendingPathComponent(AssetProvenance.fileName))
       // Everything has been read: a source that changed meanwhile may have been read in part.
       for source in sources { try source.checkUnchanged() }
+      if verifies {
+        try StagedVerification.check(
+          staged: staging.folder, keysFolder: keysFolder, destination: destination, logger: logger)
+      }
       // The keys first, in the same step: an asset is never in place before its keys.
       for warning in try staging.publish(after: keysStaging.map { [$0] } ?? []) {
         logger.warning("\(assetName): \(warning)")

@@ -23,6 +23,8 @@ public struct Packager {
   public let logger: Logger
   /// Bit-exact packages and reports without timings (a seed turns it on as well).
   public var reproducible = false
+  /// `encode --verify`: each asset is verified before it is published (`AssetMaker.verifies`).
+  public var verifies = false
 
   public init(
     profile: Profile, output: URL, replace: Bool, protecting: [URL] = [], progress: ProgressReporter, logger: Logger
@@ -103,6 +105,7 @@ public struct Packager {
         protecting: readFiles,
         progress: progress, logger: logger)
       encoder.reproducible = reproducible
+      encoder.verifies = verifies
       do {
         let report = try encoder.encode()
         logger.info("\(input.path) → \(destination.path)")

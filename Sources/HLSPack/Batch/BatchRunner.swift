@@ -15,6 +15,8 @@ public struct BatchRunner: Sendable {
   public var logger: Logger
   /// The cores this run may keep busy, shared among the jobs.
   public var cores: Int
+  /// `batch --verify`: each asset is verified before it is published (`AssetMaker.verifies`).
+  public var verifies = false
 
   public init(plans: [BatchPlan], jobs: Int, force: Bool, progress: ProgressReporter, logger: Logger, cores: Int) {
     self.plans = plans
@@ -63,6 +65,7 @@ public struct BatchRunner: Sendable {
         encoder.usableCores = { share }
         if share < cores { encoder.coreShare = share }
         encoder.provenance = provenance
+        encoder.verifies = verifies
         _ = try encoder.encode()
         outcome.status = .published
       }

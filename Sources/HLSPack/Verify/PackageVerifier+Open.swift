@@ -29,7 +29,7 @@ extension PackageVerifier {
     self.init(source: LocalPackageFolder(folder: folder), entry: entry)
   }
 
-  static let defaultEntry = "master.m3u8"
+  public static let defaultEntry = "master.m3u8"
 
   /// The nearest folder, the playlist's own or one of the two above it, that
   /// holds a master.m3u8 (a media playlist of an asset names its keys in
