@@ -56,4 +56,25 @@ struct EncodeVerifyTests {
     let left = try FileManager.default.contentsOfDirectory(atPath: scratch.path).sorted()
     #expect(left == ["profile.json"], "\(left)")
   }
+
+  /// `batch --verify`: a clean catalog is published; one whose key URIs lead
+  /// out of the package fails asset by asset (exit 1) and publishes nothing.
+  @Test func batchVerifiesEachAsset() throws {
+    let batch = BatchTests()
+    let clean = try batch.catalog(1, "batchverifyclean")
+    let published = try Command.run(try Fixtures.executable(), batch.arguments(clean, ["--verify"]))
+    #expect(published.status == 0, "\(published.stderr)")
+    #expect(try batch.statuses(batch.report(clean)) == ["title-01": "published"])
+
+    let refused = try batch.catalog(1, "batchverifyrefused")
+    try Data(
+      #"{"version": 1, "segment": {"duration": 2}, "video": [{"name": "src", "codec": "copy"}], "audio": {"codec": "copy"}, "encryption": {"method": "aes-128", "key_uri": "../../elsewhere/{key_id}.key"}}"#
+        .utf8
+    ).write(to: refused.profile)
+    let run = try Command.run(try Fixtures.executable(), batch.arguments(refused, ["--verify"]))
+    #expect(run.status == 1)
+    #expect(run.stderr.contains("package.outside-boundary"), "\(run.stderr)")
+    #expect(try batch.statuses(batch.report(refused)) == ["title-01": "failed"])
+    #expect(!FileManager.default.fileExists(atPath: refused.output.appendingPathComponent("title-01").path))
+  }
 }
