@@ -22,10 +22,9 @@ extension PackageVerifier {
       return
     }
     let (folder, entry) = Self.packageFolder(
-      of: package.lastPathComponent, in: package.deletingLastPathComponent(), step: { $0.deletingLastPathComponent() }
-    ) { folder in
-      (try? LocalPackageFolder(folder: folder).size(Self.defaultEntry)) != nil
-    }
+      of: package.lastPathComponent, in: package.deletingLastPathComponent(),
+      step: { $0.deletingLastPathComponent() },
+      holdsMaster: { (try? LocalPackageFolder(folder: $0).size(Self.defaultEntry)) != nil })
     self.init(source: LocalPackageFolder(folder: folder), entry: entry)
   }
 
@@ -58,10 +57,8 @@ extension PackageVerifier {
       throw VerifyError(description: "\(url.absoluteString): not a usable URL")
     }
     let (folder, entry) = packageFolder(
-      of: name, in: own, step: { URL(string: "../", relativeTo: $0)?.absoluteURL ?? $0 }
-    ) { folder in
-      (try? HTTPPackageSource(folder: folder).size(defaultEntry)) != nil
-    }
+      of: name, in: own, step: { URL(string: "../", relativeTo: $0)?.absoluteURL ?? $0 },
+      holdsMaster: { (try? HTTPPackageSource(folder: $0).size(defaultEntry)) != nil })
     return PackageVerifier(source: HTTPPackageSource(folder: folder), entry: entry)
   }
 }
