@@ -6,7 +6,8 @@ import Testing
 
 /// Alternate audio is cut where `SegmentBoundaries` says, within its 1 ms
 /// tolerance: an AAC frame that starts less than 1 ms before k·D opens
-/// segment k. The rendition's own rule allowed 0.5 ms.
+/// segment k. Before `SegmentBoundaries`, the rendition's own rule allowed
+/// only 0.5 ms; a frame 0.7 ms early tells the two apart.
 @Suite struct AudioRenditionMuxerTests {
   /// An MPEG-TS source's clock.
   static let timeBase = AVRational(num: 1, den: 90_000)
