@@ -1,12 +1,13 @@
 import CFFmpeg
-import HLSPackCore
 import Testing
 
+@testable import HLSPackCore
 @testable import HLSPackMedia
 
 /// A rendition's muxer driven whole, as a rung worker drives it, with encoded
-/// H.264 and AAC: what its sink receives, in both containers. Segments are 1 s;
-/// the 12-frame GOP puts keyframes inside segments too, which must not cut.
+/// H.264 and AAC (and as an alternate audio rendition, with AAC alone): what
+/// its sink receives, in both containers. Segments are 1 s; the 12-frame GOP
+/// puts keyframes inside segments too, which must not cut.
 @Suite struct SegmentMuxerTests {
   static let schedule = KeyframeSchedule(segmentDuration: 1, rate: EncodedClip.rate)
   /// Segment k starts at k·D on the package clock, 3 s of clip.
@@ -43,6 +44,17 @@ import Testing
     #expect(sink.segments.allSatisfy { !$0.bytes.isEmpty })
   }
 
+  /// Whole 188-byte packets, the first two the PAT and the PMT it names:
+  /// every segment opens with the tables (RFC 8216bis §3.1.1).
+  private func expectPacketsOpeningWithTheTables(_ bytes: [UInt8]) {
+    #expect(bytes.count % TS.packetSize == 0 && bytes.count >= 2 * TS.packetSize)
+    guard bytes.count >= 2 * TS.packetSize else { return }
+    #expect(stride(from: 0, to: bytes.count, by: TS.packetSize).allSatisfy { bytes[$0] == TS.syncByte })
+    #expect(TS.pid(bytes, at: 0) == 0 && TS.tableID(bytes, at: 0) == 0x00)
+    #expect(TS.pid(bytes, at: TS.packetSize) == TS.programMapPID(bytes, at: 0))
+    #expect(TS.tableID(bytes, at: TS.packetSize) == 0x02)
+  }
+
   @Test func transportStreamSegmentsOpenWithPATAndPMTAndHoldTheirIFrames() throws {
     let sink = try mux(.ts)
     #expect(sink.initializations.isEmpty)
@@ -50,12 +62,7 @@ import Testing
     expectSegmentsAtTheBoundaries(sink)
     for recorded in sink.segments {
       let bytes = recorded.bytes, segment = recorded.segment
-      #expect(bytes.count % TS.packetSize == 0)
-      #expect(stride(from: 0, to: bytes.count, by: TS.packetSize).allSatisfy { bytes[$0] == TS.syncByte })
-      // Every segment opens with the tables (RFC 8216bis §3.1.1): the PAT, then the PMT it names.
-      #expect(TS.pid(bytes, at: 0) == 0 && TS.tableID(bytes, at: 0) == 0x00)
-      #expect(TS.pid(bytes, at: TS.packetSize) == TS.programMapPID(bytes, at: 0))
-      #expect(TS.tableID(bytes, at: TS.packetSize) == 0x02)
+      expectPacketsOpeningWithTheTables(bytes)
       // Each I-frame range lies in its segment and decodes alone: it opens with the PAT.
       #expect(segment.keyframes.first?.ptsTicks == segment.startTicks)
       #expect(segment.keyframes.count >= 2, "the 12-frame GOP has keyframes inside the segment")
@@ -65,6 +72,30 @@ import Testing
         #expect((segment.startTicks..<segment.startTicks + segment.durationTicks).contains(range.ptsTicks))
       }
     }
+  }
+
+  /// An audio-only rendition, cut on its own frames: no keyframe brings the
+  /// tables, and every segment still opens with them.
+  @Test func audioOnlyTransportStreamSegmentsOpenWithPATAndPMTToo() throws {
+    let encoder = try Encoder.audio(
+      AudioSettings(codec: .aac, bitrate: 64_000, channels: 1, sampleRate: 48_000), bitExact: true,
+      globalHeader: false)
+    let packets = try EncodedClip.encodeTone(encoder, seconds: 3)
+    let sink = RecordingSegmentSink()
+    let muxer = try SegmentMuxer(
+      output: RenditionOutput(container: .ts, segmentDuration: 1, reproducible: true), video: nil,
+      videoTimeBase: nil, audio: CodecParameters(from: encoder.ctx), audioTimeBase: encoder.timeBase,
+      destination: SegmentDestination(sink: sink))
+    var boundaries = SegmentBoundaries(segmentDuration: 1)
+    for packet in packets {
+      let seconds = Double(packet.pointer.pointee.pts) * encoder.timeBase.seconds
+      try muxer.writeAudioOnly(packet, opensSegment: boundaries.reaches(seconds))
+    }
+    try muxer.finish()
+    #expect(sink.segments.count == 3)
+    #expect(sink.openParts.isEmpty)
+    #expect(sink.segments.map(\.bytes.count).reduce(0, +) == sink.byteCount)
+    for recorded in sink.segments { expectPacketsOpeningWithTheTables(recorded.bytes) }
   }
 
   @Test func fragmentedMP4HandsItsInitSegmentOnceThenOneFragmentPerSegment() throws {
