@@ -223,6 +223,14 @@ private typealias P = ProfileJSON
     #expect(try load(profile).video.last?.level == expected)
   }
 
+  @Test(arguments: rejections)
+  func rejects(_ c: Rejection) {
+    let error = #expect(throws: ProfileError.self) { try load(c.json) }
+    #expect(error?.file == "test.json")
+    #expect(error?.path == c.path, "\(String(describing: error))")
+    #expect(error?.message.contains(c.message) == true, "\(String(describing: error))")
+  }
+
   @Test func unreadableFileNamesTheFile() throws {
     let folder = try TemporaryFolder()
     let missing = folder.url.appendingPathComponent("missing.json")
