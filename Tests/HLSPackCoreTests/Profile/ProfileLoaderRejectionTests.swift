@@ -2,6 +2,14 @@ import Foundation
 import HLSPackTestSupport
 import Testing
 
+@testable import HLSPackCore
+
+private typealias P = ProfileJSON
+
+private func load(_ json: String) throws -> Profile {
+  try ProfileLoader.load(data: Data(json.utf8), file: "test.json", baseDirectory: URL(fileURLWithPath: "/profiles"))
+}
+
 /// Every field a profile can get wrong, each rejected with its JSON path.
 extension ProfileLoaderTests {
   static let rejections: [Rejection] = [
