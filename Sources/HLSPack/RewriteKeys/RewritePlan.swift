@@ -39,12 +39,60 @@ struct RewritePlan {
   init(
     package: URL, asset: String, playlists: [PackagePlaylist], template: KeyURITemplate, locator: inout KeyLocator
   ) throws {
-    let needsKey = template.usesKeyID || template.text.contains("{key_file}")
-    var mappings: [Mapping] = []
-    // Per playlist: key identity → {period}, in order of first appearance.
-    var periods = Array(repeating: [LocatedKey.Identity: Int](), count: playlists.count)
+    var mapper = TagMapper(package: package, asset: asset, playlists: playlists, template: template)
+    try mapper.map(.key, locator: &locator) { _, _ in nil }
+    // A session key announces a key the media playlists use, so it names the
+    // same resource as the first media tag of that key (RFC 8216bis §4.4.6.5): the
+    // same absolute URI, or the same file re-expressed from the multivariant
+    // playlist's folder (also above the package), as `encode` writes it. A key
+    // no media playlist uses gets the template rendered for the multivariant playlist itself.
+    var firstMediaTag: [LocatedKey.Identity: Mapping] = [:]
+    for m in mapper.mappings where firstMediaTag[m.key.identity] == nil { firstMediaTag[m.key.identity] = m }
+    try mapper.map(.sessionKey, locator: &locator) { key, master in
+      guard let media = firstMediaTag[key.identity] else { return nil }
+      if URIReference.scheme(of: media.newURI) != nil || media.newURI.hasPrefix("/") { return media.newURI }
+      let mediaFolder = playlists[media.playlist].folderComponents.joined(separator: "/")
+      return master.relativeURI(toPackagePath: URIReference.fromPackageRoot(media.newURI, writtenIn: mediaFolder))
+    }
+    let mappings = mapper.mappings
 
-    func map(_ kind: KeyURIRewriter.KeyTagLine.Kind, _ choose: (LocatedKey, PackagePlaylist) -> String?) throws {
+    try Self.checkNoSharedURI(mappings, playlists: playlists, package: package, template: template)
+    keyTagCount = mappings.count
+    unknownKeyURIs = Set(mappings.filter { $0.key.keyID == nil }.map(\.oldURI))
+    warnings =
+      Self.unquotedURIWarnings(playlists, package: package)
+      + Self.unknownKeyWarnings(mappings, playlists: playlists, package: package)
+    keys = try Self.keyFiles(mappings, playlists: playlists, package: package)
+    self.playlists = Self.rewrittenPlaylists(playlists, mappings: mappings)
+    manifestEntries = Self.manifestEntries(
+      mappings, playlists: playlists, previousIVs: Self.segmentIVs(locator.manifest))
+  }
+
+  /// Decides the new URI of every key tag, in the order the tags are mapped.
+  private struct TagMapper {
+    let package: URL
+    let asset: String
+    let playlists: [PackagePlaylist]
+    let template: KeyURITemplate
+    let needsKey: Bool
+    private(set) var mappings: [Mapping] = []
+    /// Per playlist: key identity → {period}, in order of first appearance.
+    private var periods: [[LocatedKey.Identity: Int]]
+
+    init(package: URL, asset: String, playlists: [PackagePlaylist], template: KeyURITemplate) {
+      self.package = package
+      self.asset = asset
+      self.playlists = playlists
+      self.template = template
+      needsKey = template.usesKeyID || template.text.contains("{key_file}")
+      periods = Array(repeating: [:], count: playlists.count)
+    }
+
+    /// Maps every tag of `kind` to the URI `choose` gives it, else to the template's.
+    mutating func map(
+      _ kind: KeyURIRewriter.KeyTagLine.Kind, locator: inout KeyLocator,
+      _ choose: (LocatedKey, PackagePlaylist) -> String?
+    ) throws {
       for (p, playlist) in playlists.enumerated() {
         for (t, tag) in playlist.tags.enumerated() where tag.kind == kind {
           guard let oldURI = tag.uri else { continue }
@@ -54,35 +102,19 @@ struct RewritePlan {
             throw PackError.input(
               path: path,
               reason:
-                "line \(tag.lineNumber): URI \"\(Self.shown(oldURI))\": the key is unknown (\(key.unknownReason ?? "not found")), "
+                "line \(tag.lineNumber): URI \"\(RewritePlan.shown(oldURI))\": the key is unknown (\(key.unknownReason ?? "not found")), "
                 + "but the template needs {key_id} or {key_file}")
           }
           let period = periods[p][key.identity] ?? periods[p].count
           periods[p][key.identity] = period
-          let newURI: String
-          if let chosen = choose(key, playlist) {
-            newURI = chosen
-          } else {
-            let keyFile = key.keyID.map {
-              key.bytes == nil ? key.manifestKeyFile ?? Self.keyFile($0) : Self.keyFile($0)
-            }
-            if template.text.contains("{key_file}"), key.bytes == nil {
-              throw PackError.input(
-                path: path,
-                reason:
-                  "line \(tag.lineNumber): URI \"\(Self.shown(oldURI))\": keys.json names key file \"\(keyFile ?? "")\", "
-                  + "which is not a readable 16-byte file inside the package, so {key_file} cannot point at it")
-            }
-            newURI = template.render(
-              .init(
-                asset: asset, rendition: playlist.rendition, keyID: key.keyID ?? "", period: period,
-                keyFile: keyFile.map(playlist.relativeURI(toPackagePath:)) ?? ""))
-          }
+          let newURI =
+            try choose(key, playlist)
+            ?? rendered(key, period: period, for: tag, oldURI: oldURI, in: playlist, path: path)
           guard QuotedString.forbiddenCharacter(in: newURI) == nil else {
             throw PackError.input(
               path: path,
               reason:
-                "line \(tag.lineNumber): the new URI for \"\(Self.shown(oldURI))\" would contain a quote or control character "
+                "line \(tag.lineNumber): the new URI for \"\(RewritePlan.shown(oldURI))\" would contain a quote or control character "
                 + "(from a folder name?) and cannot be written into a playlist")
           }
           mappings.append(
@@ -91,38 +123,40 @@ struct RewritePlan {
       }
     }
 
-    try map(.key) { _, _ in nil }
-    // A session key announces a key the media playlists use, so it names the
-    // same resource as the first media tag of that key (RFC 8216bis §4.4.6.5): the
-    // same absolute URI, or the same file re-expressed from the multivariant
-    // playlist's folder (also above the package), as `encode` writes it. A key
-    // no media playlist uses gets the template rendered for the multivariant playlist itself.
-    var firstMediaTag: [LocatedKey.Identity: Mapping] = [:]
-    for m in mappings where firstMediaTag[m.key.identity] == nil { firstMediaTag[m.key.identity] = m }
-    try map(.sessionKey) { key, master in
-      guard let media = firstMediaTag[key.identity] else { return nil }
-      if URIReference.scheme(of: media.newURI) != nil || media.newURI.hasPrefix("/") { return media.newURI }
-      let mediaFolder = playlists[media.playlist].folderComponents.joined(separator: "/")
-      return master.relativeURI(toPackagePath: URIReference.fromPackageRoot(media.newURI, writtenIn: mediaFolder))
+    /// The template rendered for one tag's key; `path` is its playlist's, for errors.
+    private func rendered(
+      _ key: LocatedKey, period: Int, for tag: KeyURIRewriter.KeyTagLine, oldURI: String, in playlist: PackagePlaylist,
+      path: String
+    ) throws -> String {
+      let keyFile = key.keyID.map {
+        key.bytes == nil ? key.manifestKeyFile ?? RewritePlan.keyFile($0) : RewritePlan.keyFile($0)
+      }
+      if template.text.contains("{key_file}"), key.bytes == nil {
+        throw PackError.input(
+          path: path,
+          reason:
+            "line \(tag.lineNumber): URI \"\(RewritePlan.shown(oldURI))\": keys.json names key file \"\(keyFile ?? "")\", "
+            + "which is not a readable 16-byte file inside the package, so {key_file} cannot point at it")
+      }
+      return template.render(
+        .init(
+          asset: asset, rendition: playlist.rendition, keyID: key.keyID ?? "", period: period,
+          keyFile: keyFile.map(playlist.relativeURI(toPackagePath:)) ?? ""))
     }
+  }
 
-    try Self.checkNoSharedURI(mappings, playlists: playlists, package: package, template: template)
-    keyTagCount = mappings.count
-    unknownKeyURIs = Set(mappings.filter { $0.key.keyID == nil }.map(\.oldURI))
-    warnings =
-      Self.unquotedURIWarnings(playlists, package: package)
-      + Self.unknownKeyWarnings(mappings, playlists: playlists, package: package)
-    keys = try Self.keyFiles(mappings, playlists: playlists, package: package)
-
+  /// New playlist bytes with every mapped tag's URI replaced, by package
+  /// path; only the playlists that change.
+  private static func rewrittenPlaylists(_ playlists: [PackagePlaylist], mappings: [Mapping]) -> [String: [UInt8]] {
+    var rewrittenPlaylists: [String: [UInt8]] = [:]
     for (p, playlist) in playlists.enumerated() {
       let byLine = Dictionary(
         mappings.filter { $0.playlist == p }.map { ($0.tag.lineNumber, $0.newURI) }, uniquingKeysWith: { a, _ in a })
       let rewritten = KeyURIRewriter.removingRepeatedSessionKeys(
         KeyURIRewriter.rewrite(playlist.bytes) { byLine[$0.lineNumber] })
-      if rewritten != playlist.bytes { self.playlists[playlist.relativePath] = rewritten }
+      if rewritten != playlist.bytes { rewrittenPlaylists[playlist.relativePath] = rewritten }
     }
-    manifestEntries = Self.manifestEntries(
-      mappings, playlists: playlists, previousIVs: Self.segmentIVs(locator.manifest))
+    return rewrittenPlaylists
   }
 
   /// Two different keys must never end up behind one URI: a player would

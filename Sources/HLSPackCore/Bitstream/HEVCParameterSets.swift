@@ -25,27 +25,7 @@ struct HEVCSPS: Equatable {
     let maxSubLayersMinus1 = Int(try r.bits(3, "sps_max_sub_layers_minus1"))
     guard maxSubLayersMinus1 <= 6 else { throw r.malformed("sps_max_sub_layers_minus1", "\(maxSubLayersMinus1) > 6") }
     _ = try r.bit("sps_temporal_id_nesting_flag")
-    // profile_tier_level(1, sps_max_sub_layers_minus1) (§7.3.3)
-    _ = try r.bits(3, "general_profile_space, general_tier_flag")
-    let profile = try r.bits(5, "general_profile_idc")
-    let compatibility = try r.bits(32, "general_profile_compatibility_flag")
-    let compatible = Self.supportedProfiles.contains { compatibility & (UInt32(1) << (31 - $0)) != 0 }
-    guard Self.supportedProfiles.contains(profile) || (profile == 0 && compatible) else {
-      throw r.unsupported(
-        "general_profile_idc", "\(profile) (only Main, Main 10, Main Still Picture and range extensions, 1–4)")
-    }
-    try r.skip(48, "general constraint flags")
-    _ = try r.bits(8, "general_level_idc")
-    var profilePresent: [Bool] = [], levelPresent: [Bool] = []
-    for i in 0..<maxSubLayersMinus1 {
-      profilePresent.append(try r.bit("sub_layer_profile_present_flag[\(i)]"))
-      levelPresent.append(try r.bit("sub_layer_level_present_flag[\(i)]"))
-    }
-    if maxSubLayersMinus1 > 0 { try r.skip(2 * (8 - maxSubLayersMinus1), "reserved_zero_2bits") }
-    for i in 0..<maxSubLayersMinus1 {
-      if profilePresent[i] { try r.skip(88, "sub_layer profile[\(i)]") }
-      if levelPresent[i] { try r.skip(8, "sub_layer_level_idc[\(i)]") }
-    }
+    try Self.profileTierLevel(&r, maxSubLayersMinus1: maxSubLayersMinus1)
     id = try r.ue("sps_seq_parameter_set_id", max: 15)
     let chromaFormat = try r.ue("chroma_format_idc", max: 3)
     separateColourPlane = try chromaFormat == 3 ? r.bit("separate_colour_plane_flag") : false
@@ -99,6 +79,31 @@ struct HEVCSPS: Equatable {
       }
     }
     temporalMVPEnabled = try r.bit("sps_temporal_mvp_enabled_flag")
+  }
+
+  /// profile_tier_level(1, sps_max_sub_layers_minus1) (§7.3.3): read for its
+  /// length, refusing a profile outside `supportedProfiles`.
+  private static func profileTierLevel(_ r: inout NALBitReader, maxSubLayersMinus1: Int) throws {
+    _ = try r.bits(3, "general_profile_space, general_tier_flag")
+    let profile = try r.bits(5, "general_profile_idc")
+    let compatibility = try r.bits(32, "general_profile_compatibility_flag")
+    let compatible = supportedProfiles.contains { compatibility & (UInt32(1) << (31 - $0)) != 0 }
+    guard supportedProfiles.contains(profile) || (profile == 0 && compatible) else {
+      throw r.unsupported(
+        "general_profile_idc", "\(profile) (only Main, Main 10, Main Still Picture and range extensions, 1–4)")
+    }
+    try r.skip(48, "general constraint flags")
+    _ = try r.bits(8, "general_level_idc")
+    var profilePresent: [Bool] = [], levelPresent: [Bool] = []
+    for i in 0..<maxSubLayersMinus1 {
+      profilePresent.append(try r.bit("sub_layer_profile_present_flag[\(i)]"))
+      levelPresent.append(try r.bit("sub_layer_level_present_flag[\(i)]"))
+    }
+    if maxSubLayersMinus1 > 0 { try r.skip(2 * (8 - maxSubLayersMinus1), "reserved_zero_2bits") }
+    for i in 0..<maxSubLayersMinus1 {
+      if profilePresent[i] { try r.skip(88, "sub_layer profile[\(i)]") }
+      if levelPresent[i] { try r.skip(8, "sub_layer_level_idc[\(i)]") }
+    }
   }
 }
 

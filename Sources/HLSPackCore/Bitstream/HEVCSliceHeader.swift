@@ -45,80 +45,16 @@ enum HEVCSliceHeader {
     let (isB, isP) = (sliceType == 0, sliceType == 1)
     if p.outputFlagPresent { _ = try r.bit("pic_output_flag") }
     if s.separateColourPlane { _ = try r.bits(2, "colour_plane_id") }
-    var temporalMVP = false
-    var numPicTotalCurr = 0
+    var references = References(numPicTotalCurr: 0, temporalMVP: false)
     if nalType != 19, nalType != 20 {  // not IDR_W_RADL, IDR_N_LP
-      _ = try r.bits(s.log2MaxPicOrderCntLsb, "slice_pic_order_cnt_lsb")
-      let rps: HEVCShortTermRPS
-      if try !r.bit("short_term_ref_pic_set_sps_flag") {
-        rps = try HEVCShortTermRPS(&r, index: s.shortTermRPS.count, inSliceHeader: true, previous: s.shortTermRPS)
-      } else {
-        guard !s.shortTermRPS.isEmpty else {
-          throw r.malformed("short_term_ref_pic_set_sps_flag", "1, but the SPS has no reference picture sets")
-        }
-        let index = Int(try r.bits(ceilLog2(s.shortTermRPS.count), "short_term_ref_pic_set_idx"))
-        guard index < s.shortTermRPS.count else {
-          throw r.malformed("short_term_ref_pic_set_idx", "\(index) of \(s.shortTermRPS.count) sets")
-        }
-        rps = s.shortTermRPS[index]
-      }
-      numPicTotalCurr = rps.usedCount
-      if s.longTermRefPicsPresent {
-        let fromSPS =
-          try s.longTermUsedByCurrPic.isEmpty ? 0 : r.ue("num_long_term_sps", max: s.longTermUsedByCurrPic.count)
-        let own = try r.ue("num_long_term_pics", max: 32)
-        for i in 0..<(fromSPS + own) {
-          if i < fromSPS {
-            var index = 0
-            if s.longTermUsedByCurrPic.count > 1 {
-              index = Int(try r.bits(ceilLog2(s.longTermUsedByCurrPic.count), "lt_idx_sps[\(i)]"))
-              guard index < s.longTermUsedByCurrPic.count else {
-                throw r.malformed("lt_idx_sps[\(i)]", "\(index) out of range")
-              }
-            }
-            if s.longTermUsedByCurrPic[index] { numPicTotalCurr += 1 }
-          } else {
-            _ = try r.bits(s.log2MaxPicOrderCntLsb, "poc_lsb_lt[\(i)]")
-            if try r.bit("used_by_curr_pic_lt_flag[\(i)]") { numPicTotalCurr += 1 }
-          }
-          if try r.bit("delta_poc_msb_present_flag[\(i)]") { _ = try r.ue("delta_poc_msb_cycle_lt[\(i)]") }
-        }
-      }
-      if s.temporalMVPEnabled { temporalMVP = try r.bit("slice_temporal_mvp_enabled_flag") }
+      references = try referencePictures(&r, s)
     }
     var saoLuma = false, saoChroma = false
     if s.sampleAdaptiveOffsetEnabled {
       saoLuma = try r.bit("slice_sao_luma_flag")
       if s.chromaArrayType != 0 { saoChroma = try r.bit("slice_sao_chroma_flag") }
     }
-    if isP || isB {
-      var l0 = p.numRefIdxL0DefaultMinus1, l1 = p.numRefIdxL1DefaultMinus1
-      if try r.bit("num_ref_idx_active_override_flag") {
-        l0 = try r.ue("num_ref_idx_l0_active_minus1", max: 14)
-        if isB { l1 = try r.ue("num_ref_idx_l1_active_minus1", max: 14) }
-      }
-      if p.listsModificationPresent, numPicTotalCurr > 1 {
-        // ref_pic_lists_modification() (§7.3.6.2)
-        let width = ceilLog2(numPicTotalCurr)
-        if try r.bit("ref_pic_list_modification_flag_l0") {
-          for i in 0...l0 { _ = try r.bits(width, "list_entry_l0[\(i)]") }
-        }
-        if isB, try r.bit("ref_pic_list_modification_flag_l1") {
-          for i in 0...l1 { _ = try r.bits(width, "list_entry_l1[\(i)]") }
-        }
-      }
-      if isB { _ = try r.bit("mvd_l1_zero_flag") }
-      if p.cabacInitPresent { _ = try r.bit("cabac_init_flag") }
-      if temporalMVP {
-        var fromL0 = true
-        if isB { fromL0 = try r.bit("collocated_from_l0_flag") }
-        if (fromL0 && l0 > 0) || (!fromL0 && l1 > 0) { _ = try r.ue("collocated_ref_idx", max: 14) }
-      }
-      if (p.weightedPred && isP) || (p.weightedBipred && isB) {
-        try predWeightTable(&r, chromaArrayType: s.chromaArrayType, l0: l0, l1: isB ? l1 : nil)
-      }
-      _ = try r.ue("five_minus_max_num_merge_cand", max: 4)
-    }
+    if isP || isB { try interPredictionFields(&r, s, p, isB: isB, references: references) }
     _ = try r.se("slice_qp_delta")
     if p.sliceChromaQPOffsetsPresent {
       _ = try r.se("slice_cb_qp_offset")
@@ -138,6 +74,93 @@ enum HEVCSliceHeader {
     if p.loopFilterAcrossSlicesEnabled, saoLuma || saoChroma || !deblockingDisabled {
       _ = try r.bit("slice_loop_filter_across_slices_enabled_flag")
     }
+  }
+
+  /// What a non-IDR slice's reference pictures tell the fields after them.
+  private struct References {
+    /// NumPicTotalCurr (§7.4.7.2): the width of list_entry_lX.
+    var numPicTotalCurr: Int
+    var temporalMVP: Bool
+  }
+
+  /// The picture order count and reference picture sets of a non-IDR slice.
+  private static func referencePictures(_ r: inout NALBitReader, _ s: HEVCSPS) throws -> References {
+    _ = try r.bits(s.log2MaxPicOrderCntLsb, "slice_pic_order_cnt_lsb")
+    let rps: HEVCShortTermRPS
+    if try !r.bit("short_term_ref_pic_set_sps_flag") {
+      rps = try HEVCShortTermRPS(&r, index: s.shortTermRPS.count, inSliceHeader: true, previous: s.shortTermRPS)
+    } else {
+      guard !s.shortTermRPS.isEmpty else {
+        throw r.malformed("short_term_ref_pic_set_sps_flag", "1, but the SPS has no reference picture sets")
+      }
+      let index = Int(try r.bits(ceilLog2(s.shortTermRPS.count), "short_term_ref_pic_set_idx"))
+      guard index < s.shortTermRPS.count else {
+        throw r.malformed("short_term_ref_pic_set_idx", "\(index) of \(s.shortTermRPS.count) sets")
+      }
+      rps = s.shortTermRPS[index]
+    }
+    var numPicTotalCurr = rps.usedCount
+    if s.longTermRefPicsPresent { numPicTotalCurr += try longTermPicturesUsed(&r, s) }
+    let temporalMVP = try s.temporalMVPEnabled ? r.bit("slice_temporal_mvp_enabled_flag") : false
+    return References(numPicTotalCurr: numPicTotalCurr, temporalMVP: temporalMVP)
+  }
+
+  /// The long-term reference pictures, read for their length; returns how
+  /// many of them the current picture uses.
+  private static func longTermPicturesUsed(_ r: inout NALBitReader, _ s: HEVCSPS) throws -> Int {
+    var used = 0
+    let fromSPS =
+      try s.longTermUsedByCurrPic.isEmpty ? 0 : r.ue("num_long_term_sps", max: s.longTermUsedByCurrPic.count)
+    let own = try r.ue("num_long_term_pics", max: 32)
+    for i in 0..<(fromSPS + own) {
+      if i < fromSPS {
+        var index = 0
+        if s.longTermUsedByCurrPic.count > 1 {
+          index = Int(try r.bits(ceilLog2(s.longTermUsedByCurrPic.count), "lt_idx_sps[\(i)]"))
+          guard index < s.longTermUsedByCurrPic.count else {
+            throw r.malformed("lt_idx_sps[\(i)]", "\(index) out of range")
+          }
+        }
+        if s.longTermUsedByCurrPic[index] { used += 1 }
+      } else {
+        _ = try r.bits(s.log2MaxPicOrderCntLsb, "poc_lsb_lt[\(i)]")
+        if try r.bit("used_by_curr_pic_lt_flag[\(i)]") { used += 1 }
+      }
+      if try r.bit("delta_poc_msb_present_flag[\(i)]") { _ = try r.ue("delta_poc_msb_cycle_lt[\(i)]") }
+    }
+    return used
+  }
+
+  /// The reference list and prediction fields of a P or B slice.
+  private static func interPredictionFields(
+    _ r: inout NALBitReader, _ s: HEVCSPS, _ p: HEVCPPS, isB: Bool, references: References
+  ) throws {
+    var l0 = p.numRefIdxL0DefaultMinus1, l1 = p.numRefIdxL1DefaultMinus1
+    if try r.bit("num_ref_idx_active_override_flag") {
+      l0 = try r.ue("num_ref_idx_l0_active_minus1", max: 14)
+      if isB { l1 = try r.ue("num_ref_idx_l1_active_minus1", max: 14) }
+    }
+    if p.listsModificationPresent, references.numPicTotalCurr > 1 {
+      // ref_pic_lists_modification() (§7.3.6.2)
+      let width = ceilLog2(references.numPicTotalCurr)
+      if try r.bit("ref_pic_list_modification_flag_l0") {
+        for i in 0...l0 { _ = try r.bits(width, "list_entry_l0[\(i)]") }
+      }
+      if isB, try r.bit("ref_pic_list_modification_flag_l1") {
+        for i in 0...l1 { _ = try r.bits(width, "list_entry_l1[\(i)]") }
+      }
+    }
+    if isB { _ = try r.bit("mvd_l1_zero_flag") }
+    if p.cabacInitPresent { _ = try r.bit("cabac_init_flag") }
+    if references.temporalMVP {
+      var fromL0 = true
+      if isB { fromL0 = try r.bit("collocated_from_l0_flag") }
+      if (fromL0 && l0 > 0) || (!fromL0 && l1 > 0) { _ = try r.ue("collocated_ref_idx", max: 14) }
+    }
+    if (p.weightedPred && !isB) || (p.weightedBipred && isB) {
+      try predWeightTable(&r, chromaArrayType: s.chromaArrayType, l0: l0, l1: isB ? l1 : nil)
+    }
+    _ = try r.ue("five_minus_max_num_merge_cand", max: 4)
   }
 
   /// pred_weight_table() (§7.3.6.3) of a single-layer stream, where no

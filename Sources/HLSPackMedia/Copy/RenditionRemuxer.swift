@@ -53,47 +53,9 @@ final class RenditionRemuxer: @unchecked Sendable {
         path: input.path,
         reason: "video stream is \(Self.codecName(video)), not H.264 or HEVC; it cannot be copied into HLS")
     }
-    var audio: (CodecParameters, AVRational)?
-    var audioCodec: String?
-    var audioFilter: BitstreamFilter?
-    if copyAudio, let index = input.audioStreamIndex {
-      let stream = input.stream(index)
-      audioCodec = audioCodecString(stream.pointee.codecpar)
-      guard audioCodec != nil else {
-        throw PackError.input(
-          path: input.path, reason: "audio stream is \(Self.codecName(stream)), which cannot be copied into HLS")
-      }
-      // FFmpeg 5.1's mov muxer calls AC-3 in MP4 experimental and refuses it.
-      if container == .fmp4, [AV_CODEC_ID_AC3, AV_CODEC_ID_EAC3].contains(stream.pointee.codecpar.pointee.codec_id) {
-        throw PackError.input(
-          path: input.path,
-          reason:
-            "audio stream is \(Self.codecName(stream)), which hlspack does not put in fMP4; use \"container\": \"ts\" or transcode the audio"
-        )
-      }
-      let parameters = try CodecParameters(copying: stream.pointee.codecpar)
-      if container == .fmp4, parameters.pointer.pointee.codec_id == AV_CODEC_ID_AAC, parameters.extradata.isEmpty {
-        // AAC from MPEG-TS is ADTS: MP4 wants its AudioSpecificConfig in the
-        // sample entry and frames without ADTS headers (aac_adtstoasc).
-        let p = parameters.pointer.pointee
-        guard
-          let config = AudioSpecificConfig.fromADTSFields(
-            profile: Int(p.profile), sampleRate: Int(p.sample_rate), channels: Int(p.ch_layout.nb_channels))
-        else {
-          throw PackError.input(
-            path: input.path,
-            reason:
-              "the ADTS AAC audio (profile \(p.profile), \(p.sample_rate) Hz, \(p.ch_layout.nb_channels) channels) has no AudioSpecificConfig that fMP4 can carry; use \"container\": \"ts\""
-          )
-        }
-        try parameters.replaceExtradata(with: config)
-        audioFilter = try BitstreamFilter(
-          name: "aac_adtstoasc", parameters: parameters.pointer, timeBase: stream.pointee.time_base)
-      }
-      audio = (parameters, stream.pointee.time_base)
-    }
-    self.audioCodec = audioCodec
-    self.audioFilter = audioFilter
+    let audio = try copyAudio ? Self.copiedAudio(of: input, into: container) : nil
+    audioCodec = audio?.codec
+    audioFilter = audio?.filter
     var muxedVideo = videoParameters
     if container == .ts, destination.sampleEncryptor != nil,
       video.pointee.codecpar.pointee.codec_id == AV_CODEC_ID_H264,
@@ -124,9 +86,49 @@ final class RenditionRemuxer: @unchecked Sendable {
     let muxing = RenditionOutput(container: container, segmentDuration: segmentDuration, reproducible: true)
     muxer = try SegmentMuxer(
       output: muxing, video: muxedVideo, videoTimeBase: videoTimeBase,
-      audio: audio?.0, audioTimeBase: audio?.1, displayMatrix: input.videoDisplayMatrix,
+      audio: audio?.parameters, audioTimeBase: audio?.timeBase, displayMatrix: input.videoDisplayMatrix,
       destination: SegmentDestination(sink: limit, sampleEncryptor: destination.sampleEncryptor))
     showsSidesSwapped = container == .fmp4 && input.videoOrientation.swapsSides
+  }
+
+  /// The source's audio as it is copied: its parameters, time base and CODECS string, and the
+  /// filter its packets pass through; nil when there is no audio stream.
+  private static func copiedAudio(of input: MediaInput, into container: Container) throws -> CopiedAudio? {
+    guard let index = input.audioStreamIndex else { return nil }
+    let stream = input.stream(index)
+    guard let codec = audioCodecString(stream.pointee.codecpar) else {
+      throw PackError.input(
+        path: input.path, reason: "audio stream is \(Self.codecName(stream)), which cannot be copied into HLS")
+    }
+    // FFmpeg 5.1's mov muxer calls AC-3 in MP4 experimental and refuses it.
+    if container == .fmp4, [AV_CODEC_ID_AC3, AV_CODEC_ID_EAC3].contains(stream.pointee.codecpar.pointee.codec_id) {
+      throw PackError.input(
+        path: input.path,
+        reason:
+          "audio stream is \(Self.codecName(stream)), which hlspack does not put in fMP4; use \"container\": \"ts\" or transcode the audio"
+      )
+    }
+    let parameters = try CodecParameters(copying: stream.pointee.codecpar)
+    var filter: BitstreamFilter?
+    if container == .fmp4, parameters.pointer.pointee.codec_id == AV_CODEC_ID_AAC, parameters.extradata.isEmpty {
+      // AAC from MPEG-TS is ADTS: MP4 wants its AudioSpecificConfig in the
+      // sample entry and frames without ADTS headers (aac_adtstoasc).
+      let p = parameters.pointer.pointee
+      guard
+        let config = AudioSpecificConfig.fromADTSFields(
+          profile: Int(p.profile), sampleRate: Int(p.sample_rate), channels: Int(p.ch_layout.nb_channels))
+      else {
+        throw PackError.input(
+          path: input.path,
+          reason:
+            "the ADTS AAC audio (profile \(p.profile), \(p.sample_rate) Hz, \(p.ch_layout.nb_channels) channels) has no AudioSpecificConfig that fMP4 can carry; use \"container\": \"ts\""
+        )
+      }
+      try parameters.replaceExtradata(with: config)
+      filter = try BitstreamFilter(
+        name: "aac_adtstoasc", parameters: parameters.pointer, timeBase: stream.pointee.time_base)
+    }
+    return CopiedAudio(parameters: parameters, timeBase: stream.pointee.time_base, codec: codec, filter: filter)
   }
 
   /// Where the package's time starts, in the video's time base, and the
@@ -292,6 +294,16 @@ extension RenditionRemuxer {
     }
     heldVideo = (packet, opensSegment)
   }
+}
+
+/// A copied audio stream, as `RenditionRemuxer` muxes it.
+private struct CopiedAudio {
+  var parameters: CodecParameters
+  var timeBase: AVRational
+  /// Its CODECS string.
+  var codec: String
+  /// fMP4 from MPEG-TS: strips the AAC frames' ADTS headers.
+  var filter: BitstreamFilter?
 }
 
 /// Passes segments on, refusing one longer than the target + 0.5 s (Apple's

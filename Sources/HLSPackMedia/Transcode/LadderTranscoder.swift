@@ -139,20 +139,14 @@ public final class LadderTranscoder: RenditionProducer {
     func broadcast(_ make: () throws -> RungWorker.Item) throws {
       for worker in workers where !worker.queue.put(try make()) { feeding = false }
     }
-    let muxed = try muxedAudioChain(job, videoStart: videoStart) { packet in
+    let audio = try audioOutputs(job, destinations: destinations, videoStart: videoStart) { packet in
       try broadcast { .audio(try Packet(referencing: packet.pointer)) }
     }
-    let muxedAudio = muxed?.audio
-    var chains = muxed.map { [$0.chain] } ?? []
-    // Alternate audio renditions are muxed on this thread: audio is light work.
-    let renditions = try audioRenditionMuxers(
-      job, destinations: destinations.dropFirst(job.rungs.count), videoStart: videoStart)
-    let renditionMuxers = renditions.map(\.muxer)
-    chains += renditions.map(\.chain)
+    let (chains, renditionMuxers) = (audio.chains, audio.renditionMuxers)
 
     let sourceRate = input.videoFrameRate
     workers = try zip(job.rungs, destinations).map { rung, destination in
-      try rungWorker(rung, job: job, audio: muxedAudio, destination: destination)
+      try rungWorker(rung, job: job, audio: audio.muxed, destination: destination)
     }
     workers.forEach { $0.start() }
 
@@ -208,6 +202,24 @@ public final class LadderTranscoder: RenditionProducer {
 
     if let producerError { throw producerError }
     return try videoFacts(workers, decodedAny: lastSeconds >= 0, decodeErrors: decodeErrors) + audioFacts
+  }
+
+  /// The audio chains that read the source's audio, the audio muxed into every
+  /// rung (its chain hands each packet to `deliver`), and the muxers of the
+  /// alternate audio renditions, which come after the rungs in `destinations`.
+  private func audioOutputs(
+    _ job: LadderJob, destinations: [SegmentDestination], videoStart: Double,
+    deliver: @escaping (Packet) throws -> Void
+  ) throws -> (
+    chains: [AudioChain], muxed: (parameters: CodecParameters, timeBase: AVRational, codec: String)?,
+    renditionMuxers: [AudioRenditionMuxer]
+  ) {
+    let muxed = try muxedAudioChain(job, videoStart: videoStart, deliver: deliver)
+    // Alternate audio renditions are muxed on this thread: audio is light work.
+    let renditions = try audioRenditionMuxers(
+      job, destinations: destinations.dropFirst(job.rungs.count), videoStart: videoStart)
+    let chains = (muxed.map { [$0.chain] } ?? []) + renditions.map(\.chain)
+    return (chains, muxed?.audio, renditions.map(\.muxer))
   }
 
   /// The audio muxed into every rung, encoded once; its chain hands each packet to `deliver`.
