@@ -55,6 +55,8 @@ public struct PackageVerifier {
     /// broken whole is not reported again through its ranges.
     var ranges: [RangeCheck] = []
     var brokenSegments: Set<String> = []
+    /// What each media playlist's segments carry, by playlist path.
+    var inspected: [String: [InspectedSegment]] = [:]
     var playlists = 0
     var segments = 0
     var bytes = 0
@@ -102,6 +104,16 @@ public struct PackageVerifier {
       measured[path] = verifyMedia(media, file: path, run: &run)
     }
     run.findings += SessionKeyRules.check(text, file: entry, mediaKeys: run.mediaKeys)
+    let inspected = run.inspected
+    run.findings += VariantBitstreamRules.check(playlist, file: entry) {
+      inspected[URIReference.fromPackageRoot($0, writtenIn: folder)]
+    }
+    let mediaURIs = playlist.variants.filter { !$0.iFrame }.map(\.uri) + playlist.renditions.compactMap(\.uri)
+    var paths: [String] = []
+    for uri in mediaURIs where !paths.contains(URIReference.fromPackageRoot(uri, writtenIn: folder)) {
+      paths.append(URIReference.fromPackageRoot(uri, writtenIn: folder))
+    }
+    run.findings += BitstreamRules.discontinuities(paths.compactMap { path in inspected[path].map { (path, $0) } })
     func rates(_ uri: String) -> (peak: Double, average: Double)? {
       guard let found = measured[URIReference.fromPackageRoot(uri, writtenIn: folder)], let found else { return nil }
       return (
@@ -138,7 +150,9 @@ public struct PackageVerifier {
     var samples: [BandwidthRules.Sample] = []
     var complete = true
     var initializationSections: Set<String> = []
+    var inspected: [InspectedSegment] = []
     for segment in playlist.segments {
+      inspected.append(InspectedSegment(segment: segment, facts: nil))
       if let map = segment.mapURI, initializationSections.insert(map).inserted {
         let resource = URIReference.fromPackageRoot(map, writtenIn: folder)
         if URIReference.scheme(of: resource) == nil,
@@ -178,7 +192,12 @@ public struct PackageVerifier {
       guard !playlist.iFramesOnly, segment.byteRange == nil else { continue }
       run.segments += 1
       run.bytes += size
-      checkBytes(segment, url: url, size: size, file: file, folder: folder, run: &run)
+      inspected[inspected.count - 1].facts = checkBytes(
+        segment, url: url, size: size, file: file, folder: folder, run: &run)
+    }
+    if !playlist.iFramesOnly {
+      run.findings += BitstreamRules.media(inspected, file: file)
+      run.inspected[file] = inspected
     }
     guard complete, let target = playlist.targetDuration, target >= 1, !playlist.iFramesOnly else { return nil }
     return Measured(samples: samples, targetDuration: target)
@@ -199,34 +218,50 @@ public struct PackageVerifier {
       KeyRules.Use(key: identity, iv: iv, resource: resource, file: file, line: segment.line, segment: segment.uri))
   }
 
+  /// Checks a segment's bytes; what its clear or decrypted bitstream says,
+  /// nil when it could not be read to the end.
   private func checkBytes(
     _ segment: VerifiedMediaPlaylist.Segment, url: URL, size: Int, file: String, folder: String, run: inout Run
-  ) {
+  ) -> SegmentMediaFacts? {
     let container = SegmentContainer.of(uri: segment.uri, hasMap: segment.mapURI != nil)
     func finding(_ rule: VerifyRule, _ detail: String) {
       run.findings.append(Finding(rule, file: file, line: segment.line, segment: segment.uri, detail: detail))
       run.brokenSegments.insert(url.standardizedFileURL.path)
     }
+    let keyBytes = segment.key.flatMap { run.keys.bytes(for: $0, file: file, folder: folder) }
     switch segment.key?.method {
     case nil, "SAMPLE-AES":
-      // SAMPLE-AES leaves the transport stream's packet structure clear.
-      guard container == .transportStream else { return }
+      // SAMPLE-AES leaves the transport stream's packet structure clear, and
+      // its NAL unit headers and slice headers: without the key only the
+      // payloads' decryption is not checked (key.unavailable says so).
+      guard container == .transportStream else { return nil }
+      let checker = keyBytes.flatMap { key in
+        segment.effectiveIV.flatMap { try? SampleAESPayloadChecker(key: key, iv: $0) }
+      }
+      var inspector = TransportStreamInspector(checker: checker)
       var scanner = TransportStreamScanner()
-      guard (try? Self.stream(url, { scanner.consume($0[...]) })) != nil else { return }
-      if let problem = scanner.finish() { finding(VerifyRules.segmentTSSyncLost, problem) }
+      guard (try? Self.stream(url, { scanner.consume($0[...]); inspector.consume($0[...]) })) != nil else { return nil }
+      if let problem = scanner.finish() {
+        finding(VerifyRules.segmentTSSyncLost, problem)
+        return nil
+      }
+      return inspector.finish()
     case "AES-128":
-      guard let key = segment.key, let keyBytes = run.keys.bytes(for: key, file: file, folder: folder),
-        let iv = segment.effectiveIV
-      else { return }
+      guard let keyBytes, let iv = segment.effectiveIV else { return nil }
       guard size > 0, size % AES128CBC.blockSize == 0 else {
         finding(VerifyRules.segmentAES128Length, "\(size) bytes")
-        return
+        return nil
       }
-      if let problem = decrypt(url, key: keyBytes, iv: iv, cipher: run.cipher, container: container) {
+      var inspector = container == .transportStream ? TransportStreamInspector(checker: nil) : nil
+      if let problem = decrypt(
+        url, key: keyBytes, iv: iv, cipher: run.cipher, container: container, inspector: &inspector)
+      {
         finding(VerifyRules.segmentAES128Undecryptable, problem)
+        return nil
       }
+      return inspector?.finish()
     default:
-      return
+      return nil
     }
   }
 
@@ -248,8 +283,10 @@ public struct PackageVerifier {
   }
 
   /// Decrypts piece by piece into the container's scanner; what is wrong, or nil.
-  private func decrypt(_ url: URL, key: [UInt8], iv: [UInt8], cipher: AES128CBC, container: SegmentContainer) -> String?
-  {
+  private func decrypt(
+    _ url: URL, key: [UInt8], iv: [UInt8], cipher: AES128CBC, container: SegmentContainer,
+    inspector: inout TransportStreamInspector?
+  ) -> String? {
     var scanner = container.scanner
     var clear: [UInt8] = []
     do {
@@ -257,12 +294,14 @@ public struct PackageVerifier {
       try Self.stream(url) { piece in
         let produced = try cipher.update(piece, into: &clear)
         scanner?.consume(clear[0..<produced])
+        inspector?.consume(clear[0..<produced])
       }
     } catch {
       return "cannot decrypt: \(error)"
     }
     guard let last = try? cipher.finish() else { return "PKCS#7 padding invalid after decryption" }
     scanner?.consume(last[...])
+    inspector?.consume(last[...])
     return scanner?.finish().map { "decrypted bytes are not \(container.name): \($0)" }
   }
 
