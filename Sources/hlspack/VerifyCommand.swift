@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HLSPack
 import HLSPackCore
+import HLSPackMedia
 
 struct VerifyCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
@@ -29,6 +30,8 @@ struct VerifyCommand: ParsableCommand {
   var json = false
 
   func run() throws {
+    // Decoding a wrong key's garbage makes FFmpeg log; verify reports it itself.
+    FFmpegLogging.configure(verbose: false)
     let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
     let report: VerifyReport
     do {

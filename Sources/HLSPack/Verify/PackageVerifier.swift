@@ -240,7 +240,14 @@ public struct PackageVerifier {
       }
       var inspector = TransportStreamInspector(checker: checker)
       var scanner = TransportStreamScanner()
-      guard (try? Self.stream(url, { scanner.consume($0[...]); inspector.consume($0[...]) })) != nil else { return nil }
+      guard
+        (try? Self.stream(
+          url,
+          {
+            scanner.consume($0[...])
+            inspector.consume($0[...])
+          })) != nil
+      else { return nil }
       if let problem = scanner.finish() {
         finding(VerifyRules.segmentTSSyncLost, problem)
         return nil

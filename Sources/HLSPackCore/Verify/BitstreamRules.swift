@@ -43,7 +43,8 @@ public enum BitstreamRules {
         let scale = Double(facts.timescale)
         finding(
           VerifyRules.segmentTimestampGap,
-          "starts at \(seconds(Double(start) / scale)) s, the previous segment ends at \(seconds(Double(end) / scale)) s")
+          "starts at \(seconds(Double(start) / scale)) s, the previous segment ends at \(seconds(Double(end) / scale)) s"
+        )
       }
     }
     return findings

@@ -53,7 +53,9 @@ extension TransportStreamInspector {
   mutating func readFirstAccessUnit(_ stream: ElementaryStream) {
     let hevc = stream.kind == .hevc
     let bytes = stream.payload
-    facts.startsWithKeyframe = RandomAccess.opening(nalTypes: RandomAccess.nalTypes(bytes, lengthSize: nil, hevc: hevc), hevc: hevc) != .dependent
+    facts.startsWithKeyframe =
+      RandomAccess.opening(nalTypes: RandomAccess.nalTypes(bytes, lengthSize: nil, hevc: hevc), hevc: hevc)
+      != .dependent
     facts.videoCodec = hevc ? CodecString.hvc1(annexB: bytes) : CodecString.avc1(annexB: bytes)
     if !hevc, let sps = AnnexB.nalUnits(in: bytes).first(where: { $0.first.map { $0 & 0x1F == 7 } ?? false }) {
       facts.picture = H264SPSPicture(spsNAL: sps)
@@ -119,5 +121,7 @@ extension TransportStreamInspector {
   }
 
   /// sampling_frequency_index (ISO/IEC 14496-3 Table 1.18); 0 for reserved.
-  static let adtsRates = [96_000, 88_200, 64_000, 48_000, 44_100, 32_000, 24_000, 22_050, 16_000, 12_000, 11_025, 8_000, 7_350, 0]
+  static let adtsRates = [
+    96_000, 88_200, 64_000, 48_000, 44_100, 32_000, 24_000, 22_050, 16_000, 12_000, 11_025, 8_000, 7_350, 0,
+  ]
 }

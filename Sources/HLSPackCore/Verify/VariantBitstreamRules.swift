@@ -23,14 +23,18 @@ public enum VariantBitstreamRules {
       if let declared = variant.value("CODECS") {
         let names = declared.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
         for codec in carried.sorted() where !names.contains(where: { Self.declares($0, codec.lowercased()) }) {
-          finding(VerifyRules.variantCodecsMismatch, "CODECS \"\(declared)\" does not name \(codec), which the segments carry")
+          finding(
+            VerifyRules.variantCodecsMismatch, "CODECS \"\(declared)\" does not name \(codec), which the segments carry"
+          )
         }
       }
       guard let first = facts.first(where: { $0.videoCodec != nil || $0.picture != nil }) else { continue }
       if let resolution = variant.value("RESOLUTION"), let picture = first.picture,
         resolution.lowercased() != "\(picture.width)x\(picture.height)"
       {
-        finding(VerifyRules.variantResolutionMismatch, "RESOLUTION \(resolution), the SPS codes \(picture.width)x\(picture.height)")
+        finding(
+          VerifyRules.variantResolutionMismatch,
+          "RESOLUTION \(resolution), the SPS codes \(picture.width)x\(picture.height)")
       }
       let measuredRate = first.picture?.frameRate ?? first.frameDuration.map { Double(first.timescale) / Double($0) }
       if let text = variant.value("FRAME-RATE"), let declared = Double(text), let measuredRate,
@@ -48,7 +52,9 @@ public enum VariantBitstreamRules {
       }
       let allowed = min(tolerance, reference.tolerance)
       for index in 0..<min(starts.count, reference.starts.count) {
-        guard let mine = starts[index], let theirs = reference.starts[index], abs(mine - theirs) > allowed else { continue }
+        guard let mine = starts[index], let theirs = reference.starts[index], abs(mine - theirs) > allowed else {
+          continue
+        }
         findings.append(
           Finding(
             VerifyRules.variantsMisaligned, file: file, line: variant.line, segment: segments[index].segment.uri,

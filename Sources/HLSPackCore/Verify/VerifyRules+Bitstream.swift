@@ -3,7 +3,8 @@ extension VerifyRules {
   public static let segmentSampleAESUndecryptable = VerifyRule(
     id: "segment.sample-aes-undecryptable", severity: .must,
     source: "Apple MPEG-2 Stream Encryption Format for HTTP Live Streaming §2; RFC 8216bis §5.2", owner: .packager,
-    summary: "a SAMPLE-AES segment does not decrypt to media that parses and decodes (wrong key, wrong IV or corrupt bytes)")
+    summary:
+      "a SAMPLE-AES segment does not decrypt to media that parses and decodes (wrong key, wrong IV or corrupt bytes)")
   public static let segmentCBCSUndecryptable = VerifyRule(
     id: "segment.cbcs-undecryptable", severity: .must, source: "ISO/IEC 23001-7 §9.5, §10.4; RFC 8216bis §5.2",
     owner: .packager,
@@ -18,7 +19,8 @@ extension VerifyRules {
   public static let segmentTimestampGap = VerifyRule(
     id: "segment.timestamp-gap", severity: .must, source: "RFC 8216bis §3, §4.4.3.3 (EXT-X-DISCONTINUITY)",
     owner: .packager,
-    summary: "a segment's first timestamp is more than one frame from the previous segment's end, with no EXT-X-DISCONTINUITY")
+    summary:
+      "a segment's first timestamp is more than one frame from the previous segment's end, with no EXT-X-DISCONTINUITY")
   public static let segmentExtinfOff = VerifyRule(
     id: "segment.extinf-off", severity: .must, source: "RFC 8216bis §4.4.4.1; Apple HLS Authoring Specification §6",
     owner: .packager, summary: "an EXTINF duration differs from the segment's media duration by more than one frame")
@@ -44,5 +46,6 @@ extension VerifyRules {
     summary: "EXT-X-DISCONTINUITY does not stand before the same segments in every variant and rendition")
   public static let iFrameNotOnePicture = VerifyRule(
     id: "iframe.not-one-picture", severity: .must, source: "RFC 8216bis §4.4.3.6 (EXT-X-I-FRAMES-ONLY)",
-    owner: .packager, summary: "an I-frame playlist's byte range does not hold exactly one access unit that is a keyframe")
+    owner: .packager,
+    summary: "an I-frame playlist's byte range does not hold exactly one access unit that is a keyframe")
 }

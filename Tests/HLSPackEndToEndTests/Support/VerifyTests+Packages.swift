@@ -22,6 +22,13 @@ extension VerifyTests {
         + #""audio": [{"name": "English", "language": "en", "codec": "aac", "bitrate": 96000, "channels": 2, "sample_rate": 48000}], "#
         + #""subtitles": [{"name": "English", "language": "en", "file": "subs.vtt"}]"#
     ),
+    // Two encoded rungs with AAC muxed in, SAMPLE-AES: for the rules across variants.
+    "ts-sample-aes": (
+      "ts", #"{"method": "sample-aes"}"#,
+      #""video": [{"name": "main", "width": 320, "height": 180, "bitrate": 300000, "preset": "ultrafast"}, "#
+        + #"{"name": "high", "width": 480, "height": 270, "bitrate": 500000, "preset": "ultrafast"}], "#
+        + #""audio": {"codec": "aac", "bitrate": 96000, "channels": 2, "sample_rate": 48000}"#
+    ),
   ]
 
   /// One clean asset per kind, made once per test run: 2 s segments of the
@@ -122,5 +129,33 @@ extension VerifyTests {
         .flatMap { $0.hasPrefix("#EXT-X-MEDIA:") ? [String($0), change(String($0))] : [String($0)] }.joined(
           separator: "\n")
     }
+  }
+}
+
+extension VerifyTests {
+  /// Adds `ticks` (90 kHz) to every PTS and DTS of a clear-headed MPEG-TS
+  /// segment's PES packets, in place (ISO/IEC 13818-1 §2.4.3.7).
+  func shiftTimestamps(_ segment: URL, by ticks: Int64) throws {
+    var bytes = [UInt8](try Data(contentsOf: segment))
+    for packet in stride(from: 0, to: bytes.count - 187, by: 188) where bytes[packet + 1] & 0x40 != 0 {
+      let control = bytes[packet + 3] >> 4 & 3
+      let start = packet + (control & 2 != 0 ? 5 + Int(bytes[packet + 4]) : 4)
+      guard control & 1 != 0, start + 19 <= packet + 188,
+        bytes[start..<start + 3].elementsEqual([0, 0, 1])
+      else { continue }
+      let flags = bytes[start + 7] >> 6
+      for (present, offset) in [(flags & 2 != 0, 9), (flags == 3, 14)] where present {
+        let at = start + offset
+        var value = Int64(bytes[at] >> 1 & 7) << 30 | Int64(bytes[at + 1]) << 22 | Int64(bytes[at + 2] >> 1) << 15
+        value |= Int64(bytes[at + 3]) << 7 | Int64(bytes[at + 4] >> 1)
+        value += ticks
+        bytes[at] = bytes[at] & 0xF1 | UInt8(value >> 29 & 0x0E)
+        bytes[at + 1] = UInt8(value >> 22 & 0xFF)
+        bytes[at + 2] = UInt8(value >> 14 & 0xFE) | 1
+        bytes[at + 3] = UInt8(value >> 7 & 0xFF)
+        bytes[at + 4] = UInt8(value << 1 & 0xFE) | 1
+      }
+    }
+    try overwrite(segment, with: bytes)
   }
 }

@@ -1,0 +1,117 @@
+import Foundation
+import HLSPackTestSupport
+import Testing
+
+/// The rules on segments' bitstreams: each broken copy is flagged by exactly
+/// the rule meant for it (the clean packages pass, `cleanPackagePasses`).
+extension VerifyTests {
+  @Test func sampleAESPackagePassesClean() throws {
+    let result = try verify(try Self.cleanPackage("ts-sample-aes"))
+    #expect(result.rules == [] && result.status == 0)
+  }
+
+  /// The slice headers stay clear, so only decoding the decrypted picture
+  /// (and the AC-3 CRC) shows a wrong SAMPLE-AES key.
+  @Test func wrongSampleAESKey() throws {
+    let result = try broken("ts-sample-aes") { package in
+      let key = try keyFile(package)
+      try overwrite(key, with: [UInt8](try Data(contentsOf: key)).map { $0 ^ 0x5A })
+    }
+    #expect(result.rules == ["segment.sample-aes-undecryptable"] && result.status == 1)
+  }
+
+  /// The first access unit's IDR slices relabelled as non-IDR slices (nal_unit_type 5 → 1).
+  @Test func segmentNotStartingWithAnIDR() throws {
+    let result = try broken("ts-clear") { package in
+      let segment = package.appendingPathComponent("main/segment_00001.ts")
+      var bytes = [UInt8](try Data(contentsOf: segment))
+      var changed = 0
+      for i in 0..<(bytes.count - 4) where bytes[i..<i + 4].elementsEqual([0, 0, 1, 0x65]) {
+        bytes[i + 3] = 0x41
+        changed += 1
+      }
+      #expect(changed > 0)
+      try overwrite(segment, with: bytes)
+    }
+    #expect(result.rules == ["segment.no-keyframe-start"] && result.status == 1)
+  }
+
+  @Test func continuityCounterSkips() throws {
+    let result = try broken("ts-clear") { package in
+      let segment = package.appendingPathComponent("main/segment_00000.ts")
+      var bytes = [UInt8](try Data(contentsOf: segment))
+      // Packet 20 is well inside the first PES packet of video.
+      let header = 20 * 188 + 3
+      bytes[header] = bytes[header] & 0xF0 | (bytes[header] &+ 5) & 0x0F
+      try overwrite(segment, with: bytes)
+    }
+    #expect(result.rules == ["segment.ts-continuity"] && result.status == 1)
+  }
+
+  /// Segment 1's timestamps moved 1 s later, with no EXT-X-DISCONTINUITY.
+  @Test func timestampGapBetweenSegments() throws {
+    let result = try broken("ts-clear") { package in
+      try shiftTimestamps(package.appendingPathComponent("main/segment_00001.ts"), by: 90_000)
+    }
+    #expect(result.rules == ["segment.timestamp-gap"] && result.status == 1)
+  }
+
+  @Test func extinfOffTheMediaDuration() throws {
+    let result = try broken("ts-clear") {
+      try edit($0.appendingPathComponent(Self.media)) {
+        $0.replacingOccurrences(of: "#EXTINF:2.000000,\nsegment_00000.ts", with: "#EXTINF:2.200000,\nsegment_00000.ts")
+      }
+    }
+    #expect(result.rules == ["segment.extinf-off"] && result.status == 1)
+  }
+
+  @Test func codecsLevelWrong() throws {
+    let result = try broken("ts-clear") {
+      try edit($0.appendingPathComponent("master.m3u8")) { text in
+        guard let range = text.range(of: #"avc1\.[0-9a-fA-F]{6}"#, options: .regularExpression) else { return text }
+        let level = text[range].suffix(2) == "33" ? "34" : "33"
+        return text.replacingCharacters(in: range, with: text[range].dropLast(2) + level)
+      }
+    }
+    #expect(result.rules == ["variant.codecs-mismatch"] && result.status == 1)
+  }
+
+  @Test func resolutionWrong() throws {
+    let result = try broken("ts-clear") {
+      try edit($0.appendingPathComponent("master.m3u8")) {
+        $0.replacingOccurrences(of: "RESOLUTION=640x360,FRAME", with: "RESOLUTION=640x480,FRAME")
+      }
+    }
+    #expect(result.rules == ["variant.resolution-mismatch"] && result.status == 1)
+  }
+
+  @Test func frameRateWrong() throws {
+    let result = try broken("ts-clear") {
+      try edit($0.appendingPathComponent("master.m3u8")) {
+        $0.replacingOccurrences(of: "FRAME-RATE=25.000", with: "FRAME-RATE=30.000")
+      }
+    }
+    #expect(result.rules == ["variant.frame-rate-mismatch"] && result.status == 1)
+  }
+
+  /// Every segment of the second rung moved 1 s later: each rung is
+  /// continuous on its own, but their segments no longer start together.
+  @Test func variantsMisaligned() throws {
+    let result = try broken("ts-sample-aes") { package in
+      for name in ["high/segment_00000.ts", "high/segment_00001.ts"] {
+        try shiftTimestamps(package.appendingPathComponent(name), by: 90_000)
+      }
+    }
+    #expect(result.rules == ["variant.segments-misaligned"] && result.status == 1)
+  }
+
+  @Test func discontinuityInOneRenditionOnly() throws {
+    let result = try broken("ts-sample-aes") {
+      try edit($0.appendingPathComponent("high/index.m3u8")) {
+        $0.replacingOccurrences(
+          of: "#EXTINF:2.000000,\nsegment_00001.ts", with: "#EXT-X-DISCONTINUITY\n#EXTINF:2.000000,\nsegment_00001.ts")
+      }
+    }
+    #expect(result.rules == ["playlist.discontinuity-mismatch"] && result.status == 1)
+  }
+}
