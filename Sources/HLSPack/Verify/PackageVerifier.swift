@@ -37,7 +37,7 @@ public struct PackageVerifier {
     var targetDuration: Int
   }
 
-  private struct RangeCheck {
+  struct RangeCheck {
     var segment: VerifiedMediaPlaylist.Segment
     var range: (length: Int, offset: Int)
     var url: URL
@@ -46,7 +46,7 @@ public struct PackageVerifier {
     var folder: String
   }
 
-  private struct Run {
+  struct Run {
     var findings: [Finding] = []
     var keys: VerifyKeyStore
     var keyUses: [KeyRules.Use] = []
@@ -57,6 +57,8 @@ public struct PackageVerifier {
     var brokenSegments: Set<String> = []
     /// What each media playlist's segments carry, by playlist path.
     var inspected: [String: [InspectedSegment]] = [:]
+    /// Parsed fMP4 initialization sections by path; nil when unreadable.
+    var initSections: [String: FragmentedInitSection?] = [:]
     var playlists = 0
     var segments = 0
     var bytes = 0
@@ -162,6 +164,9 @@ public struct PackageVerifier {
             Finding(
               VerifyRules.segmentMissing, file: file, line: segment.line, segment: map,
               detail: "no file \(resource) (EXT-X-MAP)"))
+        } else if let problem = initSection(resource, run: &run)?.sampleDescriptionProblem {
+          run.findings.append(
+            Finding(VerifyRules.segmentSampleDescriptions, file: file, line: segment.line, segment: map, detail: problem))
         }
       }
       let resource = URIReference.fromPackageRoot(segment.uri, writtenIn: folder)
@@ -234,6 +239,9 @@ public struct PackageVerifier {
       // SAMPLE-AES leaves the transport stream's packet structure clear, and
       // its NAL unit headers and slice headers: without the key only the
       // payloads' decryption is not checked (key.unavailable says so).
+      if container == .fragmentedMP4 {
+        return inspectFragment(url, segment: segment, folder: folder, key: keyBytes, run: &run)
+      }
       guard container == .transportStream else { return nil }
       let checker = keyBytes.flatMap { key in
         segment.effectiveIV.flatMap { try? SampleAESPayloadChecker(key: key, iv: $0) }
@@ -260,12 +268,17 @@ public struct PackageVerifier {
         return nil
       }
       var inspector = container == .transportStream ? TransportStreamInspector(checker: nil) : nil
-      if let problem = decrypt(
-        url, key: keyBytes, iv: iv, cipher: run.cipher, container: container, inspector: &inspector)
-      {
+      let section = segment.mapURI.flatMap { initSection(URIReference.fromPackageRoot($0, writtenIn: folder), run: &run) }
+      var fragment: [UInt8] = []
+      let problem = decrypt(url, key: keyBytes, iv: iv, cipher: run.cipher, container: container) { clear in
+        inspector?.consume(clear)
+        if section != nil { fragment += clear }
+      }
+      if let problem {
         finding(VerifyRules.segmentAES128Undecryptable, problem)
         return nil
       }
+      if let section { return FragmentInspector.inspect(&fragment, initSection: section, cipher: nil, decode: nil) }
       return inspector?.finish()
     default:
       return nil
@@ -292,7 +305,7 @@ public struct PackageVerifier {
   /// Decrypts piece by piece into the container's scanner; what is wrong, or nil.
   private func decrypt(
     _ url: URL, key: [UInt8], iv: [UInt8], cipher: AES128CBC, container: SegmentContainer,
-    inspector: inout TransportStreamInspector?
+    inspect: (ArraySlice<UInt8>) -> Void
   ) -> String? {
     var scanner = container.scanner
     var clear: [UInt8] = []
@@ -301,14 +314,14 @@ public struct PackageVerifier {
       try Self.stream(url) { piece in
         let produced = try cipher.update(piece, into: &clear)
         scanner?.consume(clear[0..<produced])
-        inspector?.consume(clear[0..<produced])
+        inspect(clear[0..<produced])
       }
     } catch {
       return "cannot decrypt: \(error)"
     }
     guard let last = try? cipher.finish() else { return "PKCS#7 padding invalid after decryption" }
     scanner?.consume(last[...])
-    inspector?.consume(last[...])
+    inspect(last[...])
     return scanner?.finish().map { "decrypted bytes are not \(container.name): \($0)" }
   }
 

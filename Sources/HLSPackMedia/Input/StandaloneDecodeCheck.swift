@@ -8,6 +8,8 @@ public enum StandaloneDecodeCheck {
   public enum Codec: Sendable {
     /// One Annex B access unit that carries its SPS and PPS.
     case h264
+    /// One Annex B access unit that carries its VPS, SPS and PPS.
+    case hevc
     /// One or more ADTS frames.
     case aacADTS
   }
@@ -23,7 +25,13 @@ public enum StandaloneDecodeCheck {
   }
 
   private static func decode(_ bytes: [UInt8], codec: Codec) throws -> String? {
-    guard let decoder = avcodec_find_decoder(codec == .h264 ? AV_CODEC_ID_H264 : AV_CODEC_ID_AAC) else {
+    let id =
+      switch codec {
+      case .h264: AV_CODEC_ID_H264
+      case .hevc: AV_CODEC_ID_HEVC
+      case .aacADTS: AV_CODEC_ID_AAC
+      }
+    guard let decoder = avcodec_find_decoder(id) else {
       return "no decoder for \(codec)"
     }
     var context = avcodec_alloc_context3(decoder)
