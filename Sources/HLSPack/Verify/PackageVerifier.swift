@@ -166,7 +166,8 @@ public struct PackageVerifier {
               detail: "no file \(resource) (EXT-X-MAP)"))
         } else if let problem = initSection(resource, run: &run)?.sampleDescriptionProblem {
           run.findings.append(
-            Finding(VerifyRules.segmentSampleDescriptions, file: file, line: segment.line, segment: map, detail: problem))
+            Finding(
+              VerifyRules.segmentSampleDescriptions, file: file, line: segment.line, segment: map, detail: problem))
         }
       }
       let resource = URIReference.fromPackageRoot(segment.uri, writtenIn: folder)
@@ -268,7 +269,9 @@ public struct PackageVerifier {
         return nil
       }
       var inspector = container == .transportStream ? TransportStreamInspector(checker: nil) : nil
-      let section = segment.mapURI.flatMap { initSection(URIReference.fromPackageRoot($0, writtenIn: folder), run: &run) }
+      let section = segment.mapURI.flatMap {
+        initSection(URIReference.fromPackageRoot($0, writtenIn: folder), run: &run)
+      }
       var fragment: [UInt8] = []
       let problem = decrypt(url, key: keyBytes, iv: iv, cipher: run.cipher, container: container) { clear in
         inspector?.consume(clear)

@@ -23,7 +23,9 @@ extension FragmentInspector {
       if hasSubsamples {
         let entries = Int(BigEndian.u16(bytes, at))
         at += 2
-        guard at + 6 * entries <= senc.end else { throw CBCSError.malformedBox("senc record \(index) runs past the box") }
+        guard at + 6 * entries <= senc.end else {
+          throw CBCSError.malformedBox("senc record \(index) runs past the box")
+        }
         record.subsamples = (0..<entries).map { entry in
           let base = at + 6 * entry
           return CBCSSubsample(
@@ -49,10 +51,15 @@ extension FragmentInspector {
       try CBCSSubsampleMapper(codec: track.kind == .hevc ? .hevc : .h264, configuration: $0)
     }
     for (index, (sample, record)) in zip(layout.samples, records).enumerated() {
-      // An 8-byte IV is padded with zeros to 16 (ISO/IEC 23001-7 §9.6).
+      // An 8-byte IV is padded with zeros to 16 (ISO/IEC 23001-7, cbcs IVs).
       var iv = record.iv.isEmpty ? protection.constantIV : record.iv
       iv += [UInt8](repeating: 0, count: max(0, 16 - iv.count))
-      let protected = try protectedRanges(bytes, sample: sample, record: record, mapper: mapper)
+      let protected: [Range<Int>]
+      do {
+        protected = try protectedRanges(bytes, sample: sample, record: record, mapper: mapper)
+      } catch {
+        throw SubsampleMapError(description: "track \(track.id), sample \(index): \(error)")
+      }
       let runs = protected.flatMap { range in
         protection.pattern.encryptedRuns(in: range)
       }
@@ -95,10 +102,17 @@ extension FragmentInspector {
     let slices = try mapper.nalUnits(bytes, sample: sample).compactMap { unit in
       unit.headerLength.map { (unit.range.lowerBound + $0)..<unit.range.upperBound }
     }
-    for range in ranges where !slices.contains(where: { $0.contains(range.lowerBound) && range.upperBound <= $0.upperBound }) {
+    for range in ranges
+    where !slices.contains(where: { $0.contains(range.lowerBound) && range.upperBound <= $0.upperBound }) {
       throw CBCSError.malformedBox(
-        "protected bytes \(range.lowerBound - sample.lowerBound)..<\(range.upperBound - sample.lowerBound) of the sample are not inside one slice's data")
+        "protected bytes \(range.lowerBound - sample.lowerBound)..<\(range.upperBound - sample.lowerBound) of the sample are not inside one slice's data"
+      )
     }
     return ranges
   }
+}
+
+/// A senc record that does not fit its sample (segment.cbcs-subsample-map).
+struct SubsampleMapError: Error, CustomStringConvertible {
+  var description: String
 }

@@ -20,7 +20,8 @@ public enum FragmentInspector {
     decode: Decode?
   ) -> SegmentMediaFacts {
     var facts = SegmentMediaFacts()
-    let main = initSection.tracks.values.sorted { $0.id < $1.id }.first { $0.kind != .audio }
+    let main =
+      initSection.tracks.values.sorted { $0.id < $1.id }.first { $0.kind != .audio }
       ?? initSection.tracks.values.sorted { $0.id < $1.id }.first
     guard let main, let top = try? ISOBox.children(of: bytes, in: 0..<bytes.count, context: "segment") else {
       return facts
@@ -62,7 +63,9 @@ public enum FragmentInspector {
           durations += steps
           facts.endPTS = start + steps.reduce(0, +)
         } catch {
-          facts.problems.append(SegmentProblem(VerifyRules.segmentCBCSUndecryptable, "\(error)"))
+          let rule =
+            error is SubsampleMapError ? VerifyRules.segmentCBCSSubsampleMap : VerifyRules.segmentCBCSUndecryptable
+          facts.problems.append(SegmentProblem(rule, "\(error)"))
           return facts
         }
       }

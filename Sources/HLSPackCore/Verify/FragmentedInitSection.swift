@@ -69,7 +69,8 @@ public struct FragmentedInitSection {
 
   /// mdhd's timescale (§8.4.2): after version/flags and two times of 32 or 64 bits.
   private static func timescale(_ bytes: [UInt8], _ trak: ISOBox) throws -> Int64 {
-    let mdia = try ISOBox.single("mdia", in: try ISOBox.children(of: bytes, in: trak.payloadRange, context: "trak"), context: "trak")
+    let mdia = try ISOBox.single(
+      "mdia", in: try ISOBox.children(of: bytes, in: trak.payloadRange, context: "trak"), context: "trak")
     let mdhd = try ISOBox.single(
       "mdhd", in: try ISOBox.children(of: bytes, in: mdia.payloadRange, context: "mdia"), context: "mdia")
     let offset = mdhd.payload + (bytes[mdhd.payload] == 1 ? 20 : 12)

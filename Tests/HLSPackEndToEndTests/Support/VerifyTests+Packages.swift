@@ -22,6 +22,12 @@ extension VerifyTests {
         + #""audio": [{"name": "English", "language": "en", "codec": "aac", "bitrate": 96000, "channels": 2, "sample_rate": 48000}], "#
         + #""subtitles": [{"name": "English", "language": "en", "file": "subs.vtt"}]"#
     ),
+    // One encoded rung with AAC muxed in, cbcs.
+    "fmp4-cbcs": (
+      "fmp4", #"{"method": "sample-aes"}"#,
+      #""video": [{"name": "main", "width": 320, "height": 180, "bitrate": 300000, "preset": "ultrafast"}], "#
+        + #""audio": {"codec": "aac", "bitrate": 96000, "channels": 2, "sample_rate": 48000}"#
+    ),
     // Two encoded rungs with AAC muxed in, SAMPLE-AES: for the rules across variants.
     "ts-sample-aes": (
       "ts", #"{"method": "sample-aes"}"#,
@@ -157,5 +163,40 @@ extension VerifyTests {
       }
     }
     try overwrite(segment, with: bytes)
+  }
+}
+
+extension VerifyTests {
+  /// The payload range of the first box of `type` found by walking `path`
+  /// down from the top level (each step the first box of that type).
+  func boxPath(_ bytes: [UInt8], _ path: [String]) -> [Range<Int>] {
+    var ranges: [Range<Int>] = []
+    var scope = 0..<bytes.count
+    for type in path {
+      var at = scope.lowerBound
+      var found: Range<Int>?
+      while at + 8 <= scope.upperBound {
+        let size = bytes[at..<at + 4].reduce(0) { $0 << 8 | Int($1) }
+        guard size >= 8 else { break }
+        if String(decoding: bytes[at + 4..<at + 8], as: UTF8.self) == type {
+          found = at..<at + size
+          break
+        }
+        at += size
+      }
+      guard let found else { return [] }
+      ranges.append(found)
+      // Sample descriptions: stsd has 8 bytes of version, flags and entry_count.
+      scope = (found.lowerBound + (type == "stsd" ? 16 : 8))..<found.upperBound
+    }
+    return ranges
+  }
+
+  /// Adds `delta` to the 32-bit size of each box that starts at `starts`.
+  func grow(_ bytes: inout [UInt8], boxesAt starts: [Int], by delta: Int) {
+    for start in starts {
+      let size = bytes[start..<start + 4].reduce(0) { $0 << 8 | Int($1) } + delta
+      for i in 0..<4 { bytes[start + i] = UInt8(size >> (24 - 8 * i) & 0xFF) }
+    }
   }
 }
