@@ -26,12 +26,23 @@ extension VerifyTests {
       let segment = package.appendingPathComponent("main/segment_00001.ts")
       var bytes = [UInt8](try Data(contentsOf: segment))
       var changed = 0
-      for i in 0..<(bytes.count - 4) where bytes[i..<i + 4].elementsEqual([0, 0, 1, 0x65]) {
+      // Only the first access unit's: up to the second access unit delimiter (nal_unit_type 9).
+      let delimiters = (0..<(bytes.count - 4)).lazy.filter { bytes[$0..<$0 + 4].elementsEqual([0, 0, 1, 9]) }
+      let firstUnitEnd = delimiters.dropFirst().first ?? bytes.count - 4
+      for i in 0..<firstUnitEnd where bytes[i..<i + 4].elementsEqual([0, 0, 1, 0x65]) {
         bytes[i + 3] = 0x41
         changed += 1
       }
       #expect(changed > 0)
       try overwrite(segment, with: bytes)
+      // The I-frame playlist's entry for that picture would fail too (iframe.not-one-picture): drop it.
+      try edit(package.appendingPathComponent("main/iframes.m3u8")) { text in
+        guard
+          let entry = text.range(
+            of: #"#EXTINF:[0-9.]+,\n#EXT-X-BYTERANGE:[0-9]+@0\nsegment_00001\.ts\n"#, options: .regularExpression)
+        else { return text }
+        return text.replacingCharacters(in: entry, with: "")
+      }
     }
     #expect(result.rules == ["segment.no-keyframe-start"] && result.status == 1)
   }
@@ -113,5 +124,27 @@ extension VerifyTests {
       }
     }
     #expect(result.rules == ["playlist.discontinuity-mismatch"] && result.status == 1)
+  }
+}
+
+extension VerifyTests {
+  /// The first I-frame entry stretched over the next picture's entry: its
+  /// range still decrypts to whole packets, but holds more than one picture.
+  @Test(arguments: ["ts", "ts-clear"])
+  func iFrameRangeOverTwoPictures(kind: String) throws {
+    let result = try broken(kind) { package in
+      try edit(package.appendingPathComponent("main/iframes.m3u8")) { text in
+        let ranges = text.split(separator: "\n").filter { $0.hasPrefix("#EXT-X-BYTERANGE:") }
+        guard ranges.count >= 2 else { return text }
+        let parts = ranges.prefix(2).map {
+          $0.dropFirst("#EXT-X-BYTERANGE:".count).split(separator: "@").compactMap { Int($0) }
+        }
+        guard parts.allSatisfy({ $0.count == 2 }), parts[1][1] > parts[0][1] else { return text }
+        let length = parts[1][1] + parts[1][0] - parts[0][1]
+        return text.replacingOccurrences(
+          of: String(ranges[0]) + "\n", with: "#EXT-X-BYTERANGE:\(length)@\(parts[0][1])\n")
+      }
+    }
+    #expect(result.rules == ["iframe.not-one-picture"] && result.status == 1)
   }
 }

@@ -288,21 +288,50 @@ public struct PackageVerifier {
     }
   }
 
-  /// An I-frame range of an AES-128 segment, decrypted as a client does.
+  /// An I-frame range of an AES-128 segment, decrypted as a client does,
+  /// or of a clear MPEG-TS segment; its picture is checked.
   private func checkRange(_ check: RangeCheck, run: inout Run) {
     let segment = check.segment
-    guard let key = segment.key, key.method == "AES-128",
-      let keyBytes = run.keys.bytes(for: key, file: check.file, folder: check.folder), let iv = segment.effectiveIV
-    else { return }
     let container = SegmentContainer.of(uri: segment.uri, hasMap: segment.mapURI != nil)
-    if let problem = ByteRangeDecryption.problem(
-      url: check.url, range: check.range, fileSize: check.size, key: keyBytes, iv: iv, container: container,
-      cipher: run.cipher)
-    {
-      run.findings.append(
-        Finding(
-          VerifyRules.iFrameRangeInvalid, file: check.file, line: segment.line, segment: segment.uri, detail: problem))
+    func finding(_ rule: VerifyRule, _ detail: String) {
+      run.findings.append(Finding(rule, file: check.file, line: segment.line, segment: segment.uri, detail: detail))
     }
+    let clear: ArraySlice<UInt8>
+    if segment.key == nil {
+      guard container == .transportStream, let bytes = readRange(check) else { return }
+      clear = bytes
+    } else {
+      guard let key = segment.key, key.method == "AES-128",
+        let keyBytes = run.keys.bytes(for: key, file: check.file, folder: check.folder), let iv = segment.effectiveIV
+      else { return }
+      if let problem = ByteRangeDecryption.problem(
+        url: check.url, range: check.range, fileSize: check.size, key: keyBytes, iv: iv, container: container,
+        cipher: run.cipher)
+      {
+        finding(VerifyRules.iFrameRangeInvalid, problem)
+        return
+      }
+      guard container == .transportStream,
+        case .success(let bytes) = ByteRangeDecryption.clearBytes(
+          url: check.url, range: check.range, fileSize: check.size, key: keyBytes, iv: iv, cipher: run.cipher)
+      else { return }
+      clear = bytes
+    }
+    if let problem = IFramePictureCheck.transportStreamProblem(clear) {
+      finding(VerifyRules.iFrameNotOnePicture, problem)
+    }
+  }
+
+  /// The bytes of a clear segment's range; nil when they cannot be read.
+  private func readRange(_ check: RangeCheck) -> ArraySlice<UInt8>? {
+    guard check.range.offset >= 0, check.range.length > 0, check.range.offset + check.range.length <= check.size,
+      let handle = try? FileHandle(forReadingFrom: check.url)
+    else { return nil }
+    defer { try? handle.close() }
+    guard (try? handle.seek(toOffset: UInt64(check.range.offset))) != nil,
+      let data = try? handle.read(upToCount: check.range.length), data.count == check.range.length
+    else { return nil }
+    return [UInt8](data)[...]
   }
 
   /// Decrypts piece by piece into the container's scanner; what is wrong, or nil.

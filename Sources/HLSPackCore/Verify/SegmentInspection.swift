@@ -8,6 +8,8 @@ public struct SegmentMediaFacts: Sendable, Equatable {
   public var picture: H264SPSPicture?
   /// nil when the segment has no video.
   public var startsWithKeyframe: Bool?
+  /// Video PES packets begun in the bytes (MPEG-TS): one per access unit.
+  public var videoAccessUnits = 0
   /// First frame's presentation time, and the end of the last frame, in
   /// `timescale` units: of the video when there is video, else of the audio.
   public var firstPTS: Int64?

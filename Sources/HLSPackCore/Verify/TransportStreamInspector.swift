@@ -140,6 +140,7 @@ public struct TransportStreamInspector {
     if let sampleAESProblem {
       facts.problems.append(SegmentProblem(VerifyRules.segmentSampleAESUndecryptable, sampleAESProblem))
     }
+    facts.videoAccessUnits = streams.values.filter(\.kind.isVideo).reduce(0) { $0 + $1.units }
     if !videoPTS.isEmpty {
       let sorted = videoPTS.sorted()
       let steps = zip(sorted.dropFirst(), sorted).map { $0 - $1 }.filter { $0 > 0 }
