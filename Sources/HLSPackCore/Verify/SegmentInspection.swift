@@ -58,10 +58,13 @@ public enum AC3FrameCheck {
   /// CRC-16 with polynomial x¹⁶ + x¹⁵ + x² + 1, MSB first, initial value 0.
   public static func crcIsZero(_ frame: ArraySlice<UInt8>) -> Bool {
     var crc: UInt16 = 0
-    for byte in frame.dropFirst(2) {
-      crc ^= UInt16(byte) << 8
-      for _ in 0..<8 { crc = crc & 0x8000 != 0 ? crc << 1 ^ 0x8005 : crc << 1 }
-    }
+    for byte in frame.dropFirst(2) { crc = crc << 8 ^ table[Int(UInt8(crc >> 8) ^ byte)] }
     return crc == 0
+  }
+
+  private static let table: [UInt16] = (0..<256).map { index in
+    var crc = UInt16(index) << 8
+    for _ in 0..<8 { crc = crc & 0x8000 != 0 ? crc << 1 ^ 0x8005 : crc << 1 }
+    return crc
   }
 }
