@@ -148,3 +148,29 @@ extension VerifyTests {
     #expect(result.rules == ["iframe.not-one-picture"] && result.status == 1)
   }
 }
+
+extension VerifyTests {
+  @Test func sampleAESWithAC3PassesClean() throws {
+    let result = try verify(try Self.cleanPackage("ts-sample-aes-ac3"))
+    #expect(result.rules == [] && result.status == 0)
+  }
+
+  /// One byte of the first AC-3 syncframe's encrypted blocks changed: the
+  /// video still decodes, and only the frame's CRC shows the damage.
+  @Test func sampleAESAC3FrameCorrupt() throws {
+    let result = try broken("ts-sample-aes-ac3") { package in
+      let segment = package.appendingPathComponent("main/segment_00000.ts")
+      var bytes = [UInt8](try Data(contentsOf: segment))
+      let stream = try TransportStream(bytes)
+      let audio = try #require(stream.elementaryStreams.first { $0.type == 0xC1 }?.pid)
+      let first = try #require(stream.packets.first { $0.pid == audio && $0.payloadStart })
+      let payload = first.payload.startIndex
+      // After the PES header, 16 clear leader bytes, then encrypted blocks.
+      let frame = payload + 9 + Int(bytes[payload + 8])
+      try #require(bytes[frame] == 0x0B && bytes[frame + 1] == 0x77 && frame + 48 < first.payload.endIndex)
+      bytes[frame + 40] ^= 0xFF
+      try overwrite(segment, with: bytes)
+    }
+    #expect(result.rules == ["segment.sample-aes-undecryptable"] && result.status == 1)
+  }
+}

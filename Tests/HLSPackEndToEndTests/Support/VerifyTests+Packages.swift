@@ -28,6 +28,12 @@ extension VerifyTests {
       #""video": [{"name": "main", "width": 320, "height": 180, "bitrate": 300000, "preset": "ultrafast"}], "#
         + #""audio": {"codec": "aac", "bitrate": 96000, "channels": 2, "sample_rate": 48000}"#
     ),
+    // AC-3 muxed in, SAMPLE-AES: syncframes carry CRCs.
+    "ts-sample-aes-ac3": (
+      "ts", #"{"method": "sample-aes"}"#,
+      #""video": [{"name": "main", "width": 320, "height": 180, "bitrate": 300000, "preset": "ultrafast"}], "#
+        + #""audio": {"codec": "ac3", "channels": 6, "bitrate": 384000}"#
+    ),
     // Two encoded rungs with AAC muxed in, SAMPLE-AES: for the rules across variants.
     "ts-sample-aes": (
       "ts", #"{"method": "sample-aes"}"#,
