@@ -46,7 +46,8 @@ let package = Package(
     // Golden files and vectors are read through #filePath, not as bundle resources.
     .testTarget(name: "HLSPackCoreTests", dependencies: ["HLSPackCore", "HLSPackTestSupport"], exclude: ["Snapshots"]),
     .testTarget(name: "HLSPackCryptoTests", dependencies: ["HLSPackCrypto", "HLSPackTestSupport"], exclude: ["Vectors"]),
-    // The muxer's container rules on real libavformat contexts, writing to memory.
+    // The muxers on real libavformat contexts, writing to memory: container rules,
+    // and whole renditions fed by the project's encoders into a recording sink.
     .testTarget(name: "HLSPackMediaTests", dependencies: ["HLSPackMedia", "HLSPackCore", "CFFmpeg"]),
     // Unit tests of the HLSPack target's stages (Protection: the SAMPLE-AES stream encryptors).
     .testTarget(

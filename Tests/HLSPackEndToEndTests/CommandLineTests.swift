@@ -147,66 +147,6 @@ struct CommandLineTests {
     #expect(run.result.status == 0, "\(run.result.stderr)")
   }
 
-  /// Rungs have square pixels at the size asked for; a source shown at 4:3
-  /// is stretched into 16:9 rungs, and the user is told.
-  @Test func aRungOfAnotherShapeThanTheSourceIsReported() throws {
-    let scratch = try ScratchFolder.make()
-    let run = try encode(try remuxedClip("narrow.mp4", ["-aspect", "4:3"], in: scratch).path)
-    #expect(run.result.status == 0, "\(run.result.stderr)")
-    #expect(
-      run.result.stderr.contains("but the source's picture is 1.333:1 as shown; it is stretched to fit"),
-      "\(run.result.stderr)")
-    #expect(!(try encode(try Fixtures.clip().path)).result.stderr.contains("stretched"))
-  }
-
-  /// What is chosen for the user is said: which of several video streams is
-  /// encoded, and which rungs are larger than the picture they are made from.
-  @Test func severalVideoStreamsAndUpscaledRungsAreReported() throws {
-    let scratch = try ScratchFolder.make()
-    let source = scratch.appendingPathComponent("two.mp4")
-    let made = try Command.run(
-      "ffmpeg",
-      [
-        "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=2", "-f", "lavfi", "-i",
-        "smptebars=size=640x360:rate=25:duration=2",
-        "-map", "0", "-map", "1", "-c:v", "libx264", "-g", "25", source.path,
-      ])
-    #expect(made.status == 0, "\(made.stderr)")
-    let run = try encode(source.path)
-    #expect(run.result.status == 0, "\(run.result.stderr)")
-    #expect(
-      run.result.stderr.contains("\(source.path): has 2 video streams; stream #0, FFmpeg's choice"),
-      "\(run.result.stderr)")
-    #expect(
-      run.result.stderr.contains(
-        "\(source.path): rung high (640x360) is larger than the source's picture (320x180 as shown): it is upscaled"),
-      "\(run.result.stderr)")
-    #expect(!run.result.stderr.contains("rung low"), "\(run.result.stderr)")
-    let plain = try encode(try Fixtures.clip().path)
-    #expect(
-      !plain.result.stderr.contains("upscaled") && !plain.result.stderr.contains("video streams"),
-      "\(plain.result.stderr)")
-  }
-
-  /// Padded, the picture is scaled to the size between the bars, and that
-  /// size is what the source is compared with.
-  @Test func aPaddedRungIsUpscaledByThePictureBetweenItsBars() throws {
-    let scratch = try ScratchFolder.make()
-    let source = scratch.appendingPathComponent("small.mp4")
-    try Fixtures.ffmpeg([
-      "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25:duration=1", "-c:v", "libx264", "-preset", "ultrafast",
-      source.path,
-    ])
-    let (run, _) = try Fixtures.encodeOneRung(
-      source, rung: "v", width: 640, height: 360, bitrate: 800_000, fields: #", "fit": "pad""#, in: scratch)
-    #expect(run.status == 0, "\(run.stderr)")
-    #expect(
-      run.stderr.contains(
-        "\(source.path): rung v (640x360, a 480x360 picture) is larger than the source's picture (320x240 as shown): it is upscaled"
-      ),
-      "\(run.stderr)")
-  }
-
   @Test func fileWithoutVideoIsRejected() throws {
     let scratch = try ScratchFolder.make()
     let audioOnly = scratch.appendingPathComponent("tone.m4a")
@@ -217,98 +157,6 @@ struct CommandLineTests {
     #expect(run.result.status == 1)
     #expect(run.result.stderr.contains("\(audioOnly.path): has no video stream"))
     expectNothingPublished(run.output)
-  }
-
-  /// A rung without "fps" takes the source's rate, which only the source
-  /// tells: 320x180 (240 macroblocks) fits level 1.2 at 25 fps (6000 per
-  /// second, its limit) but not at 50.
-  @Test func aSourceRateBeyondTheRungsLevelIsRefused() throws {
-    let scratch = try ScratchFolder.make()
-    let source = scratch.appendingPathComponent("fast.mp4")
-    try Fixtures.ffmpeg([
-      "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=50:duration=1", "-c:v", "libx264", "-preset", "ultrafast",
-      source.path,
-    ])
-    let profile = try Fixtures.profile(
-      in: scratch, encryption: #"{"method": "none"}"#,
-      rungs: [
-        #"{"name": "low", "width": 320, "height": 180, "bitrate": 300000, "level": "1.2", "preset": "ultrafast"}"#
-      ])
-    let output = scratch.appendingPathComponent("out")
-    let run = try Command.run(
-      try Fixtures.executable(), ["encode", "--profile", profile.path, "--output", output.path, source.path])
-    #expect(run.status == 1)
-    #expect(
-      run.stderr.contains(
-        "\(source.path): rung low takes the source's frame rate: level 1.2 allows 6000 macroblocks per second; 320x180 at 50 fps has 12000"
-      ),
-      "\(run.stderr)")
-    expectNothingPublished(output)
-  }
-
-  /// Rungs are 8-bit SDR and nothing tone-maps: an HDR source would come out
-  /// washed out under an SDR label, so it is refused, pointing to copy mode.
-  @Test func hdrSourceIsRefusedForEncoding() throws {
-    let scratch = try ScratchFolder.make()
-    let source = scratch.appendingPathComponent("pq.mp4")
-    let made = try Command.run(
-      "ffmpeg", ["-v", "error"] + CopyModeTests.tenBitHEVC(transfer: "smpte2084") + [source.path])
-    #expect(made.status == 0, "\(made.stderr)")
-    let run = try encode(source.path)
-    #expect(run.result.status == 1)
-    #expect(
-      run.result.stderr.contains(
-        "\(source.path): video stream #0 is HDR (PQ); encoded rungs are 8-bit SDR and hlspack does not tone-map"),
-      "\(run.result.stderr)")
-    expectNothingPublished(run.output)
-  }
-
-  /// Every rung declares the source's colours, or the matrix players would
-  /// guess for the source (BT.709 for HD, BT.601 for SD); an RGB source is
-  /// converted with BT.601. A 320x180 rung of an HD source is then not shown
-  /// with SD colours.
-  @Test(arguments: [
-    (
-      "tagged.mp4", ["-c:v", "libx264", "-color_primaries", "bt709", "-color_trc", "bt709", "-colorspace", "bt709"],
-      "bt709,bt709,bt709"
-    ),
-    ("hd.mp4", ["-c:v", "libx264"], "bt709,unknown,unknown"),
-    ("rgb.mkv", ["-c:v", "png"], "smpte170m,unknown,unknown"),
-  ])
-  func rungsDeclareTheSourcesColours(name: String, codec: [String], expected: String) throws {
-    let scratch = try ScratchFolder.make()
-    let source = scratch.appendingPathComponent(name)
-    let made = try Command.run(
-      "ffmpeg",
-      ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=1280x720:rate=25:duration=2"] + codec + [
-        "-g", "25", source.path,
-      ])
-    #expect(made.status == 0, "\(made.stderr)")
-    try expectRungColours(
-      try encode(source.path, profileEncryption: #"{"method": "none"}"#),
-      asset: source.deletingPathExtension().lastPathComponent, expected)
-  }
-
-  @Test func rungsOfAnUntaggedSDSourceDeclareBT601() throws {
-    try expectRungColours(
-      try encode(try Fixtures.clip().path, profileEncryption: #"{"method": "none"}"#), asset: "clip",
-      "smpte170m,unknown,unknown")
-  }
-
-  /// Range, matrix, transfer and primaries of every rung (ffprobe's order), read from the written stream.
-  func expectRungColours(_ run: Run, asset: String, _ expected: String) throws {
-    #expect(run.result.status == 0, "\(run.result.stderr)")
-    for rung in ["high", "low"] {
-      let probe = try Command.run(
-        "ffprobe",
-        [
-          "-v", "error", "-select_streams", "v", "-show_entries",
-          "stream=color_space,color_primaries,color_transfer,color_range",
-          "-of", "csv=p=0", run.output.appendingPathComponent("\(asset)/\(rung)/segment_00000.ts").path,
-        ])
-      // One line for the stream and one for the TS program that lists it.
-      #expect(Set(probe.text.split(separator: "\n").map(String.init)) == ["tv,\(expected)"], "\(rung): \(probe.text)")
-    }
   }
 
   /// A clear lead as long as the asset leaves nothing to encrypt: said, not silent.
@@ -345,72 +193,6 @@ struct CommandLineTests {
       run.result.stderr.contains("\(song.path): has no video stream, only cover art (an attached picture)"),
       "\(run.result.stderr)")
     expectNothingPublished(run.output)
-  }
-
-  /// 3 s of video with 5 s of English audio.
-  func longAudioSource(in scratch: URL) throws -> URL {
-    let source = scratch.appendingPathComponent("long-audio.mp4")
-    let made = try Command.run(
-      "ffmpeg",
-      [
-        "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=3", "-f", "lavfi", "-i",
-        "sine=sample_rate=48000:duration=5",
-        "-c:v", "libx264", "-g", "25", "-c:a", "aac", "-metadata:s:a:0", "language=eng", source.path,
-      ])
-    guard made.status == 0 else { throw FixtureError(made.stderr) }
-    return source
-  }
-
-  /// Audio that outlasts the video stops with the last picture, so the last
-  /// segment holds what its EXTINF says (and BANDWIDTH counts no more).
-  @Test func audioOutlastingTheVideoEndsWithIt() throws {
-    let source = try longAudioSource(in: try ScratchFolder.make())
-    let run = try encode(source.path, profileEncryption: #"{"method": "none"}"#)
-    #expect(run.result.status == 0, "\(run.result.stderr)")
-    let playlist = run.output.appendingPathComponent("long-audio/high/index.m3u8")
-    #expect(try PlaylistReader(contentsOf: playlist).segments.map(\.duration).reduce(0, +) == 3)
-    let probe = try Command.run(
-      "ffprobe",
-      [
-        "-v", "error", "-allowed_extensions", "ALL", "-show_entries", "packet=codec_type,pts_time,duration_time", "-of",
-        "csv=p=0", playlist.path,
-      ])
-    var ends: [String: Double] = [:]
-    for line in probe.text.split(separator: "\n") {
-      let fields = line.split(separator: ",").map(String.init)
-      guard fields.count == 3, let pts = Double(fields[1]), let duration = Double(fields[2]) else { continue }
-      ends[fields[0]] = max(ends[fields[0]] ?? 0, pts + duration)
-    }
-    let video = try #require(ends["video"]), audio = try #require(ends["audio"])
-    // The last AAC frame may start just before the end of the last picture: 1024 samples.
-    #expect(audio <= video + 1024.0 / 48000 + 0.001, "audio ends at \(audio) s, video at \(video) s")
-  }
-
-  /// An alternate audio rendition ends with the video too: every playlist
-  /// of a VOD presentation covers the same time (RFC 8216bis §6.2.4).
-  @Test func alternateAudioOutlastingTheVideoEndsWithIt() throws {
-    let scratch = try ScratchFolder.make()
-    let source = try longAudioSource(in: scratch)
-    let profile = scratch.appendingPathComponent("groups.json")
-    try Data(
-      """
-      {"version": 1, "segment": {"duration": 1}, "video": [\(Fixtures.defaultRungs[1])],
-       "audio": [{"name": "English", "language": "en"}], "encryption": {"method": "aes-128"}}
-      """.utf8
-    ).write(to: profile)
-    let output = scratch.appendingPathComponent("out")
-    let result = try Command.run(
-      try Fixtures.executable(), ["encode", "--profile", profile.path, "--output", output.path, source.path])
-    #expect(result.status == 0, "\(result.stderr)")
-    let asset = output.appendingPathComponent("long-audio")
-    let video = try PlaylistReader(contentsOf: asset.appendingPathComponent("low/index.m3u8")).segments.map(\.duration)
-    let audio = try PlaylistReader(contentsOf: asset.appendingPathComponent("audio/en-aac-2ch/index.m3u8")).segments
-      .map(\.duration)
-    #expect(video.count == 3 && audio.count == 3, "\(video) against \(audio)")
-    // AAC priming and frame granularity: within two 1024-sample frames of the video.
-    let gap: Double = abs(audio.reduce(0, +) - video.reduce(0, +))
-    let twoFrames: Double = 2 * 1024 / 48000
-    #expect(gap < twoFrames, "\(video) against \(audio)")
   }
 
   @Test func unwritableOutputFolderIsReported() throws {
@@ -520,36 +302,6 @@ struct CommandLineTests {
     #expect(try FileManager.default.contentsOfDirectory(atPath: output.path) == ["clip"])
   }
 
-  @Test func jsonProgressIsOneObjectPerLine() throws {
-    let run = try encode(try Fixtures.clip().path, extra: ["--progress", "json"])
-    #expect(run.result.status == 0)
-    let events = try run.result.text.split(separator: "\n").map {
-      try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
-    }
-    #expect(events.first?["event"] as? String == "start")
-    #expect(events.last?["event"] as? String == "done")
-    #expect(events.last?["asset"] as? String == "clip")
-    // Every progress event has what the README promises (the clip declares its duration).
-    for event in events where event["event"] as? String == "progress" {
-      #expect(event["speed"] is Double && event["percent"] is Double && event["eta_seconds"] is Double, "\(event)")
-    }
-  }
-
-  /// A live-style Matroska declares no duration: no percent or ETA, and the
-  /// done event still says how much source was processed.
-  @Test func progressWithoutADeclaredDurationCountsWhatWasDone() throws {
-    let scratch = try ScratchFolder.make()
-    let run = try encode(try remuxedClip("live.mkv", ["-live", "1"], in: scratch).path, extra: ["--progress", "json"])
-    #expect(run.result.status == 0, "\(run.result.stderr)")
-    let events = try run.result.text.split(separator: "\n").map {
-      try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
-    }
-    let done = try #require(events.last)
-    #expect(done["event"] as? String == "done" && done["duration"] == nil && done["percent"] == nil)
-    let seconds = try #require(done["seconds"] as? Double)
-    #expect(abs(seconds - 4) < 0.1, "done after \(seconds) s of a 4 s clip")
-  }
-
   /// Asset folders are told apart by their bytes: the NFC and NFD spellings of
   /// "café" are two files and two folders on Linux, though Swift's == calls them equal.
   @Test func assetNamesDifferingOnlyInUnicodeNormalizationAreTwoAssets() throws {
@@ -562,16 +314,4 @@ struct CommandLineTests {
     }
   }
 
-  /// A source whose timestamps start at 60 s is 4 s of work, not 64.
-  @Test func progressCountsTheVideoNotWhereItsTimestampsStart() throws {
-    let scratch = try ScratchFolder.make()
-    let run = try encode(
-      try remuxedClip("late.mp4", ["-output_ts_offset", "60"], in: scratch).path, extra: ["--progress", "json"])
-    #expect(run.result.status == 0, "\(run.result.stderr)")
-    let start = try #require(
-      try JSONSerialization.jsonObject(with: Data((run.result.text.split(separator: "\n").first ?? "").utf8))
-        as? [String: Any])
-    let duration = try #require(start["duration"] as? Double)
-    #expect(abs(duration - 4) < 0.1, "duration \(duration)")
-  }
 }

@@ -90,6 +90,7 @@ public struct PackageVerifier {
   private func verifyMultivariant(_ text: PlaylistText, run: inout Run) {
     let playlist = VerifiedMultivariantPlaylist(text)
     run.findings += PlaylistRules.groups(playlist, file: entry) + RenditionRules.check(playlist, file: entry)
+    run.findings += VariantAttributeRules.check(playlist, file: entry)
     let folder = VerifyPaths.folder(of: entry)
     let uris = playlist.variants.map(\.uri) + playlist.renditions.compactMap(\.uri)
     var measured: [String: Measured?] = [:]

@@ -52,6 +52,19 @@ public enum BandwidthRules {
           VerifyRules.bandwidthBelowPeak, file: file, line: variant.line, segment: variant.uri,
           detail: "BANDWIDTH=\(declared) < measured peak \(Int(measuredPeak.rounded(.up))) bit/s"))
     }
+    if let declared = variant.bandwidth, measuredPeak > 0, Double(declared) > 1.1 * measuredPeak {
+      findings.append(
+        Finding(
+          VerifyRules.bandwidthAbovePeak, file: file, line: variant.line, segment: variant.uri,
+          detail: "BANDWIDTH=\(declared) > measured peak \(Int(measuredPeak.rounded(.up))) bit/s + 10%"))
+    }
+    if measuredAverage > 0, measuredPeak > 2 * measuredAverage {
+      findings.append(
+        Finding(
+          VerifyRules.peakOverTwiceAverage, file: file, line: variant.line, segment: variant.uri,
+          detail:
+            "measured peak \(Int(measuredPeak.rounded(.up))) bit/s, average \(Int(measuredAverage.rounded())) bit/s"))
+    }
     if let declared = variant.averageBandwidth, measuredAverage > 0,
       abs(Double(declared) - measuredAverage) > 0.1 * measuredAverage
     {

@@ -26,6 +26,32 @@ import Testing
     #expect(ids(12000, 7300) == [])
     #expect(ids(12000, 7200) == ["multivariant.average-bandwidth-off"])
     #expect(ids(12000, 8900) == ["multivariant.average-bandwidth-off"])
+    // Declared rather than measured: more than 10% above the peak.
+    #expect(ids(10910, 8000) == [])
+    #expect(ids(10900, 8000) == ["multivariant.bandwidth-above-peak"])
+    // A peak over twice the average (and AVERAGE-BANDWIDTH off with it).
+    #expect(ids(12000, 5900) == ["multivariant.peak-over-twice-average", "multivariant.average-bandwidth-off"])
+  }
+
+  @Test func variantAttributesAppleRequires() {
+    let master = """
+      #EXTM3U
+      #EXT-X-STREAM-INF:BANDWIDTH=1,AVERAGE-BANDWIDTH=1,CODECS="avc1.64001f,mp4a.40.2",RESOLUTION=1280x720,FRAME-RATE=25.000
+      full.m3u8
+      #EXT-X-STREAM-INF:BANDWIDTH=1,CODECS="avc1.64001f, mp4a.40.2",RESOLUTION=1280x720
+      declared.m3u8
+      #EXT-X-STREAM-INF:BANDWIDTH=1,AVERAGE-BANDWIDTH=1,CODECS="mp4a.40.2"
+      audio.m3u8
+      #EXT-X-STREAM-INF:BANDWIDTH=1,AVERAGE-BANDWIDTH=1,RESOLUTION=640x360
+      guessed.m3u8
+      #EXT-X-I-FRAME-STREAM-INF:BANDWIDTH=1,CODECS="avc1.64001f",RESOLUTION=1280x720,URI="i.m3u8"
+
+      """
+    let playlist = VerifiedMultivariantPlaylist(PlaylistText(Array(master.utf8)))
+    let findings = VariantAttributeRules.check(playlist, file: "master.m3u8")
+    #expect(findings.map(\.rule.id) == ["multivariant.attribute-missing", "multivariant.attribute-missing"])
+    #expect(findings.map(\.segment) == ["declared.m3u8", "guessed.m3u8"])
+    #expect(findings.map(\.detail) == ["no AVERAGE-BANDWIDTH, FRAME-RATE", "no CODECS, FRAME-RATE"])
   }
 
   @Test func keyIVPairsAreUniquePerResource() {
