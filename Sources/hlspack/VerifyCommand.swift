@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HLSPack
 import HLSPackCore
+import HLSPackMedia
 
 struct VerifyCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
@@ -94,6 +95,8 @@ struct VerifyCommand: ParsableCommand {
   }
 
   func run() throws {
+    // Decoding a wrong key's garbage makes FFmpeg log; verify reports it itself.
+    FFmpegLogging.configure(verbose: false)
     let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
     let keys = try providedKeys(cwd)
     let report: VerifyReport

@@ -34,7 +34,7 @@ public struct PackageVerifier {
     var targetDuration: Int
   }
 
-  private struct RangeCheck {
+  struct RangeCheck {
     var segment: VerifiedMediaPlaylist.Segment
     var range: (length: Int, offset: Int)
     var resource: String
@@ -43,7 +43,7 @@ public struct PackageVerifier {
     var folder: String
   }
 
-  private struct Run {
+  struct Run {
     var findings: [Finding] = []
     var keys: VerifyKeyStore
     var keyUses: [KeyRules.Use] = []
@@ -54,6 +54,10 @@ public struct PackageVerifier {
     var brokenSegments: Set<String> = []
     /// Resources whose bytes were read whole: with `sample`, only their I-frame ranges are.
     var readSegments: Set<String> = []
+    /// What each media playlist's segments carry, by playlist path.
+    var inspected: [String: [InspectedSegment]] = [:]
+    /// Parsed fMP4 initialization sections by path; nil when unreadable.
+    var initSections: [String: FragmentedInitSection?] = [:]
     var playlists = 0
     var segments = 0
     var bytes = 0
@@ -114,6 +118,16 @@ public struct PackageVerifier {
       measured[path] = verifyMedia(media, file: path, run: &run)
     }
     run.findings += SessionKeyRules.check(text, file: entry, mediaKeys: run.mediaKeys)
+    let inspected = run.inspected
+    run.findings += VariantBitstreamRules.check(playlist, file: entry) {
+      inspected[URIReference.fromPackageRoot($0, writtenIn: folder)]
+    }
+    let mediaURIs = playlist.variants.filter { !$0.iFrame }.map(\.uri) + playlist.renditions.compactMap(\.uri)
+    var paths: [String] = []
+    for uri in mediaURIs where !paths.contains(URIReference.fromPackageRoot(uri, writtenIn: folder)) {
+      paths.append(URIReference.fromPackageRoot(uri, writtenIn: folder))
+    }
+    run.findings += BitstreamRules.discontinuities(paths.compactMap { path in inspected[path].map { (path, $0) } })
     func rates(_ uri: String) -> (peak: Double, average: Double)? {
       guard let found = measured[URIReference.fromPackageRoot(uri, writtenIn: folder)], let found else { return nil }
       return (
@@ -152,11 +166,20 @@ public struct PackageVerifier {
     var initializationSections: Set<String> = []
     var unverified: [KeyAvailabilityRules.Unverified] = []
     let sampled = SegmentSample.indices(total: playlist.segments.count, count: sample)
+    var inspected: [InspectedSegment] = []
     for (index, segment) in playlist.segments.enumerated() {
+      inspected.append(InspectedSegment(segment: segment, facts: nil))
       if let map = segment.mapURI, initializationSections.insert(map).inserted {
         let resource = URIReference.fromPackageRoot(map, writtenIn: folder)
         do {
-          if URIReference.scheme(of: resource) == nil { _ = try source.size(resource) }
+          if URIReference.scheme(of: resource) == nil {
+            _ = try source.size(resource)
+            if let problem = initSection(resource, run: &run)?.sampleDescriptionProblem {
+              run.findings.append(
+                Finding(
+                  VerifyRules.segmentSampleDescriptions, file: file, line: segment.line, segment: map, detail: problem))
+            }
+          }
         } catch {
           run.findings.append(
             Self.accessFinding(
@@ -198,7 +221,12 @@ public struct PackageVerifier {
       run.bytes += size
       run.readSegments.insert(resource)
       countUnverifiable(segment, file: file, folder: folder, into: &unverified, run: &run)
-      checkBytes(segment, resource: resource, size: size, file: file, folder: folder, run: &run)
+      inspected[inspected.count - 1].facts = checkBytes(
+        segment, resource: resource, size: size, file: file, folder: folder, run: &run)
+    }
+    if !playlist.iFramesOnly {
+      run.findings += BitstreamRules.media(inspected, file: file)
+      run.inspected[file] = inspected
     }
     run.findings += KeyAvailabilityRules.findings(unverified, file: file)
     guard complete, let target = playlist.targetDuration, target >= 1, !playlist.iFramesOnly else { return nil }
@@ -238,58 +266,75 @@ public struct PackageVerifier {
       KeyRules.Use(key: identity, iv: iv, resource: resource, file: file, line: segment.line, segment: segment.uri))
   }
 
+  /// Checks a segment's bytes; what its clear or decrypted bitstream says,
+  /// nil when it could not be read to the end.
   private func checkBytes(
     _ segment: VerifiedMediaPlaylist.Segment, resource: String, size: Int, file: String, folder: String,
     run: inout Run
-  ) {
+  ) -> SegmentMediaFacts? {
     let container = SegmentContainer.of(uri: segment.uri, hasMap: segment.mapURI != nil)
     func finding(_ rule: VerifyRule, _ detail: String) {
       run.findings.append(Finding(rule, file: file, line: segment.line, segment: segment.uri, detail: detail))
       run.brokenSegments.insert(resource)
     }
+    let keyBytes = segment.key.flatMap { run.keys.bytes(for: $0, file: file, folder: folder) }
     switch segment.key?.method {
     case nil, "SAMPLE-AES":
-      // SAMPLE-AES leaves the transport stream's packet structure clear.
-      guard container == .transportStream else { return }
+      // SAMPLE-AES leaves the transport stream's packet structure clear, and
+      // its NAL unit headers and slice headers: without the key only the
+      // payloads' decryption is not checked (key.unavailable says so).
+      if container == .fragmentedMP4 {
+        return inspectFragment(resource, segment: segment, folder: folder, key: keyBytes, run: &run)
+      }
+      guard container == .transportStream else { return nil }
+      let checker = keyBytes.flatMap { key in
+        segment.effectiveIV.flatMap { try? SampleAESPayloadChecker(key: key, iv: $0) }
+      }
+      var inspector = TransportStreamInspector(checker: checker)
       var scanner = TransportStreamScanner()
-      guard (try? source.stream(resource, { scanner.consume($0[...]) })) != nil else { return }
-      if let problem = scanner.finish() { finding(VerifyRules.segmentTSSyncLost, problem) }
+      guard
+        (try? source.stream(
+          resource,
+          {
+            scanner.consume($0[...])
+            inspector.consume($0[...])
+          })) != nil
+      else { return nil }
+      if let problem = scanner.finish() {
+        finding(VerifyRules.segmentTSSyncLost, problem)
+        return nil
+      }
+      return inspector.finish()
     case "AES-128":
-      guard let key = segment.key, let keyBytes = run.keys.bytes(for: key, file: file, folder: folder),
-        let iv = segment.effectiveIV
-      else { return }
+      guard let keyBytes, let iv = segment.effectiveIV else { return nil }
       guard size > 0, size % AES128CBC.blockSize == 0 else {
         finding(VerifyRules.segmentAES128Length, "\(size) bytes")
-        return
+        return nil
       }
-      if let problem = decrypt(resource, key: keyBytes, iv: iv, cipher: run.cipher, container: container) {
+      var inspector = container == .transportStream ? TransportStreamInspector(checker: nil) : nil
+      let section = segment.mapURI.flatMap {
+        initSection(URIReference.fromPackageRoot($0, writtenIn: folder), run: &run)
+      }
+      var fragment: [UInt8] = []
+      let problem = decrypt(resource, key: keyBytes, iv: iv, cipher: run.cipher, container: container) { clear in
+        inspector?.consume(clear)
+        if section != nil { fragment += clear }
+      }
+      if let problem {
         finding(VerifyRules.segmentAES128Undecryptable, problem)
+        return nil
       }
+      if let section { return FragmentInspector.inspect(&fragment, initSection: section, cipher: nil, decode: nil) }
+      return inspector?.finish()
     default:
-      return
-    }
-  }
-
-  /// An I-frame range of an AES-128 segment, decrypted as a client does.
-  private func checkRange(_ check: RangeCheck, run: inout Run) {
-    let segment = check.segment
-    guard let key = segment.key, key.method == "AES-128",
-      let keyBytes = run.keys.bytes(for: key, file: check.file, folder: check.folder), let iv = segment.effectiveIV
-    else { return }
-    let container = SegmentContainer.of(uri: segment.uri, hasMap: segment.mapURI != nil)
-    if let problem = ByteRangeDecryption.problem(
-      source: source, path: check.resource, range: check.range, fileSize: check.size, key: keyBytes, iv: iv,
-      container: container, cipher: run.cipher)
-    {
-      run.findings.append(
-        Finding(
-          VerifyRules.iFrameRangeInvalid, file: check.file, line: segment.line, segment: segment.uri, detail: problem))
+      return nil
     }
   }
 
   /// Decrypts piece by piece into the container's scanner; what is wrong, or nil.
   private func decrypt(
-    _ resource: String, key: [UInt8], iv: [UInt8], cipher: AES128CBC, container: SegmentContainer
+    _ resource: String, key: [UInt8], iv: [UInt8], cipher: AES128CBC, container: SegmentContainer,
+    inspect: (ArraySlice<UInt8>) -> Void
   ) -> String? {
     var scanner = container.scanner
     var clear: [UInt8] = []
@@ -298,12 +343,14 @@ public struct PackageVerifier {
       try source.stream(resource) { piece in
         let produced = try cipher.update(piece, into: &clear)
         scanner?.consume(clear[0..<produced])
+        inspect(clear[0..<produced])
       }
     } catch {
       return "cannot decrypt: \(error)"
     }
     guard let last = try? cipher.finish() else { return "PKCS#7 padding invalid after decryption" }
     scanner?.consume(last[...])
+    inspect(last[...])
     return scanner?.finish().map { "decrypted bytes are not \(container.name): \($0)" }
   }
 

@@ -9,6 +9,10 @@ struct TrackFragmentLayout {
   var samples: [Range<Int>]
   /// Offsets of every trun's data_offset field in the segment.
   var dataOffsetFields: [Int]
+  /// Each sample's duration and flags from its trun, else tfhd's default;
+  /// nil when neither has one (the trex default applies, §8.8.3).
+  var durations: [UInt32?] = []
+  var sampleFlags: [UInt32?] = []
 
   init(_ bytes: [UInt8], moof: ISOBox, traf: ISOBox, trexDefaultSize: (UInt32) -> UInt32?) throws {
     self.traf = traf
@@ -26,12 +30,18 @@ struct TrackFragmentLayout {
     }
     var i = tfhd.payload + 8
     if flags & 0x2 != 0 { i += 4 }  // sample_description_index
-    if flags & 0x8 != 0 { i += 4 }  // default_sample_duration
+    var defaultDuration: UInt32?
+    if flags & 0x8 != 0, i + 4 <= tfhd.end {
+      defaultDuration = BigEndian.u32(bytes, i)
+      i += 4
+    }
     var defaultSize = trexDefaultSize(trackID)
     if flags & 0x10 != 0 {
       guard i + 4 <= tfhd.end else { throw CBCSError.malformedBox("track \(trackID): tfhd is \(tfhd.size) bytes") }
       defaultSize = BigEndian.u32(bytes, i)
+      i += 4
     }
+    let defaultFlags = flags & 0x20 != 0 && i + 4 <= tfhd.end ? BigEndian.u32(bytes, i) : nil
 
     samples = []
     dataOffsetFields = []
@@ -52,20 +62,34 @@ struct TrackFragmentLayout {
       guard var at = position else {
         throw CBCSError.unsupportedBox("track \(trackID): the first trun has no data_offset")
       }
-      if runFlags & 0x4 != 0 { j += 4 }  // first_sample_flags
+      var firstFlags: UInt32?
+      if runFlags & 0x4 != 0, j + 4 <= trun.end {
+        firstFlags = BigEndian.u32(bytes, j)
+        j += 4
+      }
       let perSample = [0x100, 0x200, 0x400, 0x800].filter { runFlags & $0 != 0 }.count * 4
       guard count <= 1 << 24, perSample == 0 || count <= (trun.end - j) / perSample else {
         throw CBCSError.malformedBox("track \(trackID): trun of \(trun.size) bytes cannot hold \(count) samples")
       }
-      for _ in 0..<count {
-        if runFlags & 0x100 != 0 { j += 4 }
+      for index in 0..<count {
+        var duration = defaultDuration
+        if runFlags & 0x100 != 0 {
+          duration = BigEndian.u32(bytes, j)
+          j += 4
+        }
         var size = defaultSize
         if runFlags & 0x200 != 0 {
           size = BigEndian.u32(bytes, j)
           j += 4
         }
-        if runFlags & 0x400 != 0 { j += 4 }
+        var thisFlags = index == 0 ? firstFlags ?? defaultFlags : defaultFlags
+        if runFlags & 0x400 != 0 {
+          if index > 0 || firstFlags == nil { thisFlags = BigEndian.u32(bytes, j) }
+          j += 4
+        }
         if runFlags & 0x800 != 0 { j += 4 }
+        durations.append(duration)
+        sampleFlags.append(thisFlags)
         guard let size else { throw CBCSError.malformedBox("track \(trackID): no sample size in trun, tfhd or trex") }
         guard at >= 0, Int(size) <= bytes.count - at else {
           throw CBCSError.malformedBox(

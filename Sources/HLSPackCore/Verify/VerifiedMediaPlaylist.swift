@@ -35,6 +35,8 @@ public struct VerifiedMediaPlaylist: Sendable {
     public var mapURI: String?
     /// EXT-X-BYTERANGE length and offset, when the segment is a sub-range.
     public var byteRange: (length: Int, offset: Int)?
+    /// An EXT-X-DISCONTINUITY stands before the segment.
+    public var discontinuity = false
 
     /// The IV the segment is encrypted with: the explicit one, or the media
     /// sequence number as a big-endian 128-bit integer (RFC 8216bis §5.2).
@@ -63,6 +65,7 @@ public struct VerifiedMediaPlaylist: Sendable {
     var nextRangeOffset: [String: Int] = [:]
     var key: Key?
     var map: String?
+    var discontinuity = false
     for entry in text.entries {
       switch entry {
       case .tag(let tag):
@@ -73,6 +76,7 @@ public struct VerifiedMediaPlaylist: Sendable {
         case "EXT-X-MEDIA-SEQUENCE": sequence = Int(tag.value) ?? 0
         case "EXT-X-PLAYLIST-TYPE": playlistType = tag.value
         case "EXT-X-ENDLIST": hasEndList = true
+        case "EXT-X-DISCONTINUITY": discontinuity = true
         case "EXT-X-I-FRAMES-ONLY": iFramesOnly = true
         case "EXTINF": pendingDuration = Double(tag.value.split(separator: ",", maxSplits: 1).first ?? "")
         case "EXT-X-BYTERANGE": pendingRange = Self.parseRange(tag.value)
@@ -96,7 +100,8 @@ public struct VerifiedMediaPlaylist: Sendable {
         segments.append(
           Segment(
             uri: uri, line: line, duration: pendingDuration, sequenceNumber: sequence, key: key, mapURI: map,
-            byteRange: range))
+            byteRange: range, discontinuity: discontinuity))
+        discontinuity = false
         sequence += 1
         pendingDuration = nil
         pendingRange = nil

@@ -22,6 +22,25 @@ extension VerifyTests {
         + #""audio": [{"name": "English", "language": "en", "codec": "aac", "bitrate": 96000, "channels": 2, "sample_rate": 48000}], "#
         + #""subtitles": [{"name": "English", "language": "en", "file": "subs.vtt"}]"#
     ),
+    // One encoded rung with AAC muxed in, cbcs.
+    "fmp4-cbcs": (
+      "fmp4", #"{"method": "sample-aes"}"#,
+      #""video": [{"name": "main", "width": 320, "height": 180, "bitrate": 300000, "preset": "ultrafast"}], "#
+        + #""audio": {"codec": "aac", "bitrate": 96000, "channels": 2, "sample_rate": 48000}"#
+    ),
+    // AC-3 muxed in, SAMPLE-AES: syncframes carry CRCs.
+    "ts-sample-aes-ac3": (
+      "ts", #"{"method": "sample-aes"}"#,
+      #""video": [{"name": "main", "width": 320, "height": 180, "bitrate": 300000, "preset": "ultrafast"}], "#
+        + #""audio": {"codec": "ac3", "channels": 6, "bitrate": 384000}"#
+    ),
+    // Two encoded rungs with AAC muxed in, SAMPLE-AES: for the rules across variants.
+    "ts-sample-aes": (
+      "ts", #"{"method": "sample-aes"}"#,
+      #""video": [{"name": "main", "width": 320, "height": 180, "bitrate": 300000, "preset": "ultrafast"}, "#
+        + #"{"name": "high", "width": 480, "height": 270, "bitrate": 500000, "preset": "ultrafast"}], "#
+        + #""audio": {"codec": "aac", "bitrate": 96000, "channels": 2, "sample_rate": 48000}"#
+    ),
   ]
 
   /// One clean asset per kind, made once per test run: 2 s segments of the
@@ -121,6 +140,69 @@ extension VerifyTests {
       text.split(separator: "\n", omittingEmptySubsequences: false)
         .flatMap { $0.hasPrefix("#EXT-X-MEDIA:") ? [String($0), change(String($0))] : [String($0)] }.joined(
           separator: "\n")
+    }
+  }
+}
+
+extension VerifyTests {
+  /// Adds `ticks` (90 kHz) to every PTS and DTS of a clear-headed MPEG-TS
+  /// segment's PES packets, in place (ISO/IEC 13818-1 §2.4.3.7).
+  func shiftTimestamps(_ segment: URL, by ticks: Int64) throws {
+    var bytes = [UInt8](try Data(contentsOf: segment))
+    for packet in stride(from: 0, to: bytes.count - 187, by: 188) where bytes[packet + 1] & 0x40 != 0 {
+      let control = bytes[packet + 3] >> 4 & 3
+      let start = packet + (control & 2 != 0 ? 5 + Int(bytes[packet + 4]) : 4)
+      guard control & 1 != 0, start + 19 <= packet + 188,
+        bytes[start..<start + 3].elementsEqual([0, 0, 1])
+      else { continue }
+      let flags = bytes[start + 7] >> 6
+      for (present, offset) in [(flags & 2 != 0, 9), (flags == 3, 14)] where present {
+        let at = start + offset
+        var value = Int64(bytes[at] >> 1 & 7) << 30 | Int64(bytes[at + 1]) << 22 | Int64(bytes[at + 2] >> 1) << 15
+        value |= Int64(bytes[at + 3]) << 7 | Int64(bytes[at + 4] >> 1)
+        value += ticks
+        bytes[at] = bytes[at] & 0xF1 | UInt8(value >> 29 & 0x0E)
+        bytes[at + 1] = UInt8(value >> 22 & 0xFF)
+        bytes[at + 2] = UInt8(value >> 14 & 0xFE) | 1
+        bytes[at + 3] = UInt8(value >> 7 & 0xFF)
+        bytes[at + 4] = UInt8(value << 1 & 0xFE) | 1
+      }
+    }
+    try overwrite(segment, with: bytes)
+  }
+}
+
+extension VerifyTests {
+  /// The payload range of the first box of `type` found by walking `path`
+  /// down from the top level (each step the first box of that type).
+  func boxPath(_ bytes: [UInt8], _ path: [String]) -> [Range<Int>] {
+    var ranges: [Range<Int>] = []
+    var scope = 0..<bytes.count
+    for type in path {
+      var at = scope.lowerBound
+      var found: Range<Int>?
+      while at + 8 <= scope.upperBound {
+        let size = bytes[at..<at + 4].reduce(0) { $0 << 8 | Int($1) }
+        guard size >= 8 else { break }
+        if String(decoding: bytes[at + 4..<at + 8], as: UTF8.self) == type {
+          found = at..<at + size
+          break
+        }
+        at += size
+      }
+      guard let found else { return [] }
+      ranges.append(found)
+      // Sample descriptions: stsd has 8 bytes of version, flags and entry_count.
+      scope = (found.lowerBound + (type == "stsd" ? 16 : 8))..<found.upperBound
+    }
+    return ranges
+  }
+
+  /// Adds `delta` to the 32-bit size of each box that starts at `starts`.
+  func grow(_ bytes: inout [UInt8], boxesAt starts: [Int], by delta: Int) {
+    for start in starts {
+      let size = bytes[start..<start + 4].reduce(0) { $0 << 8 | Int($1) } + delta
+      for i in 0..<4 { bytes[start + i] = UInt8(size >> (24 - 8 * i) & 0xFF) }
     }
   }
 }

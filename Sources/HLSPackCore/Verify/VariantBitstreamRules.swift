@@ -1,0 +1,79 @@
+/// The rules that compare a multivariant playlist's attributes with what its
+/// variants' segments carry, and the variants with each other.
+public enum VariantBitstreamRules {
+  /// `media(uri)`: the inspected segments of the media playlist a variant or
+  /// rendition URI names, nil when it was not read.
+  public static func check(
+    _ playlist: VerifiedMultivariantPlaylist, file: String, media: (String) -> [InspectedSegment]?
+  ) -> [Finding] {
+    var findings: [Finding] = []
+    var aligned: (uri: String, starts: [Int64?], tolerance: Int64)?
+    for variant in playlist.variants where !variant.iFrame {
+      guard let segments = media(variant.uri) else { continue }
+      let facts = segments.compactMap(\.facts)
+      func finding(_ rule: VerifyRule, _ detail: String) {
+        findings.append(Finding(rule, file: file, line: variant.line, segment: variant.uri, detail: detail))
+      }
+      var carried = Set(facts.flatMap(\.audioCodecs))
+      if let video = facts.lazy.compactMap(\.videoCodec).first { carried.insert(video) }
+      for rendition in playlist.renditions(of: variant, type: "AUDIO") {
+        let renditionFacts = rendition.uri.flatMap(media)?.compactMap(\.facts) ?? []
+        carried.formUnion(renditionFacts.flatMap(\.audioCodecs))
+      }
+      if let declared = variant.value("CODECS") {
+        let names = declared.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        for codec in carried.sorted() where !names.contains(where: { Self.declares($0, codec.lowercased()) }) {
+          finding(
+            VerifyRules.variantCodecsMismatch, "CODECS \"\(declared)\" does not name \(codec), which the segments carry"
+          )
+        }
+      }
+      guard let first = facts.first(where: { $0.videoCodec != nil || $0.picture != nil }) else { continue }
+      if let resolution = variant.value("RESOLUTION"), let picture = first.picture,
+        resolution.lowercased() != "\(picture.width)x\(picture.height)"
+      {
+        finding(
+          VerifyRules.variantResolutionMismatch,
+          "RESOLUTION \(resolution), the SPS codes \(picture.width)x\(picture.height)")
+      }
+      let measuredRate = first.picture?.frameRate ?? first.frameDuration.map { Double(first.timescale) / Double($0) }
+      if let text = variant.value("FRAME-RATE"), let declared = Double(text), let measuredRate,
+        abs(declared - measuredRate) > 0.01
+      {
+        finding(
+          VerifyRules.variantFrameRateMismatch,
+          "FRAME-RATE \(text), the stream runs at \(BitstreamRules.seconds(measuredRate)) frames per second")
+      }
+      let starts = segments.map { $0.facts?.firstPTS }
+      let tolerance = (first.frameDuration ?? 0) / 2
+      guard let reference = aligned else {
+        aligned = (variant.uri, starts, tolerance)
+        continue
+      }
+      let allowed = min(tolerance, reference.tolerance)
+      for index in 0..<min(starts.count, reference.starts.count) {
+        guard let mine = starts[index], let theirs = reference.starts[index], abs(mine - theirs) > allowed else {
+          continue
+        }
+        findings.append(
+          Finding(
+            VerifyRules.variantsMisaligned, file: file, line: variant.line, segment: segments[index].segment.uri,
+            detail: "segment \(index) starts at PTS \(mine) here and at \(theirs) in \(reference.uri)"))
+        break
+      }
+    }
+    return findings
+  }
+
+  /// Whether a CODECS entry names the codec found: the same string, avc1
+  /// for avc3 and hvc1 for hev1 (RFC 6381 §3.3; ISO/IEC 14496-15 Annex E), and
+  /// HE-AAC (mp4a.40.5, .29) for the AAC-LC an ADTS header can only signal
+  /// (ISO/IEC 14496-3 §1.6.5.2, implicit SBR signalling).
+  static func declares(_ entry: String, _ codec: String) -> Bool {
+    func normal(_ text: String) -> String {
+      text.replacingOccurrences(of: "avc3.", with: "avc1.").replacingOccurrences(of: "hev1.", with: "hvc1.")
+    }
+    if normal(entry) == normal(codec) { return true }
+    return codec == "mp4a.40.2" && (entry == "mp4a.40.5" || entry == "mp4a.40.29")
+  }
+}

@@ -1,0 +1,82 @@
+import Testing
+
+@testable import HLSPackCore
+
+/// The rules over segments' bitstream facts, and the readers behind them.
+@Suite struct BitstreamRulesTests {
+  /// Two 2 s segments at 25 fps (90 kHz ticks), the second after the first.
+  func segments(_ playlist: String, starts: [Int64] = [0, 180_000]) -> [InspectedSegment] {
+    let media = VerifiedMediaPlaylist(PlaylistText(Array(playlist.utf8)))
+    return zip(media.segments, starts).map { segment, start in
+      var facts = SegmentMediaFacts()
+      facts.firstPTS = start
+      facts.endPTS = start + 180_000
+      facts.frameDuration = 3600
+      facts.startsWithKeyframe = true
+      return InspectedSegment(segment: segment, facts: facts)
+    }
+  }
+
+  static let playlist = "#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2.0,\na.ts\n#EXTINF:2.0,\nb.ts\n#EXT-X-ENDLIST\n"
+
+  @Test func continuousSegmentsPass() {
+    #expect(BitstreamRules.media(segments(Self.playlist), file: "v.m3u8").isEmpty)
+  }
+
+  @Test func extinfWithinOneFrame() {
+    let close = Self.playlist.replacingOccurrences(of: "#EXTINF:2.0,\na.ts", with: "#EXTINF:2.04,\na.ts")
+    #expect(BitstreamRules.media(segments(close), file: "v.m3u8").isEmpty)
+    let off = Self.playlist.replacingOccurrences(of: "#EXTINF:2.0,\na.ts", with: "#EXTINF:2.1,\na.ts")
+    #expect(BitstreamRules.media(segments(off), file: "v.m3u8").map(\.rule.id) == ["segment.extinf-off"])
+  }
+
+  @Test func timestampGapUnlessDiscontinuity() {
+    let gap = segments(Self.playlist, starts: [0, 190_000])
+    #expect(BitstreamRules.media(gap, file: "v.m3u8").map(\.rule.id) == ["segment.timestamp-gap"])
+    let marked = Self.playlist.replacingOccurrences(
+      of: "#EXTINF:2.0,\nb.ts", with: "#EXT-X-DISCONTINUITY\n#EXTINF:2.0,\nb.ts")
+    #expect(BitstreamRules.media(segments(marked, starts: [0, 190_000]), file: "v.m3u8").isEmpty)
+  }
+
+  @Test func keyframeStart() {
+    var inspected = segments(Self.playlist)
+    inspected[1].facts?.startsWithKeyframe = false
+    #expect(BitstreamRules.media(inspected, file: "v.m3u8").map(\.rule.id) == ["segment.no-keyframe-start"])
+  }
+
+  @Test func discontinuitiesMustMatch() {
+    let marked = Self.playlist.replacingOccurrences(
+      of: "#EXTINF:2.0,\nb.ts", with: "#EXT-X-DISCONTINUITY\n#EXTINF:2.0,\nb.ts")
+    let same = [("a.m3u8", segments(marked)), ("b.m3u8", segments(marked))]
+    #expect(BitstreamRules.discontinuities(same).isEmpty)
+    let findings = BitstreamRules.discontinuities([("a.m3u8", segments(Self.playlist)), ("b.m3u8", segments(marked))])
+    #expect(findings.map(\.rule.id) == ["playlist.discontinuity-mismatch"])
+    #expect(findings.first?.file == "b.m3u8" && findings.first?.segment == "b.ts")
+  }
+
+  @Test func codecsEntries() {
+    #expect(VariantBitstreamRules.declares("avc1.64001f", "avc1.64001f"))
+    #expect(VariantBitstreamRules.declares("avc3.64001f", "avc1.64001f"))
+    #expect(!VariantBitstreamRules.declares("avc1.64001e", "avc1.64001f"))
+    // ADTS can only say AAC-LC; HE-AAC is signalled implicitly.
+    #expect(VariantBitstreamRules.declares("mp4a.40.5", "mp4a.40.2"))
+    #expect(!VariantBitstreamRules.declares("mp4a.40.2", "mp4a.40.5"))
+  }
+
+  /// An x264 SPS: 20×12 macroblocks cropped by 12 lines, VUI timing at 25 fps.
+  @Test func spsPicture() throws {
+    let sps = try #require(Hex.decode("6742c00dda05067e7c05a8101032000003000200000300641e28554000"))
+    let picture = try #require(H264SPSPicture(spsNAL: sps[...]))
+    #expect(picture.width == 320 && picture.height == 180)
+    #expect(picture.frameRate == 25)
+  }
+
+  /// A syncframe after its syncword whose bytes are all zero has a zero CRC;
+  /// one changed byte breaks it.
+  @Test func ac3CRC() {
+    var frame: [UInt8] = [0x0B, 0x77] + [UInt8](repeating: 0, count: 62)
+    #expect(AC3FrameCheck.crcIsZero(frame[...]))
+    frame[40] = 1
+    #expect(!AC3FrameCheck.crcIsZero(frame[...]))
+  }
+}
