@@ -22,7 +22,7 @@ struct VerifyCommand: ParsableCommand {
       segment.missing and the BANDWIDTH rules still cover all of them), but only N \
       segments per media playlist, and their I-frame ranges, have their bytes read \
       and decrypted; the report says so. --rules rfc drops the findings of rules \
-      whose only source is Apple's HLS Authoring Specification.
+      whose first source is Apple's HLS Authoring Specification.
 
       Nothing outside the package folder is read (package.outside-boundary): a URI \
       above it, an absolute path, a symbolic link leading out of it, a redirect to \
@@ -64,7 +64,7 @@ struct VerifyCommand: ParsableCommand {
   @Option(
     name: .long,
     help: ArgumentHelp(
-      "apple: every rule (the default); rfc: leave out the rules only Apple's HLS Authoring Specification states.",
+      "apple: every rule (the default); rfc: leave out the rules whose first source is Apple's HLS Authoring Specification.",
       valueName: "set"))
   var rules = RuleSetName.apple
 

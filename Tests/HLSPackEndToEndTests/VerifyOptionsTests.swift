@@ -42,9 +42,21 @@ struct VerifyOptionsTests {
     #expect(sampled.status == 1 && sampled.text.contains("\"segment.missing\""), "\(sampled.text)")
   }
 
-  @Test func rfcRulesOnACleanPackage() throws {
-    let result = try run(try VerifyTests.cleanPackage("ts"), ["--rules", "rfc"])
-    #expect(result.status == 0 && (result.object["findings"] as? [Any])?.isEmpty == true)
+  /// FRAME-RATE is optional in RFC 8216bis and required by Apple's HLS Authoring Specification.
+  @Test func rfcRulesLeaveOutApplesOwn() throws {
+    let result = try verifier.broken {
+      try verifier.edit($0.appendingPathComponent("master.m3u8")) {
+        $0.replacingOccurrences(of: ",FRAME-RATE=25.000\n", with: "\n")
+      }
+    }
+    #expect(result.rules == ["multivariant.attribute-missing"] && result.status == 1)
+    let package = try ScratchFolder.make("rfcrules").appendingPathComponent("clip")
+    #expect(try Command.run("cp", ["-a", try VerifyTests.cleanPackage("ts").path, package.path]).status == 0)
+    try verifier.edit(package.appendingPathComponent("master.m3u8")) {
+      $0.replacingOccurrences(of: ",FRAME-RATE=25.000\n", with: "\n")
+    }
+    let rfc = try run(package, ["--rules", "rfc"])
+    #expect(rfc.status == 0 && (rfc.object["findings"] as? [Any])?.isEmpty == true, "\(rfc.text)")
   }
 
   @Test(arguments: [["--rules", "w3c"], ["--sample", "0"], ["--sample", "x"]])
