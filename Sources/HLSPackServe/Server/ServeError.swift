@@ -1,0 +1,23 @@
+/// Why `hlspack serve` cannot start or cannot take a scenario.
+public enum ServeError: Error, CustomStringConvertible, Equatable {
+  case folderMissing(path: String)
+  case notAFolder(path: String)
+  case addressInUse(host: String, port: Int)
+  case cannotListen(host: String, port: Int, reason: String)
+  case scenarioUnreadable(path: String, reason: String)
+  case scenarioInvalid(source: String, reason: String)
+  case logUnwritable(path: String, reason: String)
+
+  public var description: String {
+    switch self {
+    case .folderMissing(let path): return "\(path): no such folder"
+    case .notAFolder(let path): return "\(path): not a folder"
+    case .addressInUse(let host, let port):
+      return "\(host):\(port): address already in use (another server listens there; pick another --port, or 0 for any)"
+    case .cannotListen(let host, let port, let reason): return "\(host):\(port): cannot listen: \(reason)"
+    case .scenarioUnreadable(let path, let reason): return "\(path): cannot read the scenario: \(reason)"
+    case .scenarioInvalid(let source, let reason): return "\(source): invalid scenario: \(reason)"
+    case .logUnwritable(let path, let reason): return "\(path): cannot write the request log: \(reason)"
+    }
+  }
+}
