@@ -13,6 +13,10 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
     .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
     .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+    .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+    .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
+    .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
+    .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
   ],
   targets: [
     // C libraries from Debian's packages (see scripts/bootstrap). Each module map
@@ -42,6 +46,11 @@ let package = Package(
       name: "HLSPackServe",
       dependencies: [
         .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "HummingbirdTLS", package: "hummingbird"),
+        .product(name: "NIOSSL", package: "swift-nio-ssl"),
+        .product(name: "X509", package: "swift-certificates"),
+        .product(name: "Crypto", package: "swift-crypto"),
+        .product(name: "SwiftASN1", package: "swift-asn1"),
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "HTTPTypes", package: "swift-http-types"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

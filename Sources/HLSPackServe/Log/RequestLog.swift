@@ -57,6 +57,7 @@ final class RequestLog: Sendable {
 /// What one request asked for and what it got.
 struct RequestLogEntry: Sendable {
   var start: Date
+  var scheme: String
   var method: String
   var path: String
   var query: String?
@@ -72,7 +73,7 @@ struct RequestLogEntry: Sendable {
 
   func jsonObject(showingSecrets: Bool) -> [String: Any] {
     var object: [String: Any] = [
-      "method": method, "path": path, "kind": (target?.kind ?? .other).rawValue, "bytes": bytes,
+      "scheme": scheme, "method": method, "path": path, "kind": (target?.kind ?? .other).rawValue, "bytes": bytes,
       "duration_ms": (durationMs * 10).rounded() / 10, "status": status.map { $0 as Any } ?? NSNull(),
     ]
     if let query { object["query"] = showingSecrets ? query : SecretMask.query(query) }

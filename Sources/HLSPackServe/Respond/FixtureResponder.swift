@@ -13,6 +13,8 @@ struct FixtureResponder: HTTPResponder {
   let stats: ServeStats
   let log: RequestLog
   let pacers: Pacers
+  /// `http` or `https`, for the log: both listeners share everything else.
+  var scheme = "http"
   let fileIO = FileIO()
 
   /// One request on its way through: what the log needs, gathered as the answer is chosen.
@@ -127,7 +129,8 @@ struct FixtureResponder: HTTPResponder {
     guard log.isEnabled else { return }
     log.write(
       RequestLogEntry(
-        start: exchange.start, method: exchange.method, path: exchange.path, query: exchange.query, target: target,
+        start: exchange.start, scheme: scheme, method: exchange.method, path: exchange.path, query: exchange.query,
+        target: target,
         range: exchange.range, status: status, bytes: bytes,
         durationMs: ScenarioState.seconds(.now - exchange.clock) * 1000, headers: exchange.headers,
         rules: exchange.plan.ruleNames, faults: exchange.faults))

@@ -7,6 +7,8 @@ public enum ServeError: Error, CustomStringConvertible, Equatable {
   case scenarioUnreadable(path: String, reason: String)
   case scenarioInvalid(source: String, reason: String)
   case logUnwritable(path: String, reason: String)
+  case certificateUnreadable(path: String, reason: String)
+  case tlsArgument(String)
 
   public var description: String {
     switch self {
@@ -18,6 +20,8 @@ public enum ServeError: Error, CustomStringConvertible, Equatable {
     case .scenarioUnreadable(let path, let reason): return "\(path): cannot read the scenario: \(reason)"
     case .scenarioInvalid(let source, let reason): return "\(source): invalid scenario: \(reason)"
     case .logUnwritable(let path, let reason): return "\(path): cannot write the request log: \(reason)"
+    case .certificateUnreadable(let path, let reason): return "\(path): unusable certificate or key: \(reason)"
+    case .tlsArgument(let value): return "--tls \(value): expected auto or CERT,KEY (two PEM files)"
     }
   }
 }

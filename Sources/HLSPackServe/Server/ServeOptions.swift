@@ -8,13 +8,21 @@ public struct ServeOptions: Sendable {
   public var log: String?
   public var logSecrets: Bool
   public var scenario: String?
+  /// HTTPS on `tlsPort` as well as HTTP on `port`, when set.
+  public var tls: TLSSource?
+  public var tlsPort: Int
 
-  public init(folder: String, host: String, port: Int, log: String?, logSecrets: Bool, scenario: String?) {
+  public init(
+    folder: String, host: String, port: Int, log: String?, logSecrets: Bool, scenario: String?,
+    tls: TLSSource? = nil, tlsPort: Int = 0
+  ) {
     self.folder = folder
     self.host = host
     self.port = port
     self.log = log
     self.logSecrets = logSecrets
     self.scenario = scenario
+    self.tls = tls
+    self.tlsPort = tlsPort
   }
 }

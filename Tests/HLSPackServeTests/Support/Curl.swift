@@ -9,6 +9,8 @@ struct CurlResult {
   var headers: [String: String]
   var body: Data
   var seconds: Double
+  /// Seconds until the first body byte.
+  var firstByteSeconds: Double
   var stderr: String
 
   var text: String { String(decoding: body, as: UTF8.self) }
@@ -22,14 +24,18 @@ enum Curl {
     let bodyFile = folder.appendingPathComponent("body")
     let run = try Command.run(
       "curl",
-      ["-sS", "--max-time", "60", "-D", headerFile.path, "-o", bodyFile.path, "-w", "%{http_code} %{time_total}"]
+      [
+        "-sS", "--max-time", "60", "-D", headerFile.path, "-o", bodyFile.path, "-w",
+        "%{http_code} %{time_total} %{time_starttransfer}",
+      ]
         + arguments + [url])
     let written = run.text.split(separator: " ")
     let headerText = (try? String(contentsOf: headerFile, encoding: .utf8)) ?? ""
     return CurlResult(
       exitCode: run.status, status: written.first.flatMap { Int($0) } ?? 0, headers: lastHeaders(headerText),
-      body: (try? Data(contentsOf: bodyFile)) ?? Data(), seconds: written.last.flatMap { Double($0) } ?? 0,
-      stderr: run.stderr)
+      body: (try? Data(contentsOf: bodyFile)) ?? Data(),
+      seconds: written.dropFirst().first.flatMap { Double($0) } ?? 0,
+      firstByteSeconds: written.last.flatMap { Double($0) } ?? 0, stderr: run.stderr)
   }
 
   private static func lastHeaders(_ text: String) -> [String: String] {

@@ -6,11 +6,15 @@ import HLSPackTestSupport
 final class ServerProcess {
   let process = Process()
   let port: Int
+  /// The HTTPS port and the local authority's certificate, when started with `--tls`.
+  var tlsPort: Int?
+  var authority: String?
   let logFile: URL
   private let output = Pipe()
   private let errorFile: URL
 
-  /// Starts `hlspack serve folder --port 0 --log FILE` plus `arguments`, and waits for its "listening" line.
+  /// Starts `hlspack serve folder --port 0 --log FILE` plus `arguments`, and waits for its
+  /// "listening" lines (two with `--tls`).
   init(folder: URL, arguments: [String] = []) throws {
     let scratch = try ScratchFolder.make("server")
     logFile = scratch.appendingPathComponent("requests.jsonl")
@@ -22,15 +26,23 @@ final class ServerProcess {
     process.standardError = try FileHandle(forWritingTo: errorFile)
     process.standardInput = FileHandle.nullDevice
     try process.run()
-    let line = try Self.firstLine(of: output.fileHandleForReading)
-    guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-      object["event"] as? String == "listening", let port = object["port"] as? Int
-    else {
+    var ports: [String: Int] = [:]
+    let lines = try Self.lines(of: output.fileHandleForReading, count: arguments.contains("--tls") ? 2 : 1)
+    for line in lines {
+      guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+        object["event"] as? String == "listening", let scheme = object["scheme"] as? String,
+        let port = object["port"] as? Int
+      else { continue }
+      ports[scheme] = port
+      if let authority = object["ca"] as? String { self.authority = authority }
+    }
+    guard let port = ports["http"] else {
       process.waitUntilExit()
       let messages = (try? String(contentsOf: errorFile, encoding: .utf8)) ?? ""
-      throw FixtureError("hlspack serve did not start: \(line) \(messages)")
+      throw FixtureError("hlspack serve did not start: \(lines) \(messages)")
     }
     self.port = port
+    tlsPort = ports["https"]
   }
 
   deinit {
@@ -72,15 +84,15 @@ final class ServerProcess {
     return found
   }
 
-  private static func firstLine(of handle: FileHandle) throws -> String {
+  /// The first `count` lines, or fewer if the process ends first.
+  private static func lines(of handle: FileHandle, count: Int) throws -> [String] {
     var bytes = Data()
-    while true {
+    while bytes.filter({ $0 == 0x0A }).count < count {
       let chunk = handle.availableData
       if chunk.isEmpty { break }
       bytes.append(chunk)
-      if let newline = bytes.firstIndex(of: 0x0A) { return String(decoding: bytes[..<newline], as: UTF8.self) }
     }
-    return String(decoding: bytes, as: UTF8.self)
+    return String(decoding: bytes, as: UTF8.self).split(separator: "\n").prefix(count).map(String.init)
   }
 
   /// The hlspack executable that `swift test` built next to the test bundle.
