@@ -97,3 +97,19 @@ struct ServeUnitTests {
     #expect(RequestTarget(relativePath: "report.json", realPath: "/nonexistent").kind == .other)
   }
 }
+
+@Suite("serve: shipped scenarios")
+struct ShippedScenarioTests {
+  static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent("Profiles/scenarios")
+
+  @Test func everyShippedScenarioLoads() throws {
+    let names = try FileManager.default.contentsOfDirectory(atPath: Self.folder.path).filter { $0.hasSuffix(".json") }
+    #expect(names.count >= 5)
+    for name in names {
+      let data = try Data(contentsOf: Self.folder.appendingPathComponent(name))
+      let scenario = try Scenario.load(data, source: name)
+      #expect(!scenario.rules.isEmpty, "\(name)")
+    }
+  }
+}
