@@ -57,12 +57,13 @@ public struct FixtureServer: Sendable {
     var configuration = ServiceGroupConfiguration(
       services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
     configuration.maximumGracefulShutdownDuration = .seconds(5)
+    let ports = [options.port] + (tls == nil ? [] : [options.tlsPort])
     do {
       try await ServiceGroup(configuration: configuration).run()
     } catch let error as IOError where error.errnoCode == EADDRINUSE {
-      throw ServeError.addressInUse(host: options.host, port: options.port)
+      throw ServeError.addressInUse(host: options.host, ports: ports)
     } catch let error as IOError {
-      throw ServeError.cannotListen(host: options.host, port: options.port, reason: "\(error)")
+      throw ServeError.cannotListen(host: options.host, ports: ports, reason: "\(error)")
     }
   }
 
