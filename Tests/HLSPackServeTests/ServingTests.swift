@@ -78,6 +78,16 @@ extension ServeEndToEnd {
       #expect(entry["segment"] as? Int == 3)
     }
 
+    @Test func logSecretsShowsCredentialsAsSent() throws {
+      let server = try ServerProcess(folder: try ServeFixtures.tree(), arguments: ["--log-secrets"])
+      _ = try Curl.run(server.base + "/keys/k.key?token=abc", ["-H", "Authorization: Bearer x", "-b", "s=1"])
+      let entry = try #require(server.entries(path: "/keys/k.key").first)
+      #expect(entry["query"] as? String == "token=abc")
+      let headers = entry["headers"] as? [String: String]
+      #expect(headers?["authorization"] == "Bearer x")
+      #expect(headers?["cookie"] == "s=1")
+    }
+
     @Test func headAndPreflight() throws {
       let server = try ServerProcess(folder: try ServeFixtures.tree())
       let head = try Curl.run(server.base + "/src/segment_00003.ts", ["-I"])
