@@ -9,6 +9,14 @@ let package = Package(
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+    .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+    .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+    .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+    .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+    .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
+    .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
+    .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
   ],
   targets: [
     // C libraries from Debian's packages (see scripts/bootstrap). Each module map
@@ -32,10 +40,26 @@ let package = Package(
         "HLSPackCore", "HLSPackMedia", "HLSPackCrypto",
         .product(name: "Logging", package: "swift-log"),
       ]),
+    // `hlspack serve`: a fixture server for players, with scenario rules and a
+    // request log. Only this target and the executable link the HTTP stack.
+    .target(
+      name: "HLSPackServe",
+      dependencies: [
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "HummingbirdTLS", package: "hummingbird"),
+        .product(name: "NIOSSL", package: "swift-nio-ssl"),
+        .product(name: "X509", package: "swift-certificates"),
+        .product(name: "Crypto", package: "swift-crypto"),
+        .product(name: "SwiftASN1", package: "swift-asn1"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "HTTPTypes", package: "swift-http-types"),
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        .product(name: "Logging", package: "swift-log"),
+      ]),
     .executableTarget(
       name: "hlspack",
       dependencies: [
-        "HLSPack", "HLSPackCore",
+        "HLSPack", "HLSPackCore", "HLSPackServe",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
       ]),
@@ -61,5 +85,8 @@ let package = Package(
         .product(name: "Logging", package: "swift-log"),
       ],
       exclude: ["Golden"]),
+    // Starts the real `hlspack serve` and checks it with curl and the ffmpeg CLI
+    // (depends on the executable so that `swift test` builds it).
+    .testTarget(name: "HLSPackServeTests", dependencies: ["hlspack", "HLSPackServe", "HLSPackTestSupport"]),
   ]
 )

@@ -7,5 +7,7 @@ struct HLSPackCommand: ParsableCommand {
     commandName: "hlspack",
     abstract: "Transcode, segment and encrypt media into HLS packages.",
     version: HLSPackVersion.current,
-    subcommands: [EncodeCommand.self, BatchCommand.self, RewriteKeysCommand.self, VerifyCommand.self])
+    subcommands: [
+      EncodeCommand.self, BatchCommand.self, RewriteKeysCommand.self, VerifyCommand.self, ServeCommand.self,
+    ])
 }

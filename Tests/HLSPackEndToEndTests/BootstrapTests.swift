@@ -8,7 +8,7 @@ import Testing
 struct BootstrapTests {
   /// The tools the tests run that a minimal Debian lacks (bash, coreutils
   /// and e2fsprogs come with every Debian).
-  static let tools = ["ffmpeg", "ffprobe", "openssl", "strace"]
+  static let tools = ["ffmpeg", "ffprobe", "openssl", "strace", "curl"]
 
   /// The words of the script's `packages=( … )` list, comments left out.
   static func bootstrapPackages() throws -> Set<String> {

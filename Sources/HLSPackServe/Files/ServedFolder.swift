@@ -1,0 +1,49 @@
+import Foundation
+
+/// The folder `hlspack serve` answers from, and the only place it reads files:
+/// a request path is percent-decoded once, `.` and `..` segments are refused
+/// before any lookup, and the file's real path (symbolic links resolved) must
+/// still be inside the folder's real path.
+public struct ServedFolder: Sendable {
+  /// The folder's real path, without a trailing slash.
+  public let realPath: String
+
+  /// What a request path names.
+  enum Lookup: Equatable {
+    /// A regular file inside the folder: its real path, and its path relative to the folder as requested.
+    case file(realPath: String, relativePath: String)
+    /// Nothing there, or a folder (folders are never listed).
+    case notFound
+    /// A path that tries to leave the folder (`..`, an encoded `..`, a link pointing outside) or is not valid UTF-8.
+    case forbidden
+  }
+
+  public init(path: String) throws {
+    guard let resolved = realpath(path, nil) else {
+      throw ServeError.folderMissing(path: path)
+    }
+    defer { free(resolved) }
+    let real = String(cString: resolved)
+    var status = stat()
+    guard stat(real, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else {
+      throw ServeError.notAFolder(path: path)
+    }
+    realPath = real == "/" ? "" : real
+  }
+
+  /// Maps the path part of a request target (query already removed) to a file.
+  func lookup(requestPath: String) -> Lookup {
+    guard let decoded = requestPath.removingPercentEncoding, !decoded.contains("\0") else { return .forbidden }
+    let segments = decoded.split(separator: "/", omittingEmptySubsequences: true)
+    if segments.contains(where: { $0 == ".." || $0 == "." }) { return .forbidden }
+    let relative = segments.joined(separator: "/")
+    guard !relative.isEmpty else { return .notFound }
+    guard let resolved = realpath(realPath + "/" + relative, nil) else { return .notFound }
+    defer { free(resolved) }
+    let real = String(cString: resolved)
+    guard real.hasPrefix(realPath + "/") else { return .forbidden }
+    var status = stat()
+    guard stat(real, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return .notFound }
+    return .file(realPath: real, relativePath: relative)
+  }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import Hummingbird
+import HummingbirdTLS
+import Logging
+import NIOCore
+import ServiceLifecycle
+
+/// `hlspack serve`: Hummingbird applications over one folder, HTTP and
+/// optionally HTTPS on a second port, sharing the scenario, the stats and the
+/// log; stopped gracefully by SIGINT or SIGTERM (in-flight responses get 5 s).
+public struct FixtureServer: Sendable {
+  let options: ServeOptions
+  let responder: FixtureResponder
+  let tls: TLSSetup?
+
+  /// Checks the folder, the scenario, the log and the certificate before anything listens.
+  public init(options: ServeOptions) throws {
+    self.options = options
+    let folder = try ServedFolder(path: options.folder)
+    var scenario = Scenario.empty
+    if let path = options.scenario {
+      let data: Data
+      do {
+        data = try Data(contentsOf: URL(fileURLWithPath: path))
+      } catch {
+        throw ServeError.scenarioUnreadable(path: path, reason: error.localizedDescription)
+      }
+      scenario = try Scenario.load(data, source: path)
+    }
+    responder = FixtureResponder(
+      folder: folder, scenario: ScenarioState(scenario), stats: ServeStats(),
+      log: try RequestLog(destination: options.log, showsSecrets: options.logSecrets), pacers: Pacers())
+    tls = try options.tls.map { try TLSSetup($0) }
+  }
+
+  /// Serves until SIGINT or SIGTERM. Each listener prints one JSON line on
+  /// standard output with its scheme and bound port, for scripts that ask for port 0.
+  public func run() async throws {
+    var logger = Logger(label: "hlspack.serve")
+    logger.logLevel = .warning
+    var services: [any Service] = [
+      Application(
+        responder: responder,
+        configuration: .init(address: .hostname(options.host, port: options.port), serverName: "hlspack"),
+        onServerRunning: announcer(scheme: "http", authority: nil), logger: logger)
+    ]
+    if let tls {
+      var secure = responder
+      secure.scheme = "https"
+      services.append(
+        Application(
+          responder: secure, server: try .tls(.http1(), tlsConfiguration: tls.configuration),
+          configuration: .init(address: .hostname(options.host, port: options.tlsPort), serverName: "hlspack"),
+          onServerRunning: announcer(scheme: "https", authority: tls.authority), logger: logger))
+      if let authority = tls.authority { Self.explainTrust(authority: authority) }
+    }
+    var configuration = ServiceGroupConfiguration(
+      services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+    configuration.maximumGracefulShutdownDuration = .seconds(5)
+    let ports = [options.port] + (tls == nil ? [] : [options.tlsPort])
+    do {
+      try await ServiceGroup(configuration: configuration).run()
+    } catch let error as IOError where error.errnoCode == EADDRINUSE {
+      throw ServeError.addressInUse(host: options.host, ports: ports)
+    } catch let error as IOError {
+      throw ServeError.cannotListen(host: options.host, ports: ports, reason: "\(error)")
+    }
+  }
+
+  private func announcer(scheme: String, authority: String?) -> @Sendable (any Channel) async -> Void {
+    let (host, root) = (options.host, responder.folder.realPath)
+    return { channel in
+      let port = channel.localAddress?.port ?? 0
+      let url = "\(scheme)://\(host.contains(":") ? "[\(host)]" : host):\(port)/"
+      var announcement: [String: Any] = [
+        "event": "listening", "scheme": scheme, "host": host, "port": port, "url": url, "root": root,
+      ]
+      if let authority { announcement["ca"] = authority }
+      guard
+        var line = try? JSONSerialization.data(
+          withJSONObject: announcement, options: [.sortedKeys, .withoutEscapingSlashes])
+      else { return }
+      line.append(0x0A)
+      FileHandle.standardOutput.write(line)
+    }
+  }
+
+  /// How to make clients trust the local authority, on standard error (standard output is for scripts).
+  private static func explainTrust(authority: String) {
+    let text = """
+      hlspack serve: HTTPS certificates come from the local authority \(authority)
+        curl --cacert \(authority) …   ffmpeg -ca_file \(authority) -i https://… …
+        iOS simulator:    xcrun simctl keychain booted add-root-cert \(authority)
+        Android emulator: adb push \(authority) /sdcard/Download/hlspack-ca.pem, then Settings › Security ›
+                          Install a certificate › CA certificate (apps trust user CAs only if their
+                          network_security_config says so)
+
+      """
+    FileHandle.standardError.write(Data(text.utf8))
+  }
+}

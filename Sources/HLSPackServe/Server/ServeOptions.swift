@@ -1,0 +1,28 @@
+/// How `hlspack serve` was asked to run.
+public struct ServeOptions: Sendable {
+  public var folder: String
+  public var host: String
+  /// 0 picks a free port; the one bound is printed on the first line of standard output.
+  public var port: Int
+  /// A file path, `-` for standard output, or nil for no request log.
+  public var log: String?
+  public var logSecrets: Bool
+  public var scenario: String?
+  /// HTTPS on `tlsPort` as well as HTTP on `port`, when set.
+  public var tls: TLSSource?
+  public var tlsPort: Int
+
+  public init(
+    folder: String, host: String, port: Int, log: String?, logSecrets: Bool, scenario: String?,
+    tls: TLSSource? = nil, tlsPort: Int = 0
+  ) {
+    self.folder = folder
+    self.host = host
+    self.port = port
+    self.log = log
+    self.logSecrets = logSecrets
+    self.scenario = scenario
+    self.tls = tls
+    self.tlsPort = tlsPort
+  }
+}

@@ -1,0 +1,120 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import HLSPackServe
+
+struct ServeCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "serve",
+    abstract: "Serve packages to players under test: byte ranges, CORS, a request log, and injected faults.",
+    discussion: """
+      Serves the files under FOLDER (never outside it, never a folder listing) over \
+      HTTP, and HTTPS too with --tls, with HLS media types, single byte ranges, ETag and Last-Modified, and CORS for \
+      browser players. The first line on standard output is JSON with the bound port \
+      ({"event":"listening","scheme":"http","port":…}), then one for HTTPS with the \
+      authority's certificate ("ca"); --port 0 and --tls-port 0 pick free ones.
+
+      --scenario takes rules (JSON; Profiles/serve-scenario.schema.json) that require \
+      a header, cookie or query token, answer a status, delay, stall, truncate, close \
+      the connection, corrupt keys or pace throughput, for some requests. \
+      POST /_hlspack/scenario replaces them while serving; GET /_hlspack/stats counts \
+      requests, key fetches, bytes and faults.
+
+      SIGINT or SIGTERM stops the server after in-flight responses (at most 5 s).
+
+      Exit status: 0 stopped by a signal; 1 cannot listen (address in use); \
+      2 unusable arguments, folder, scenario, log file or certificate; 64 command-line usage error.
+      """)
+
+  static let cannotListen = ExitCode(1)
+  static let unusable = ExitCode(2)
+
+  @Argument(help: ArgumentHelp("The folder to serve (one or more packages).", valueName: "folder"))
+  var folder: String
+
+  @Option(name: .long, help: "Address to listen on; loopback unless told otherwise.")
+  var host = "127.0.0.1"
+
+  @Option(name: .long, help: "Port to listen on; 0 picks a free one.")
+  var port = 8080
+
+  @Option(
+    name: .long,
+    help: ArgumentHelp("Scenario rules (JSON) applied to requests.", valueName: "file"))
+  var scenario: String?
+
+  @Option(
+    name: .long,
+    help: ArgumentHelp(
+      "Request log, one JSON line per request: a file (appended to) or - for standard output.",
+      valueName: "file"))
+  var log: String?
+
+  @Flag(name: .long, help: "Log Authorization, Cookie and query values as sent, instead of masked.")
+  var logSecrets = false
+
+  @Option(
+    name: .long,
+    help: ArgumentHelp(
+      "HTTPS as well, on --tls-port: auto (a local authority kept in --state signs a certificate for localhost, 127.0.0.1, ::1 and --tls-name) or CERT,KEY (PEM files).",
+      valueName: "auto|cert,key"))
+  var tls: String?
+
+  @Option(name: .long, help: "Port for HTTPS; 0 picks a free one.")
+  var tlsPort = 8443
+
+  @Option(
+    name: .long,
+    help: ArgumentHelp("Another host name or IPv4 address for the certificate (repeatable).", valueName: "name"))
+  var tlsName: [String] = []
+
+  @Option(
+    name: .long,
+    help: ArgumentHelp(
+      "Folder of the local authority (default: $XDG_DATA_HOME/hlspack/serve-ca or ~/.local/share/hlspack/serve-ca).",
+      valueName: "dir"))
+  var state: String?
+
+  func validate() throws {
+    guard (0...65535).contains(port) else { throw ValidationError("--port \(port) is not 0…65535") }
+    guard (0...65535).contains(tlsPort) else { throw ValidationError("--tls-port \(tlsPort) is not 0…65535") }
+  }
+
+  func run() throws {
+    let server: FixtureServer
+    do {
+      let source = try tls.map {
+        try TLSSource(argument: $0, state: state ?? TLSSource.defaultState(), names: tlsName)
+      }
+      let options = ServeOptions(
+        folder: folder, host: host, port: port, log: log, logSecrets: logSecrets, scenario: scenario, tls: source,
+        tlsPort: tlsPort)
+      server = try FixtureServer(options: options)
+    } catch {
+      printError("\(error)")
+      throw Self.unusable
+    }
+    if let error = Self.waitFor({ try await server.run() }) {
+      printError("\(error)")
+      throw Self.cannotListen
+    }
+  }
+
+  /// Runs `work` on the concurrency pool and waits for it: the other
+  /// commands are synchronous, so the root command stays a ParsableCommand.
+  private static func waitFor(_ work: @escaping @Sendable () async throws -> Void) -> (any Error)? {
+    let done = DispatchSemaphore(value: 0)
+    let outcome = Outcome()
+    Task {
+      do { try await work() } catch { outcome.error = error }
+      done.signal()
+    }
+    done.wait()
+    return outcome.error
+  }
+
+  private final class Outcome: @unchecked Sendable {
+    // Written by the task before it signals, read after the wait.
+    var error: (any Error)?
+  }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import HLSPackTestSupport
+import Testing
+
+@testable import HLSPackServe
+
+@Suite("serve: rules, ranges and masks")
+struct ServeUnitTests {
+  static let validators = FileValidators(size: 100, etag: "\"e\"", lastModified: "Sun, 06 Nov 1994 08:49:37 GMT")
+
+  @Test func rangeHeaders() {
+    func range(_ header: String?, ifRange: String? = nil) -> RangeRequest {
+      RangeRequest(header: header, ifRange: ifRange, size: 100, validators: Self.validators)
+    }
+    #expect(range(nil) == .whole)
+    #expect(range("bytes=0-0") == .partial(0...0))
+    #expect(range("bytes=90-200") == .partial(90...99))
+    #expect(range("bytes=-10") == .partial(90...99))
+    #expect(range("bytes=-1000") == .partial(0...99))
+    #expect(range("bytes=100-") == .unsatisfiable)
+    #expect(range("bytes=-0") == .unsatisfiable)
+    #expect(range("bytes=5-1") == .whole)
+    #expect(range("bytes=0-1,5-6") == .whole)
+    #expect(range("items=0-1") == .whole)
+    #expect(range("bytes=1-2", ifRange: "\"e\"") == .partial(1...2))
+    #expect(range("bytes=1-2", ifRange: "Sun, 06 Nov 1994 08:49:37 GMT") == .partial(1...2))
+    #expect(range("bytes=1-2", ifRange: "\"old\"") == .whole)
+  }
+
+  @Test func masks() {
+    #expect(SecretMask.header(name: "Authorization", value: "Bearer abc") == "Bearer ***")
+    #expect(SecretMask.header(name: "cookie", value: "a=1; b=2") == "a=***; b=***")
+    #expect(SecretMask.header(name: "X-Auth-Token", value: "t") == "***")
+    #expect(SecretMask.header(name: "Range", value: "bytes=0-1") == "bytes=0-1")
+    #expect(SecretMask.query("token=abc&x&y=") == "token=***&x&y=***")
+  }
+
+  @Test func scenarioErrorsNameTheField() {
+    func problem(_ json: String) -> String? {
+      do {
+        _ = try Scenario.load(Data(json.utf8), source: "s.json")
+        return nil
+      } catch {
+        return "\(error)"
+      }
+    }
+    #expect(problem(#"{"rules": [{"match": {"kind": "key"}, "action": {"status": 401}}]}"#) == nil)
+    #expect(
+      problem(#"{"rules": [{"match": {"knd": "key"}, "action": {}}]}"#)?.contains("rules[0].match: unknown key \"knd\"")
+        == true)
+    #expect(problem(#"{"rules": [{"match": {"kind": "keys"}, "action": {}}]}"#)?.contains("kind") == true)
+    #expect(problem(#"{"rules": [{"match": {"nth": [0]}, "action": {}}]}"#)?.contains("nth counts from 1") == true)
+    #expect(
+      problem(#"{"rules": [{"match": {}, "action": {"require": [{"header": "a", "cookie": "b"}]}}]}"#)?.contains(
+        "exactly one") == true)
+    #expect(
+      problem(#"{"rules": [{"match": {}, "action": {"throughput": {"schedule": []}}}]}"#)?.contains("empty") == true)
+  }
+
+  @Test func rulesFoldInOrderAndCountNth() {
+    let scenario = Scenario(rules: [
+      ScenarioRule(name: "a", match: RuleMatch(kind: .segment, nth: [2]), action: RuleAction(status: 503)),
+      ScenarioRule(name: "b", match: RuleMatch(path: "*/seg_*.ts"), action: RuleAction(status: 404, delayMs: 10)),
+      ScenarioRule(name: "c", match: RuleMatch(rendition: "low"), action: RuleAction(delayMs: 5)),
+    ])
+    let state = ScenarioState(scenario)
+    let target = RequestTarget(relativePath: "a/hi/seg_00002.ts", kind: .segment, rendition: "hi", segmentIndex: 2)
+    let first = state.plan(for: target, method: "GET")
+    #expect(first.ruleNames == ["b"])
+    #expect(first.status == 404)
+    let second = state.plan(for: target, method: "GET")
+    #expect(second.ruleNames == ["a", "b"])
+    #expect(second.status == 503)
+    #expect(second.delayMs == 10)
+  }
+
+  @Test func scheduleSteps() {
+    let throughput = Throughput(
+      per: nil, schedule: [.init(bytesPerSecond: 750_000, seconds: 20), .init(bytesPerSecond: 100_000, seconds: nil)])
+    #expect(throughput.bytesPerSecond(at: 0) == 750_000)
+    #expect(throughput.bytesPerSecond(at: 19.9) == 750_000)
+    #expect(throughput.bytesPerSecond(at: 20) == 100_000)
+    #expect(throughput.bytesPerSecond(at: 1000) == 100_000)
+  }
+
+  @Test func targets() throws {
+    let folder = try ScratchFolder.make()
+    let master = folder.appendingPathComponent("m.m3u8")
+    try Data("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\na.m3u8\n".utf8).write(to: master)
+    #expect(RequestTarget(relativePath: "m.m3u8", realPath: master.path).kind == .master)
+    let segment = RequestTarget(relativePath: "x/720p/segment_00012.m4s", realPath: "/nonexistent")
+    #expect(segment.kind == .segment)
+    #expect(segment.rendition == "720p")
+    #expect(segment.segmentIndex == 12)
+    #expect(RequestTarget(relativePath: "x/720p/init.mp4", realPath: "/nonexistent").kind == .initSegment)
+    #expect(RequestTarget(relativePath: "keys/0123", realPath: "/nonexistent").kind == .key)
+    #expect(RequestTarget(relativePath: "report.json", realPath: "/nonexistent").kind == .other)
+  }
+}
+
+@Suite("serve: shipped scenarios")
+struct ShippedScenarioTests {
+  static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent("Profiles/scenarios")
+
+  @Test func everyShippedScenarioLoads() throws {
+    let names = try FileManager.default.contentsOfDirectory(atPath: Self.folder.path).filter { $0.hasSuffix(".json") }
+    #expect(names.count >= 5)
+    for name in names {
+      let data = try Data(contentsOf: Self.folder.appendingPathComponent(name))
+      let scenario = try Scenario.load(data, source: name)
+      #expect(!scenario.rules.isEmpty, "\(name)")
+    }
+  }
+}
