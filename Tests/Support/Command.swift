@@ -9,6 +9,17 @@ public struct CommandResult: Sendable {
 }
 
 public enum Command {
+  /// The hlspack executable that `swift test` built next to the test bundle.
+  public static func builtHlspack() throws -> String {
+    var folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    for _ in 0..<4 {
+      let candidate = folder.appendingPathComponent("hlspack").path
+      if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+      folder.deleteLastPathComponent()
+    }
+    throw FixtureError("cannot find the hlspack executable near \(CommandLine.arguments[0])")
+  }
+
   public static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws
     -> CommandResult
   {

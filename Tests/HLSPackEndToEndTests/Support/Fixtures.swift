@@ -105,13 +105,5 @@ enum Fixtures {
     try Command.run("bash", ["-c", #"\#(prelude) && exec "$0" "$@""#, try executable()] + arguments)
   }
 
-  static func executable() throws -> String {
-    var folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-    for _ in 0..<4 {
-      let candidate = folder.appendingPathComponent("hlspack").path
-      if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-      folder.deleteLastPathComponent()
-    }
-    throw FixtureError("cannot find the hlspack executable near \(CommandLine.arguments[0])")
-  }
+  static func executable() throws -> String { try Command.builtHlspack() }
 }

@@ -95,14 +95,5 @@ final class ServerProcess {
     return String(decoding: bytes, as: UTF8.self).split(separator: "\n").prefix(count).map(String.init)
   }
 
-  /// The hlspack executable that `swift test` built next to the test bundle.
-  static func executable() throws -> String {
-    var folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-    for _ in 0..<4 {
-      let candidate = folder.appendingPathComponent("hlspack").path
-      if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-      folder.deleteLastPathComponent()
-    }
-    throw FixtureError("cannot find the hlspack executable near \(CommandLine.arguments[0])")
-  }
+  static func executable() throws -> String { try Command.builtHlspack() }
 }

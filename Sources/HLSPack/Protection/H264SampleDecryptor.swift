@@ -6,7 +6,8 @@ import HLSPackCrypto
 /// one layer of emulation prevention, then decrypts the blocks at the offsets
 /// computed on the stripped length, one CBC chain per NAL unit from the IV.
 /// The result is the original access unit byte for byte. This is the reading
-/// of FFmpeg's hls demuxer, the decryptor hlspack is checked against.
+/// of FFmpeg's hls demuxer, the decryptor hlspack's tests check against;
+/// `hlspack verify` decrypts with it.
 ///
 /// One instance per key and per thread.
 final class H264SampleDecryptor {
