@@ -51,6 +51,22 @@ struct VerifySourceTests {
     }
   }
 
+  /// Through `hlspack serve`, I-frame byte ranges come as 206 responses: the
+  /// report is still the folder's, byte for byte.
+  @Test func sameJSONThroughRangeRequests() throws {
+    let served = try ScratchFolder.make("served-ranges")
+    _ = try copy(into: served, as: "clean")
+    let server = try TestHTTPServer(hlspackServing: served)
+    defer { server.stop() }
+    let fromFolder = try verifyJSON(served.appendingPathComponent("clean").path)
+    let overHTTP = try verifyJSON("\(server.base)/clean/master.m3u8")
+    #expect(fromFolder.status == 0 && overHTTP.status == 0, "\(fromFolder.stderr) \(overHTTP.stderr)")
+    #expect(fromFolder.stdout == overHTTP.stdout, "\(fromFolder.text)\n---\n\(overHTTP.text)")
+    #expect(
+      try String(contentsOf: served.appendingPathComponent("clean/main/iframes.m3u8"), encoding: .utf8)
+        .contains("#EXT-X-BYTERANGE"))
+  }
+
   @Test func missingPlaylistOverHTTPExitsTwo() throws {
     let server = try TestHTTPServer(serving: try ScratchFolder.make("empty"))
     defer { server.stop() }

@@ -17,6 +17,19 @@ final class TestHTTPServer {
     process.arguments =
       script.map { ["-c", $0, String(port), folder.path] }
       ?? ["-m", "http.server", "--bind", "127.0.0.1", "--directory", folder.path, String(port)]
+    try start()
+  }
+
+  /// `hlspack serve`, which answers range requests with 206 (python's
+  /// http.server sends the whole file).
+  init(hlspackServing folder: URL) throws {
+    port = try Self.freePort()
+    process.executableURL = URL(fileURLWithPath: try Command.builtHlspack())
+    process.arguments = ["serve", folder.path, "--port", String(port)]
+    try start()
+  }
+
+  private func start() throws {
     process.standardOutput = FileHandle.nullDevice
     process.standardError = FileHandle.nullDevice
     process.standardInput = FileHandle.nullDevice
