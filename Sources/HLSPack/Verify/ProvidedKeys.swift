@@ -37,7 +37,9 @@ public struct ProvidedKeys: Sendable {
       bytes = try SmallFile.readRegular(value, limit: 16)
     } catch {
       throw VerifyError(
-        description: "--key \(uri)=\(value): neither 32 hex digits nor a readable key file \(error.reason)")
+        // The value is not echoed: it may be a key with a typo in it.
+        description:
+          "--key \(uri)=…: the value is neither 32 hex digits nor a readable key file \(error.reason)")
     }
     guard bytes.count == 16 else {
       throw VerifyError(description: "--key \(uri)=\(value): the key file has \(bytes.count) bytes, not 16")
