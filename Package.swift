@@ -17,6 +17,7 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
     .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
     .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
+    .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
   ],
   targets: [
     // C libraries from Debian's packages (see scripts/bootstrap). Each module map
@@ -25,6 +26,8 @@ let package = Package(
       name: "CFFmpeg", pkgConfig: "libavformat",
       providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev", "libswresample-dev"])]),
     .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+    // gzip of playlists by `hlspack serve --gzip`.
+    .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
     // Pure Swift: profile, segmenting, playlists, reporting, publishing. Sees no C type.
     .target(name: "HLSPackCore"),
@@ -41,10 +44,13 @@ let package = Package(
         .product(name: "Logging", package: "swift-log"),
       ]),
     // `hlspack serve`: a fixture server for players, with scenario rules and a
-    // request log. Only this target and the executable link the HTTP stack.
+    // request log. Only this target and the executable link the HTTP stack
+    // (and the HTTP client of proxy mode).
     .target(
       name: "HLSPackServe",
       dependencies: [
+        "CZlib",
+        .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdTLS", package: "hummingbird"),
         .product(name: "NIOSSL", package: "swift-nio-ssl"),

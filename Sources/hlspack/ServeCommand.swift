@@ -14,6 +14,12 @@ struct ServeCommand: ParsableCommand {
       ({"event":"listening","scheme":"http","port":…}), then one for HTTPS with the \
       authority's certificate ("ca"); --port 0 and --tls-port 0 pick free ones.
 
+      With --upstream URL instead of FOLDER, serves the same paths from an origin \
+      (proxy mode): range and conditional headers go to it, its status, validators and \
+      body come back, streamed, through the same rules, log and stats; an origin that \
+      does not answer gives 502 Bad Gateway. --gzip compresses playlists (only they) \
+      for clients that send Accept-Encoding: gzip, except for Range requests.
+
       --scenario takes rules (JSON; Profiles/serve-scenario.schema.json) that require \
       a header, cookie or query token, answer a status, delay, stall, truncate, close \
       the connection, corrupt keys or pace throughput, for some requests. \
@@ -29,8 +35,18 @@ struct ServeCommand: ParsableCommand {
   static let cannotListen = ExitCode(1)
   static let unusable = ExitCode(2)
 
-  @Argument(help: ArgumentHelp("The folder to serve (one or more packages).", valueName: "folder"))
-  var folder: String
+  @Argument(help: ArgumentHelp("The folder to serve (one or more packages); not with --upstream.", valueName: "folder"))
+  var folder: String?
+
+  @Option(
+    name: .long,
+    help: ArgumentHelp(
+      "Proxy mode: serve the same paths from this origin (http:// or https://) instead of a folder.",
+      valueName: "url"))
+  var upstream: String?
+
+  @Flag(name: .long, help: "Send playlists gzip-compressed to clients that accept it (never a Range response).")
+  var gzip = false
 
   @Option(name: .long, help: "Address to listen on; loopback unless told otherwise.")
   var host = "127.0.0.1"
@@ -78,6 +94,11 @@ struct ServeCommand: ParsableCommand {
   func validate() throws {
     guard (0...65535).contains(port) else { throw ValidationError("--port \(port) is not 0…65535") }
     guard (0...65535).contains(tlsPort) else { throw ValidationError("--tls-port \(tlsPort) is not 0…65535") }
+    switch (folder, upstream) {
+    case (_?, _?): throw ValidationError("give either FOLDER or --upstream URL, not both")
+    case (nil, nil): throw ValidationError("give a FOLDER to serve, or --upstream URL to proxy an origin")
+    default: break
+    }
   }
 
   func run() throws {
@@ -87,8 +108,8 @@ struct ServeCommand: ParsableCommand {
         try TLSSource(argument: $0, state: state ?? TLSSource.defaultState(), names: tlsName)
       }
       let options = ServeOptions(
-        folder: folder, host: host, port: port, log: log, logSecrets: logSecrets, scenario: scenario, tls: source,
-        tlsPort: tlsPort)
+        folder: folder, upstream: upstream, host: host, port: port, log: log, logSecrets: logSecrets,
+        scenario: scenario, tls: source, tlsPort: tlsPort, gzipPlaylists: gzip)
       server = try FixtureServer(options: options)
     } catch {
       printError("\(error)")

@@ -33,11 +33,16 @@ struct RequestTarget: Sendable, Equatable {
   /// files and files in a `keys` folder are keys; a media file whose name
   /// starts with `init` is an init segment.
   init(relativePath: String, realPath: String) {
+    self.init(relativePath: relativePath) { Self.isMasterPlaylist(realPath: realPath) }
+  }
+
+  /// Classifies as above; `isMasterPlaylist` is asked only about `.m3u8` files.
+  init(relativePath: String, isMasterPlaylist: () -> Bool) {
     self.relativePath = relativePath
     let components = relativePath.split(separator: "/")
     let name = components.last.map(String.init) ?? relativePath
     let folder = components.count > 1 ? String(components[components.count - 2]) : nil
-    kind = Self.kind(name: name, folder: folder, realPath: realPath)
+    kind = Self.kind(name: name, folder: folder, isMasterPlaylist: isMasterPlaylist)
     switch kind {
     case .media, .segment, .initSegment, .subtitles: rendition = folder
     default: rendition = nil
@@ -45,10 +50,14 @@ struct RequestTarget: Sendable, Equatable {
     segmentIndex = kind == .segment ? Self.lastNumber(in: name) : nil
   }
 
-  private static func kind(name: String, folder: String?, realPath: String) -> RequestKind {
+  static func isPlaylist(relativePath: String) -> Bool {
+    MediaType.fileExtension(relativePath.split(separator: "/").last ?? "") == "m3u8"
+  }
+
+  private static func kind(name: String, folder: String?, isMasterPlaylist: () -> Bool) -> RequestKind {
     let ext = MediaType.fileExtension(name)
     switch ext {
-    case "m3u8": return isMasterPlaylist(realPath: realPath) ? .master : .media
+    case "m3u8": return isMasterPlaylist() ? .master : .media
     case "key": return .key
     case "vtt", "webvtt": return .subtitles
     case "ts", "m4s", "mp4", "m4a", "aac", "ac3", "ec3", "cmfv", "cmfa":
@@ -62,8 +71,11 @@ struct RequestTarget: Sendable, Equatable {
     guard let handle = FileHandle(forReadingAtPath: realPath) else { return false }
     defer { try? handle.close() }
     guard let head = try? handle.read(upToCount: 64 * 1024) else { return false }
-    let text = String(decoding: head, as: UTF8.self)
-    return text.contains("#EXT-X-STREAM-INF") || text.contains("#EXT-X-MEDIA:")
+    return isMasterPlaylist(text: String(decoding: head, as: UTF8.self))
+  }
+
+  static func isMasterPlaylist(text: String) -> Bool {
+    text.contains("#EXT-X-STREAM-INF") || text.contains("#EXT-X-MEDIA:")
   }
 
   private static func lastNumber(in name: String) -> Int? {

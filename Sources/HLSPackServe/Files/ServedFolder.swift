@@ -33,10 +33,7 @@ public struct ServedFolder: Sendable {
 
   /// Maps the path part of a request target (query already removed) to a file.
   func lookup(requestPath: String) -> Lookup {
-    guard let decoded = requestPath.removingPercentEncoding, !decoded.contains("\0") else { return .forbidden }
-    let segments = decoded.split(separator: "/", omittingEmptySubsequences: true)
-    if segments.contains(where: { $0 == ".." || $0 == "." }) { return .forbidden }
-    let relative = segments.joined(separator: "/")
+    guard let relative = Self.relativePath(requestPath: requestPath) else { return .forbidden }
     guard !relative.isEmpty else { return .notFound }
     guard let resolved = realpath(realPath + "/" + relative, nil) else { return .notFound }
     defer { free(resolved) }
@@ -45,5 +42,15 @@ public struct ServedFolder: Sendable {
     var status = stat()
     guard stat(real, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return .notFound }
     return .file(realPath: real, relativePath: relative)
+  }
+
+  /// The path relative to the root, decoded, without empty segments ("" for
+  /// the root itself); nil for a path with `.` or `..` segments, a NUL or bytes that are not UTF-8.
+  /// Proxy mode refuses the same paths as folder mode.
+  static func relativePath(requestPath: String) -> String? {
+    guard let decoded = requestPath.removingPercentEncoding, !decoded.contains("\0") else { return nil }
+    let segments = decoded.split(separator: "/", omittingEmptySubsequences: true)
+    if segments.contains(where: { $0 == ".." || $0 == "." }) { return nil }
+    return segments.joined(separator: "/")
   }
 }

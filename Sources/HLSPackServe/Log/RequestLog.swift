@@ -70,6 +70,8 @@ struct RequestLogEntry: Sendable {
   var headers: [(name: String, value: String)]
   var rules: [String]
   var faults: [String]
+  /// Why the origin gave no answer, in proxy mode.
+  var upstreamError: String?
 
   func jsonObject(showingSecrets: Bool) -> [String: Any] {
     var object: [String: Any] = [
@@ -82,6 +84,7 @@ struct RequestLogEntry: Sendable {
     if let range { object["range"] = range }
     if !rules.isEmpty { object["rules"] = rules }
     if !faults.isEmpty { object["faults"] = faults }
+    if let upstreamError { object["upstream_error"] = upstreamError }
     var headerObject: [String: String] = [:]
     for header in headers {
       let value = showingSecrets ? header.value : SecretMask.header(name: header.name, value: header.value)

@@ -21,11 +21,21 @@ struct FileAnswer {
     headers[.eTag] = validators.etag
     headers[.lastModified] = validators.lastModified
     headers[.acceptRanges] = "bytes"
-    if let tags = request.headers[.ifNoneMatch], Self.matches(tags, etag: validators.etag) {
+    let encoding = PlaylistGzip.choose(
+      enabled: responder.gzipPlaylists, target: exchange.target, headers: request.headers)
+    if encoding != .notApplicable { headers[.vary] = "Accept-Encoding" }
+    let zipped = encoding == .gzip ? gzippedPlaylist(size: validators.size) : nil
+    if zipped != nil { headers[.eTag] = PlaylistGzip.etag(validators.etag) }
+    if let tags = request.headers[.ifNoneMatch], Self.matches(tags, etag: headers[.eTag] ?? validators.etag) {
       return responder.finish(Response(status: .notModified, headers: headers), exchange)
     }
     if let fault = exchange.plan.key {
-      return try keyResponse(fault, headers: headers)
+      let key = try [UInt8](Data(contentsOf: URL(fileURLWithPath: realPath)).prefix(64))
+      return responder.corruptedKey(
+        fault, key: key, headers: headers, request: request, exchange: exchange, context: context)
+    }
+    if let zipped {
+      return responder.gzipped(zipped, headers: headers, request: request, exchange: exchange, context: context)
     }
     let size = validators.size
     var status = HTTPResponse.Status.ok
@@ -50,78 +60,17 @@ struct FileAnswer {
     if request.method == .head || length == 0 {
       return responder.finish(Response(status: status, headers: headers), exchange)
     }
-    return streamed(status: status, headers: headers, source: .file(range))
+    return responder.streamed(
+      status: status, headers: headers, source: .file(realPath: realPath, range: range), exchange: exchange,
+      context: context)
   }
 
-  /// A key answered with bytes a client must reject.
-  private func keyResponse(_ fault: KeyFault, headers: HTTPFields) throws -> Response {
-    var exchange = exchange
-    exchange.faults.append("key_\(fault.rawValue)")
-    let key = try [UInt8](Data(contentsOf: URL(fileURLWithPath: realPath)).prefix(64))
-    let bytes: [UInt8]
-    switch fault {
-    case .wrong: bytes = key.map { ~$0 }
-    case .short: bytes = Array(key.prefix(15))
-    case .long: bytes = key + [0]
+  /// The playlist compressed, or nil (too large to hold in memory, unreadable) to send it as it is.
+  private func gzippedPlaylist(size: Int) -> ByteBuffer? {
+    guard size <= PlaylistGzip.largestPlaylist, let data = FileManager.default.contents(atPath: realPath) else {
+      return nil
     }
-    var headers = headers
-    headers[.contentLength] = String(bytes.count)
-    headers[.eTag] = nil
-    if request.method == .head {
-      return responder.finish(Response(status: .ok, headers: headers), exchange)
-    }
-    var answer = self
-    answer.exchange = exchange
-    return answer.streamed(status: .ok, headers: headers, source: .bytes(ByteBuffer(bytes: bytes)))
-  }
-
-  enum Source: Sendable {
-    case file(ClosedRange<Int>)
-    case bytes(ByteBuffer)
-  }
-
-  /// Streams the body through the plan's shaping and records the exchange when it ends, however it ends.
-  private func streamed(status: HTTPResponse.Status, headers: HTTPFields, source: Source) -> Response {
-    var exchange = exchange
-    let plan = exchange.plan
-    var shape = BodyShape(stall: plan.stall, truncateBytes: plan.truncateBytes)
-    if let throughput = plan.throughput {
-      let key: String
-      if throughput.per == .rendition {
-        key = "rendition:\(exchange.target?.rendition ?? "")"
-      } else {
-        key = context.connectionKey
-        let pacers = responder.pacers
-        context.channel.closeFuture.whenComplete { _ in pacers.forget(key: key) }
-      }
-      shape.pace = .init(
-        throughput: throughput, key: key, origin: responder.scenario.loadedAt, pacers: responder.pacers)
-      exchange.faults.append("throughput")
-    }
-    if plan.stall != nil { exchange.faults.append("stall") }
-    if plan.truncateBytes != nil { exchange.faults.append("truncate") }
-    let length = headers[.contentLength].flatMap { Int($0) }
-    let (responder, realPath, context, finished, bodyShape) = (responder, realPath, context, exchange, shape)
-    var response = Response(status: status, headers: headers)
-    response.body = ResponseBody(contentLength: length) { writer in
-      let sent = SentBytes()
-      let shaping = ShapingWriter(inner: writer, shape: bodyShape, sent: sent)
-      do {
-        switch source {
-        case .bytes(let buffer):
-          try await ResponseBody(byteBuffer: buffer).write(shaping)
-        case .file(let range):
-          try await responder.fileIO.loadFile(path: realPath, range: range, context: context, chunkLength: 64 * 1024)
-            .write(shaping)
-        }
-        responder.record(finished, status: Int(status.code), bytes: sent.value)
-      } catch {
-        responder.record(finished, status: Int(status.code), bytes: sent.value)
-        throw error
-      }
-    }
-    responder.decorate(&response, exchange)
-    return response
+    return PlaylistGzip.compress(ByteBuffer(bytes: data))
   }
 
   /// If-None-Match (RFC 9110 section 13.1.2): `*` or a list holding the ETag.

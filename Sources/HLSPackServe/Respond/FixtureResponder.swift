@@ -4,15 +4,30 @@ import Hummingbird
 import NIOCore
 
 /// Answers every request: the control endpoints under `/_hlspack/`, CORS
-/// preflights, and files of the served folder through the scenario's rules.
+/// preflights, and files of the served folder or the origin through the scenario's rules.
 struct FixtureResponder: HTTPResponder {
   typealias Context = ServeRequestContext
 
-  let folder: ServedFolder
+  /// Where the files come from.
+  enum Content: Sendable {
+    case folder(ServedFolder)
+    /// Proxy mode: the same paths, fetched from an origin.
+    case upstream(Upstream)
+  }
+
+  /// A request's file, once found or named.
+  private enum Located {
+    case file(realPath: String)
+    case upstream(Upstream)
+  }
+
+  let content: Content
   let scenario: ScenarioState
   let stats: ServeStats
   let log: RequestLog
   let pacers: Pacers
+  /// `--gzip`: playlists compressed for clients that accept gzip.
+  var gzipPlaylists = false
   /// `http` or `https`, for the log: both listeners share everything else.
   var scheme = "http"
   let fileIO = FileIO()
@@ -29,6 +44,8 @@ struct FixtureResponder: HTTPResponder {
     var range: String?
     var plan = ResponsePlan()
     var faults: [String] = []
+    /// Why the origin gave no answer, in proxy mode.
+    var upstreamError: String?
 
     init(_ request: Request) {
       method = request.method.rawValue
@@ -53,28 +70,42 @@ struct FixtureResponder: HTTPResponder {
         to: &request, path: exchange.path)
       return finish(response, exchange)
     }
-    switch folder.lookup(requestPath: exchange.path) {
-    case .forbidden:
-      return finish(Self.plain(.forbidden, "outside the served folder\n"), exchange)
-    case .notFound:
-      return finish(Self.plain(.notFound, "not found\n"), exchange)
-    case .file(let realPath, let relativePath):
-      let target = RequestTarget(relativePath: relativePath, realPath: realPath)
-      exchange.target = target
-      if request.method == .options { return finish(CORS.preflight(request), exchange) }
-      guard request.method == .get || request.method == .head else {
-        var response = Self.plain(.methodNotAllowed, "only GET, HEAD and OPTIONS\n")
-        response.headers[.allow] = "GET, HEAD, OPTIONS"
-        return finish(response, exchange)
+    let located: Located
+    switch content {
+    case .folder(let folder):
+      switch folder.lookup(requestPath: exchange.path) {
+      case .forbidden:
+        return finish(Self.plain(.forbidden, "outside the served folder\n"), exchange)
+      case .notFound:
+        return finish(Self.plain(.notFound, "not found\n"), exchange)
+      case .file(let realPath, let relativePath):
+        exchange.target = RequestTarget(relativePath: relativePath, realPath: realPath)
+        located = .file(realPath: realPath)
       }
-      exchange.plan = scenario.plan(for: target, method: exchange.method)
-      return try await answer(request, realPath: realPath, exchange: exchange, context: context)
+    case .upstream(let upstream):
+      guard let relativePath = ServedFolder.relativePath(requestPath: exchange.path) else {
+        return finish(Self.plain(.forbidden, "outside the origin's path\n"), exchange)
+      }
+      guard !relativePath.isEmpty else { return finish(Self.plain(.notFound, "not found\n"), exchange) }
+      let isMaster =
+        RequestTarget.isPlaylist(relativePath: relativePath)
+        ? await upstream.isMasterPlaylist(requestPath: exchange.path) : false
+      exchange.target = RequestTarget(relativePath: relativePath) { isMaster }
+      located = .upstream(upstream)
     }
+    if request.method == .options { return finish(CORS.preflight(request), exchange) }
+    guard request.method == .get || request.method == .head else {
+      var response = Self.plain(.methodNotAllowed, "only GET, HEAD and OPTIONS\n")
+      response.headers[.allow] = "GET, HEAD, OPTIONS"
+      return finish(response, exchange)
+    }
+    if let target = exchange.target { exchange.plan = scenario.plan(for: target, method: exchange.method) }
+    return try await answer(request, located: located, exchange: exchange, context: context)
   }
 
   /// Applies the plan's faults that come before the body, then serves the file.
   private func answer(
-    _ request: Request, realPath: String, exchange: Exchange, context: ServeRequestContext
+    _ request: Request, located: Located, exchange: Exchange, context: ServeRequestContext
   ) async throws -> Response {
     var exchange = exchange
     let plan = exchange.plan
@@ -103,8 +134,16 @@ struct FixtureResponder: HTTPResponder {
       exchange.faults.append("status")
       return finish(Self.plain(.init(code: status), "status \(status) from the scenario\n"), exchange)
     }
-    return try FileAnswer(responder: self, request: request, realPath: realPath, exchange: exchange, context: context)
-      .response()
+    switch located {
+    case .file(let realPath):
+      return try FileAnswer(
+        responder: self, request: request, realPath: realPath, exchange: exchange, context: context
+      ).response()
+    case .upstream(let upstream):
+      return try await ProxyAnswer(
+        responder: self, upstream: upstream, request: request, exchange: exchange, context: context
+      ).response()
+    }
   }
 
   /// Adds CORS and the plan's headers, records the exchange, and returns the response.
@@ -133,7 +172,7 @@ struct FixtureResponder: HTTPResponder {
         target: target,
         range: exchange.range, status: status, bytes: bytes,
         durationMs: ScenarioState.seconds(.now - exchange.clock) * 1000, headers: exchange.headers,
-        rules: exchange.plan.ruleNames, faults: exchange.faults))
+        rules: exchange.plan.ruleNames, faults: exchange.faults, upstreamError: exchange.upstreamError))
   }
 
   static func plain(_ status: HTTPResponse.Status, _ text: String) -> Response {

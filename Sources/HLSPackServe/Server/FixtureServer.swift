@@ -5,7 +5,7 @@ import Logging
 import NIOCore
 import ServiceLifecycle
 
-/// `hlspack serve`: Hummingbird applications over one folder, HTTP and
+/// `hlspack serve`: Hummingbird applications over one folder or origin, HTTP and
 /// optionally HTTPS on a second port, sharing the scenario, the stats and the
 /// log; stopped gracefully by SIGINT or SIGTERM (in-flight responses get 5 s).
 public struct FixtureServer: Sendable {
@@ -13,10 +13,15 @@ public struct FixtureServer: Sendable {
   let responder: FixtureResponder
   let tls: TLSSetup?
 
-  /// Checks the folder, the scenario, the log and the certificate before anything listens.
+  /// Checks the folder or origin URL, the scenario, the log and the certificate before anything listens.
   public init(options: ServeOptions) throws {
     self.options = options
-    let folder = try ServedFolder(path: options.folder)
+    let folder: ServedFolder?
+    switch (options.folder, options.upstream) {
+    case (let path?, nil): folder = try ServedFolder(path: path)
+    case (nil, _?): folder = nil
+    default: throw ServeError.contentSource
+    }
     var scenario = Scenario.empty
     if let path = options.scenario {
       let data: Data
@@ -27,10 +32,14 @@ public struct FixtureServer: Sendable {
       }
       scenario = try Scenario.load(data, source: path)
     }
-    responder = FixtureResponder(
-      folder: folder, scenario: ScenarioState(scenario), stats: ServeStats(),
-      log: try RequestLog(destination: options.log, showsSecrets: options.logSecrets), pacers: Pacers())
+    let log = try RequestLog(destination: options.log, showsSecrets: options.logSecrets)
     tls = try options.tls.map { try TLSSetup($0) }
+    // The origin's client is made last: once made, it must be shut down (see `run`).
+    let content: FixtureResponder.Content =
+      if let folder { .folder(folder) } else { .upstream(try Upstream(url: options.upstream ?? "")) }
+    responder = FixtureResponder(
+      content: content, scenario: ScenarioState(scenario), stats: ServeStats(), log: log, pacers: Pacers(),
+      gzipPlaylists: options.gzipPlaylists)
   }
 
   /// Serves until SIGINT or SIGTERM. Each listener prints one JSON line on
@@ -58,22 +67,33 @@ public struct FixtureServer: Sendable {
       services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
     configuration.maximumGracefulShutdownDuration = .seconds(5)
     let ports = [options.port] + (tls == nil ? [] : [options.tlsPort])
+    var failure: (any Error)?
     do {
       try await ServiceGroup(configuration: configuration).run()
-    } catch let error as IOError where error.errnoCode == EADDRINUSE {
-      throw ServeError.addressInUse(host: options.host, ports: ports)
-    } catch let error as IOError {
+    } catch {
+      failure = error
+    }
+    if case .upstream(let upstream) = responder.content { await upstream.shutdown() }
+    guard let failure else { return }
+    if let error = failure as? IOError {
+      if error.errnoCode == EADDRINUSE { throw ServeError.addressInUse(host: options.host, ports: ports) }
       throw ServeError.cannotListen(host: options.host, ports: ports, reason: "\(error)")
     }
+    throw failure
   }
 
   private func announcer(scheme: String, authority: String?) -> @Sendable (any Channel) async -> Void {
-    let (host, root) = (options.host, responder.folder.realPath)
+    let host = options.host
+    let source: (key: String, value: String) =
+      switch responder.content {
+      case .folder(let folder): ("root", folder.realPath)
+      case .upstream(let upstream): ("upstream", upstream.base)
+      }
     return { channel in
       let port = channel.localAddress?.port ?? 0
       let url = "\(scheme)://\(host.contains(":") ? "[\(host)]" : host):\(port)/"
       var announcement: [String: Any] = [
-        "event": "listening", "scheme": scheme, "host": host, "port": port, "url": url, "root": root,
+        "event": "listening", "scheme": scheme, "host": host, "port": port, "url": url, source.key: source.value,
       ]
       if let authority { announcement["ca"] = authority }
       guard

@@ -10,6 +10,9 @@ public enum ServeError: Error, CustomStringConvertible, Equatable {
   case logUnwritable(path: String, reason: String)
   case certificateUnreadable(path: String, reason: String)
   case tlsArgument(String)
+  case upstreamInvalid(url: String, reason: String)
+  /// Both a folder and --upstream, or neither.
+  case contentSource
 
   public var description: String {
     switch self {
@@ -25,6 +28,8 @@ public enum ServeError: Error, CustomStringConvertible, Equatable {
     case .logUnwritable(let path, let reason): return "\(path): cannot write the request log: \(reason)"
     case .certificateUnreadable(let path, let reason): return "\(path): unusable certificate or key: \(reason)"
     case .tlsArgument(let value): return "--tls \(value): expected auto or CERT,KEY (two PEM files)"
+    case .upstreamInvalid(let url, let reason): return "--upstream \(url): \(reason)"
+    case .contentSource: return "give either a folder to serve or --upstream URL to proxy an origin, not both"
     }
   }
 

@@ -1,6 +1,11 @@
 /// How `hlspack serve` was asked to run.
 public struct ServeOptions: Sendable {
-  public var folder: String
+  /// The folder to serve; nil in proxy mode.
+  public var folder: String?
+  /// Proxy mode: the origin's URL, whose files are served under the same paths.
+  public var upstream: String?
+  /// `--gzip`: playlists compressed for clients that accept gzip.
+  public var gzipPlaylists: Bool
   public var host: String
   /// 0 picks a free port; the one bound is printed on the first line of standard output.
   public var port: Int
@@ -13,10 +18,12 @@ public struct ServeOptions: Sendable {
   public var tlsPort: Int
 
   public init(
-    folder: String, host: String, port: Int, log: String?, logSecrets: Bool, scenario: String?,
-    tls: TLSSource? = nil, tlsPort: Int = 0
+    folder: String?, upstream: String? = nil, host: String, port: Int, log: String?, logSecrets: Bool,
+    scenario: String?, tls: TLSSource? = nil, tlsPort: Int = 0, gzipPlaylists: Bool = false
   ) {
     self.folder = folder
+    self.upstream = upstream
+    self.gzipPlaylists = gzipPlaylists
     self.host = host
     self.port = port
     self.log = log

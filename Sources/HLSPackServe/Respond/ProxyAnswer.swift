@@ -1,0 +1,102 @@
+import AsyncHTTPClient
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import NIOHTTP1
+
+/// A response in proxy mode: the origin's status, validators and body, passed
+/// through the same faults and shaping as a served file's. The conditional and
+/// range headers go to the origin, which answers them.
+struct ProxyAnswer {
+  let responder: FixtureResponder
+  let upstream: Upstream
+  let request: Request
+  var exchange: FixtureResponder.Exchange
+  let context: ServeRequestContext
+
+  /// Request headers passed to the origin: the range and conditional ones, and
+  /// the credentials an origin of its own may ask for.
+  static let forwardedRequestHeaders: [HTTPField.Name] = [
+    .range, .ifRange, .ifNoneMatch, .ifModifiedSince, .authorization, .cookie, .userAgent, .accept,
+  ]
+  /// Response headers passed to the client.
+  static let passedResponseHeaders: [String] = [
+    "Content-Type", "Content-Length", "Content-Range", "Content-Encoding", "ETag", "Last-Modified",
+    "Accept-Ranges", "Cache-Control", "Expires", "Location", "WWW-Authenticate",
+  ]
+
+  func response() async throws -> Response {
+    let url = upstream.url(requestPath: exchange.path, query: exchange.query)
+    let encoding = PlaylistGzip.choose(
+      enabled: responder.gzipPlaylists, target: exchange.target, headers: request.headers)
+    let keyFault = exchange.plan.key
+    // A corrupted key is made from the whole key, so its request carries no range or condition.
+    let method: HTTPMethod = request.method == .head && keyFault == nil ? .HEAD : .GET
+    let origin: HTTPClientResponse
+    do {
+      origin = try await upstream.fetch(
+        method, url: url, headers: forwardedHeaders(encoding: encoding, bare: keyFault != nil))
+    } catch is CancellationError {
+      throw CancellationError()
+    } catch {
+      return unreachable(url: url, error: error)
+    }
+    var headers = HTTPFields()
+    for name in Self.passedResponseHeaders {
+      if let value = origin.headers.first(name: name), let field = HTTPField.Name(name) { headers[field] = value }
+    }
+    if headers[.contentType] == nil {
+      headers[.contentType] = MediaType.of(relativePath: exchange.target?.relativePath ?? "")
+    }
+    if encoding != .notApplicable { headers[.vary] = "Accept-Encoding" }
+    let status = HTTPResponse.Status(code: Int(origin.status.code))
+    if let keyFault, status == .ok {
+      let key = try await origin.body.collect(upTo: 64 * 1024)
+      return responder.corruptedKey(
+        keyFault, key: Array(key.readableBytesView), headers: headers, request: request, exchange: exchange,
+        context: context)
+    }
+    if encoding == .gzip, status == .ok, headers[.contentEncoding] == nil {
+      let playlist = try await origin.body.collect(upTo: PlaylistGzip.largestPlaylist)
+      if let zipped = PlaylistGzip.compress(playlist) {
+        headers[.eTag] = headers[.eTag].map(PlaylistGzip.etag)
+        return responder.gzipped(zipped, headers: headers, request: request, exchange: exchange, context: context)
+      }
+      headers[.contentLength] = String(playlist.readableBytes)
+      return responder.streamed(
+        status: status, headers: headers, source: .bytes(playlist), exchange: exchange, context: context)
+    }
+    if encoding == .gzip, status == .notModified {
+      headers[.eTag] = headers[.eTag].map(PlaylistGzip.etag)
+    }
+    if request.method == .head || status == .notModified || status == .noContent || status.code < 200 {
+      return responder.finish(Response(status: status, headers: headers), exchange)
+    }
+    return responder.streamed(
+      status: status, headers: headers, source: .upstream(origin.body), exchange: exchange, context: context)
+  }
+
+  private func forwardedHeaders(encoding: PlaylistGzip.Choice, bare: Bool) -> HTTPHeaders {
+    var headers = HTTPHeaders()
+    // The bytes pass through as the origin stores them: ranges stay exact, and --gzip compresses here.
+    headers.add(name: "Accept-Encoding", value: "identity")
+    for name in Self.forwardedRequestHeaders {
+      if bare, name == .range || name == .ifRange || name == .ifNoneMatch || name == .ifModifiedSince { continue }
+      for value in request.headers[values: name] {
+        let value = name == .ifNoneMatch && encoding == .gzip ? PlaylistGzip.identityTags(value) : value
+        headers.add(name: name.rawName, value: value)
+      }
+    }
+    return headers
+  }
+
+  /// 502 Bad Gateway (RFC 9110 section 15.6.3), with the origin's error in the body and the log.
+  private func unreachable(url: String, error: any Error) -> Response {
+    var exchange = exchange
+    let reason = Upstream.describe(error)
+    exchange.upstreamError = "\(url): \(reason)"
+    return responder.finish(
+      FixtureResponder.plain(.badGateway, "the origin did not answer: \(url): \(reason)\n"), exchange)
+  }
+}
