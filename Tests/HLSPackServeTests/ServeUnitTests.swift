@@ -1,5 +1,6 @@
 import Foundation
 import HLSPackTestSupport
+import HTTPTypes
 import Testing
 
 @testable import HLSPackServe
@@ -95,6 +96,46 @@ struct ServeUnitTests {
     #expect(RequestTarget(relativePath: "x/720p/init.mp4", realPath: "/nonexistent").kind == .initSegment)
     #expect(RequestTarget(relativePath: "keys/0123", realPath: "/nonexistent").kind == .key)
     #expect(RequestTarget(relativePath: "report.json", realPath: "/nonexistent").kind == .other)
+  }
+
+  @Test func gzipNegotiationAndTags() {
+    #expect(PlaylistGzip.accepts("gzip, deflate, br"))
+    #expect(PlaylistGzip.accepts("br;q=1.0, gzip;q=0.5"))
+    #expect(PlaylistGzip.accepts("*"))
+    #expect(!PlaylistGzip.accepts("gzip;q=0"))
+    #expect(!PlaylistGzip.accepts("gzip; q=0.0, *;q=1"), "an explicit gzip weight wins over *")
+    #expect(!PlaylistGzip.accepts("identity"))
+    #expect(!PlaylistGzip.accepts(nil))
+    #expect(PlaylistGzip.etag("\"a-1\"") == "\"a-1-gzip\"")
+    #expect(PlaylistGzip.etag("W/\"a\"") == "W/\"a-gzip\"")
+    #expect(PlaylistGzip.identityTags("\"a-gzip\", \"b\"") == "\"a\", \"b\"")
+    let playlist = RequestTarget(relativePath: "x/index.m3u8", kind: .media, rendition: "x", segmentIndex: nil)
+    var headers = HTTPFields()
+    headers[.acceptEncoding] = "gzip"
+    #expect(PlaylistGzip.choose(enabled: false, target: playlist, headers: headers) == .notApplicable)
+    #expect(PlaylistGzip.choose(enabled: true, target: playlist, headers: headers) == .gzip)
+    let segment = RequestTarget(relativePath: "x/s_1.ts", kind: .segment, rendition: "x", segmentIndex: 1)
+    #expect(PlaylistGzip.choose(enabled: true, target: segment, headers: headers) == .notApplicable)
+    headers[.range] = "bytes=0-9"
+    #expect(PlaylistGzip.choose(enabled: true, target: playlist, headers: headers) == .identity)
+  }
+
+  @Test func proxyPathsAreRefusedLikeFolderPaths() {
+    #expect(ServedFolder.relativePath(requestPath: "/a//b/c.ts") == "a/b/c.ts")
+    #expect(ServedFolder.relativePath(requestPath: "/") == "")
+    #expect(ServedFolder.relativePath(requestPath: "/a/%2e%2e/b") == nil)
+    #expect(ServedFolder.relativePath(requestPath: "/a/./b") == nil)
+    #expect(ServedFolder.relativePath(requestPath: "/a%00b") == nil)
+  }
+
+  @Test func theOriginsURLIsChecked() async throws {
+    #expect(throws: ServeError.upstreamInvalid(url: "ftp://o/", reason: "expected an http:// or https:// URL")) {
+      try Upstream(url: "ftp://o/")
+    }
+    #expect(throws: ServeError.upstreamInvalid(url: "http:///x", reason: "no host")) { try Upstream(url: "http:///x") }
+    let upstream = try Upstream(url: "http://origin:8080/base/")
+    #expect(upstream.url(requestPath: "/a/b.ts", query: "t=1") == "http://origin:8080/base/a/b.ts?t=1")
+    await upstream.shutdown()
   }
 }
 

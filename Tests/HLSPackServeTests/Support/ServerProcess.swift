@@ -14,14 +14,14 @@ final class ServerProcess {
   private let errorFile: URL
 
   /// Starts `hlspack serve folder --port 0 --log FILE` plus `arguments`, and waits for its
-  /// "listening" lines (two with `--tls`).
-  init(folder: URL, arguments: [String] = []) throws {
+  /// "listening" lines (two with `--tls`). No folder: proxy mode, with `--upstream` in `arguments`.
+  init(folder: URL?, arguments: [String] = []) throws {
     let scratch = try ScratchFolder.make("server")
     logFile = scratch.appendingPathComponent("requests.jsonl")
     errorFile = scratch.appendingPathComponent("stderr.txt")
     _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
     process.executableURL = URL(fileURLWithPath: try Self.executable())
-    process.arguments = ["serve", folder.path, "--port", "0", "--log", logFile.path] + arguments
+    process.arguments = ["serve"] + (folder.map { [$0.path] } ?? []) + ["--port", "0", "--log", logFile.path] + arguments
     process.standardOutput = output
     process.standardError = try FileHandle(forWritingTo: errorFile)
     process.standardInput = FileHandle.nullDevice
