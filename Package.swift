@@ -58,6 +58,7 @@ let package = Package(
         .product(name: "Crypto", package: "swift-crypto"),
         .product(name: "SwiftASN1", package: "swift-asn1"),
         .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOHTTP1", package: "swift-nio"),
         .product(name: "HTTPTypes", package: "swift-http-types"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         .product(name: "Logging", package: "swift-log"),
@@ -75,7 +76,8 @@ let package = Package(
     .target(name: "HLSPackTestSupport", path: "Tests/Support"),
     // Golden files and vectors are read through #filePath, not as bundle resources.
     .testTarget(name: "HLSPackCoreTests", dependencies: ["HLSPackCore", "HLSPackTestSupport"], exclude: ["Snapshots"]),
-    .testTarget(name: "HLSPackCryptoTests", dependencies: ["HLSPackCrypto", "HLSPackTestSupport"], exclude: ["Vectors"]),
+    .testTarget(
+      name: "HLSPackCryptoTests", dependencies: ["HLSPackCrypto", "HLSPackTestSupport"], exclude: ["Vectors"]),
     // The muxers on real libavformat contexts, writing to memory: container rules,
     // and whole renditions fed by the project's encoders into a recording sink.
     .testTarget(name: "HLSPackMediaTests", dependencies: ["HLSPackMedia", "HLSPackCore", "CFFmpeg"]),
@@ -93,6 +95,10 @@ let package = Package(
       exclude: ["Golden"]),
     // Starts the real `hlspack serve` and checks it with curl and the ffmpeg CLI
     // (depends on the executable so that `swift test` builds it).
-    .testTarget(name: "HLSPackServeTests", dependencies: ["hlspack", "HLSPackServe", "HLSPackTestSupport"]),
+    .testTarget(
+      name: "HLSPackServeTests",
+      dependencies: [
+        "hlspack", "HLSPackServe", "HLSPackTestSupport", .product(name: "HTTPTypes", package: "swift-http-types"),
+      ]),
   ]
 )

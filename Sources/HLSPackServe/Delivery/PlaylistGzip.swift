@@ -45,7 +45,7 @@ enum PlaylistGzip {
   /// different tag (RFC 9110 section 8.8.3), so `"abc"` becomes `"abc-gzip"`.
   static func etag(_ identity: String) -> String {
     guard identity.hasSuffix("\""), identity.count >= 2 else { return identity }
-    return identity.dropLast() + "-gzip\""
+    return String(identity.dropLast()) + "-gzip\""
   }
 
   /// If-None-Match with the gzip tags turned back into the identity tags, for an origin that knows only those.
@@ -61,7 +61,7 @@ enum PlaylistGzip {
       &stream, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY, zlibVersion(),
       Int32(MemoryLayout<z_stream>.size))
     guard started == Z_OK else { return nil }
-    defer { deflateEnd(&stream) }
+    defer { _ = deflateEnd(&stream) }
     var source = Array(input.readableBytesView)
     var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, UInt(source.count))))
     let status = source.withUnsafeMutableBufferPointer { sourceBytes in

@@ -35,8 +35,12 @@ public struct FixtureServer: Sendable {
     let log = try RequestLog(destination: options.log, showsSecrets: options.logSecrets)
     tls = try options.tls.map { try TLSSetup($0) }
     // The origin's client is made last: once made, it must be shut down (see `run`).
-    let content: FixtureResponder.Content =
-      if let folder { .folder(folder) } else { .upstream(try Upstream(url: options.upstream ?? "")) }
+    let content: FixtureResponder.Content
+    if let folder {
+      content = .folder(folder)
+    } else {
+      content = .upstream(try Upstream(url: options.upstream ?? ""))
+    }
     responder = FixtureResponder(
       content: content, scenario: ScenarioState(scenario), stats: ServeStats(), log: log, pacers: Pacers(),
       gzipPlaylists: options.gzipPlaylists)

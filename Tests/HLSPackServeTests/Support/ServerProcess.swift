@@ -21,7 +21,8 @@ final class ServerProcess {
     errorFile = scratch.appendingPathComponent("stderr.txt")
     _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
     process.executableURL = URL(fileURLWithPath: try Self.executable())
-    process.arguments = ["serve"] + (folder.map { [$0.path] } ?? []) + ["--port", "0", "--log", logFile.path] + arguments
+    process.arguments =
+      ["serve"] + (folder.map { [$0.path] } ?? []) + ["--port", "0", "--log", logFile.path] + arguments
     process.standardOutput = output
     process.standardError = try FileHandle(forWritingTo: errorFile)
     process.standardInput = FileHandle.nullDevice
