@@ -103,6 +103,7 @@ extension ServeEndToEnd {
       _ = origin.stop()
       let failed = try Curl.run(proxy.base + Self.segment)
       #expect(failed.status == 502)
+      #expect(failed.seconds < 3, "no retries until the connect timeout")
       #expect(failed.text.contains(origin.base + Self.segment), "\(failed.text)")
       let entry = try #require(proxy.entries(path: Self.segment, atLeast: 2).last)
       #expect(entry["status"] as? Int == 502)

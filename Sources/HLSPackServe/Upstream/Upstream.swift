@@ -33,6 +33,11 @@ final class Upstream: Sendable {
     configuration.redirectConfiguration = .disallow
     configuration.timeout = .init(connect: .seconds(10), read: .seconds(60))
     configuration.decompression = .disabled
+    // The player under test should see a 502 at once when the origin is down,
+    // not after the client's retries with back-off have used up the connect timeout.
+    configuration.connectionPool.retryConnectionEstablishment = false
+    // Players fetch several renditions at once; 8 connections (the default) would queue them.
+    configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 64
     client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
   }
 
