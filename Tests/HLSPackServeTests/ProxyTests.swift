@@ -96,6 +96,24 @@ extension ServeEndToEnd {
       #expect(logged.first?["bytes"] as? Int == 100)
     }
 
+    @Test func throughputSchedulesPaceTheOriginsBodies() throws {
+      let origin = try ServerProcess(folder: try ThroughputTests.folder())
+      let proxy = try Self.proxy(to: origin)
+      try ThroughputTests.post(
+        #"""
+        {"rules": [{"match": {"kind": "segment"}, "action": {"throughput": {"schedule": [
+          {"bytes_per_second": 200000}]}}}]}
+        """#, to: proxy)
+      let paced = try Curl.run(proxy.base + "/ladder/low/segment_00000.ts")
+      #expect(paced.body == Data(repeating: 0, count: ThroughputTests.size))
+      // 200 000 bytes at 200 000 B/s: 1 s.
+      let body = paced.seconds - paced.firstByteSeconds
+      #expect(abs(body - 1.0) <= 0.1, "\(body) s")
+      let entry = try #require(proxy.entries(path: "/ladder/low/segment_00000.ts").first)
+      #expect(entry["faults"] as? [String] == ["throughput"])
+      #expect(entry["rendition"] as? String == "low")
+    }
+
     @Test func anOriginThatDoesNotAnswerGives502() throws {
       let origin = try ServerProcess(folder: try ServeFixtures.tree())
       let proxy = try Self.proxy(to: origin)
