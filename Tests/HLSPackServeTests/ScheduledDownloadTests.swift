@@ -4,13 +4,14 @@ import Testing
 
 extension ServeEndToEnd {
   /// The ffmpeg CLI downloads the AES-128 package's three segments (about
-  /// 680, 680 and 340 kB), one after the other, while a schedule paces them:
-  /// 400 000 B/s for 3 s, then 150 000 B/s. Each segment's rate, its bytes
+  /// 690, 690 and 350 kB), one after the other, while a schedule paces them:
+  /// 350 000 B/s for 3.9 s, then 150 000 B/s. Each segment's rate, its bytes
   /// over its duration in the request log, is within 10 % of the schedule's
-  /// mean rate over that transfer: segment 0 (about 1.7 s) lies in the first
-  /// step, segment 2 (about 2.3 s) in the second, and segment 1 spans the
-  /// change. Every transfer lasts over 1 s, so that a loaded machine's
-  /// scheduling delays stay small beside it.
+  /// mean rate over that transfer. Segment 0 (about 2 s) lies in the first
+  /// step and segment 2 (about 2.3 s) in the second, as long as ffmpeg asks
+  /// for segment 0 within 1.9 s of the scenario's load (1.1 s on a 2-core
+  /// machine at load 15); segment 1 spans the change. Every transfer lasts
+  /// over 1 s, so that a loaded machine's scheduling delays stay small beside it.
   @Suite("serve: a throughput schedule measured on the ffmpeg CLI's downloads")
   struct ScheduledDownloadTests {
     struct Step {
@@ -19,7 +20,7 @@ extension ServeEndToEnd {
       var seconds: Double?
     }
 
-    static let schedule = [Step(bytesPerSecond: 400_000, seconds: 3), Step(bytesPerSecond: 150_000)]
+    static let schedule = [Step(bytesPerSecond: 350_000, seconds: 3.9), Step(bytesPerSecond: 150_000)]
 
     static var scenario: String {
       let steps = schedule.map { step in
