@@ -29,7 +29,8 @@ struct ServeCommand: ParsableCommand {
       SIGINT or SIGTERM stops the server after in-flight responses (at most 5 s).
 
       Exit status: 0 stopped by a signal; 1 cannot listen (address in use); \
-      2 unusable arguments, folder, scenario, log file or certificate; 64 command-line usage error.
+      2 unusable arguments, folder, origin URL, scenario, log file or certificate; 64 command-line usage \
+      error (FOLDER and --upstream together, or neither).
       """)
 
   static let cannotListen = ExitCode(1)
