@@ -31,8 +31,9 @@ struct ProxyAnswer {
     let encoding = PlaylistGzip.choose(
       enabled: responder.gzipPlaylists, target: exchange.target, headers: request.headers)
     let keyFault = exchange.plan.key
-    // A corrupted key is made from the whole key, so its request carries no range or condition.
-    let method: HTTPMethod = request.method == .head && keyFault == nil ? .HEAD : .GET
+    // A corrupted key is made from the whole key, so its request carries no range or condition;
+    // HEAD of a gzipped playlist needs the body too, for the compressed length.
+    let method: HTTPMethod = request.method == .head && keyFault == nil && encoding != .gzip ? .HEAD : .GET
     let origin: HTTPClientResponse
     do {
       origin = try await upstream.fetch(
