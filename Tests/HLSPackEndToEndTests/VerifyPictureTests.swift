@@ -44,11 +44,11 @@ extension VerifyTests {
       var bytes = [UInt8](try Data(contentsOf: initSection))
       let esds = try #require(bytes.firstRange(of: Array("esds".utf8))).upperBound
       var changed = false
-      // DecoderSpecificInfo: tag 5, a size of 2 (in one byte, or four with continuation bits), audioObjectType 2.
+      // DecoderSpecificInfo: tag 5, a size (in one byte, or four with continuation bits), audioObjectType 2.
       for tag in esds..<min(esds + 80, bytes.count - 6) where bytes[tag] == 0x05 && !changed {
         var size = tag + 1
         while bytes[size] == 0x80 { size += 1 }
-        guard bytes[size] == 2, bytes[size + 1] >> 3 == 2 else { continue }
+        guard bytes[size] >= 2, bytes[size + 1] >> 3 == 2 else { continue }
         bytes[size + 1] = bytes[size + 1] & 0x07 | 5 << 3
         changed = true
       }

@@ -10,7 +10,7 @@ import Testing
   static let hevcPQ = "4201010408000003009e0800000300003c9001410173e5cb2b349265780b7091000040000003004000000642"
   /// An x264 SPS (High 4:4:4 Predictive): 320×180, 25 fps, transfer_characteristics 18 (ARIB STD-B67).
   static let h264HLG = "67f4000c919b282833f1b80b50912094000003000400000300c83c50a658"
-  /// An x264 SPS whose VUI has timing but no colour description.
+  /// An x264 SPS whose VUI's colour description says "unspecified" (2) for transfer_characteristics.
   static let h264Plain = "6742c00dda05067e7c05a8101032000003000200000300641e28554000"
 
   @Test func hevcPictureCroppedToTheConformanceWindow() throws {
@@ -29,7 +29,9 @@ import Testing
     #expect(picture.transferCharacteristics == 18 && picture.videoRange == .hlg)
     let plain = try #require(Hex.decode(Self.h264Plain))
     let sdr = try #require(SPSPicture(h264SPS: plain[...]))
-    #expect(sdr.transferCharacteristics == nil && sdr.videoRange == .sdr)
+    #expect(sdr.transferCharacteristics == 2 && sdr.videoRange == .sdr)
+    // No VUI, or no colour description: transfer_characteristics is inferred unspecified (E.2.1).
+    #expect(SPSPicture(width: 320, height: 180, frameRate: nil, transferCharacteristics: nil).videoRange == .sdr)
   }
 
   func variant(_ attributes: String) throws -> VerifiedMultivariantPlaylist.Variant {
