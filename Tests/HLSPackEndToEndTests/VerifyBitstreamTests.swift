@@ -67,6 +67,19 @@ extension VerifyTests {
     #expect(result.rules == ["segment.timestamp-gap"] && result.status == 1)
   }
 
+  /// Every timestamp moved so that they pass 2^33 (26.5 hours at 90 kHz) and
+  /// start again from 0 half a second into segment 1, as a long-running
+  /// encoder's do: durations and continuity hold across the wrap.
+  @Test func timestampsWrappingPast33BitsPassClean() throws {
+    let result = try broken("ts-clear") { package in
+      let segments = try FileManager.default.contentsOfDirectory(atPath: package.appendingPathComponent("main").path)
+        .filter { $0.hasSuffix(".ts") }.map { package.appendingPathComponent("main/\($0)") }
+      let wrapAt = try firstTimestamp(package.appendingPathComponent("main/segment_00001.ts")) + 45_000
+      for segment in segments { try shiftTimestamps(segment, by: (1 << 33) - wrapAt) }
+    }
+    #expect(result.rules == [] && result.status == 0)
+  }
+
   @Test func extinfOffTheMediaDuration() throws {
     let result = try broken("ts-clear") {
       try edit($0.appendingPathComponent(Self.media)) {

@@ -104,6 +104,16 @@ struct VerifyTests {
     #expect(result.rules == ["playlist.map-after-key"] && result.status == 1)
   }
 
+  @Test func mediaSequenceAfterTheFirstSegment() throws {
+    let result = try broken("ts-clear") {
+      try edit($0.appendingPathComponent(Self.media)) {
+        $0.replacingOccurrences(of: "#EXT-X-MEDIA-SEQUENCE:0\n", with: "")
+          .replacingOccurrences(of: "#EXT-X-ENDLIST\n", with: "#EXT-X-MEDIA-SEQUENCE:0\n#EXT-X-ENDLIST\n")
+      }
+    }
+    #expect(result.rules == ["playlist.media-sequence-invalid"] && result.status == 1)
+  }
+
   @Test func unknownKeyMethod() throws {
     let result = try broken {
       try edit($0.appendingPathComponent(Self.media)) {

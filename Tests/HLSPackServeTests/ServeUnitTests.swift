@@ -83,6 +83,22 @@ struct ServeUnitTests {
     #expect(throughput.bytesPerSecond(at: 1000) == 100_000)
   }
 
+  /// A sender that woke 30 ms late gets its next bytes due at once, 100 ms
+  /// after the last ones were due: the pace does not drift on a busy machine.
+  @Test func aPaceThatFellBehindCatchesUpButAnIdleOneBanksNothing() {
+    let pacers = Pacers()
+    let throughput = Throughput(per: nil, schedule: [.init(bytesPerSecond: 100_000, seconds: nil)])
+    let origin = ContinuousClock.now
+    let first = pacers.reserve(bytes: 10_000, key: "c", throughput: throughput, origin: origin, now: origin)
+    #expect(first == origin + .milliseconds(100))
+    let late = first + .milliseconds(30)
+    let second = pacers.reserve(bytes: 10_000, key: "c", throughput: throughput, origin: origin, now: late)
+    #expect(second == first + .milliseconds(100))
+    let idle = second + .seconds(1)
+    let third = pacers.reserve(bytes: 10_000, key: "c", throughput: throughput, origin: origin, now: idle)
+    #expect(third == idle + .milliseconds(100))
+  }
+
   @Test func targets() throws {
     let folder = try ScratchFolder.make()
     let master = folder.appendingPathComponent("m.m3u8")

@@ -38,7 +38,7 @@ public enum BitstreamRules {
       }
       if !segment.discontinuity, let previous, let end = previous.endPTS, let start = facts.firstPTS,
         let step = facts.frameDuration ?? previous.frameDuration, previous.timescale == facts.timescale,
-        abs(start - end) > step
+        abs(facts.distance(from: end, to: start)) > step
       {
         let scale = Double(facts.timescale)
         finding(

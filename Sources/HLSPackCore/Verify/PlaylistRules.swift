@@ -16,7 +16,7 @@ public enum PlaylistRules {
 
   public static func media(_ playlist: VerifiedMediaPlaylist, file: String) -> [Finding] {
     extinf(playlist, file: file) + targetDuration(playlist, file: file) + endList(playlist, file: file)
-      + mapBeforeKey(playlist, file: file)
+      + mapBeforeKey(playlist, file: file) + mediaSequence(playlist, file: file)
       + playlist.keys.flatMap { keySyntax($0, file: file) }
   }
 
@@ -61,6 +61,30 @@ public enum PlaylistRules {
         VerifyRules.mapAfterKey, file: file, line: key.line,
         detail: "EXT-X-KEY on line \(key.line) comes before the first EXT-X-MAP on line \(firstMap)")
     ]
+  }
+
+  /// One EXT-X-MEDIA-SEQUENCE at most, before the first segment, with a
+  /// decimal-integer (RFC 8216bis §4.2, §4.4.3, §4.4.3.2): clients number
+  /// segments, and derive the IVs of segments without IV=, from it.
+  static func mediaSequence(_ playlist: VerifiedMediaPlaylist, file: String) -> [Finding] {
+    playlist.mediaSequenceTags.enumerated().compactMap { index, tag in
+      let detail: String
+      if index > 0 {
+        detail = "a second EXT-X-MEDIA-SEQUENCE (the first is on line \(playlist.mediaSequenceTags[0].line))"
+      } else if tag.afterSegment {
+        detail = "EXT-X-MEDIA-SEQUENCE comes after the first segment"
+      } else if !isDecimalInteger(tag.value) {
+        detail = "EXT-X-MEDIA-SEQUENCE:\(tag.value) is not a decimal-integer"
+      } else {
+        return nil
+      }
+      return Finding(VerifyRules.mediaSequenceInvalid, file: file, line: tag.line, detail: detail)
+    }
+  }
+
+  /// 1 to 20 digits 0-9 with a value below 2^64 (RFC 8216bis §4.2).
+  static func isDecimalInteger(_ text: String) -> Bool {
+    !text.isEmpty && text.count <= 20 && text.utf8.allSatisfy { (48...57).contains($0) } && UInt64(text) != nil
   }
 
   static let methods: Set<String> = ["NONE", "AES-128", "SAMPLE-AES", "SAMPLE-AES-CTR"]

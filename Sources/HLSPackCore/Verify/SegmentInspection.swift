@@ -15,6 +15,10 @@ public struct SegmentMediaFacts: Sendable, Equatable {
   public var firstPTS: Int64?
   public var endPTS: Int64?
   public var timescale: Int64 = 90_000
+  /// MPEG-TS timestamps count modulo 2^33 (ISO/IEC 13818-1 §2.4.3.7); nil
+  /// for `tfdt`, which does not wrap in practice (64 bits in version 1).
+  public var timestampModulus: Int64?
+  public static let transportStreamTimestampModulus: Int64 = 1 << 33
   /// One frame's duration in `timescale` units, when it could be measured.
   public var frameDuration: Int64?
   public var problems: [SegmentProblem] = []
@@ -25,6 +29,14 @@ public struct SegmentMediaFacts: Sendable, Equatable {
   public var durationSeconds: Double? {
     guard let firstPTS, let endPTS else { return nil }
     return Double(endPTS - firstPTS) / Double(timescale)
+  }
+
+  /// How far `start` lies after `end`, across a wrap of the timestamps.
+  public func distance(from end: Int64, to start: Int64) -> Int64 {
+    let difference = start - end
+    guard let modulus = timestampModulus else { return difference }
+    let reduced = (difference % modulus + modulus) % modulus
+    return reduced > modulus / 2 ? reduced - modulus : reduced
   }
 }
 

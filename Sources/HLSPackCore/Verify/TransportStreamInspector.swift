@@ -13,6 +13,8 @@ public struct TransportStreamInspector {
   private var lastCounter = [UInt8](repeating: 0xFF, count: 8192)
   private var continuityBreaks = 0
   private var videoPTS: [Int64] = []
+  /// The segment's first PES timestamp, against which later ones are unwrapped.
+  private var timestampOrigin: Int64?
   var audio: (first: Int64, end: Int64)?
   var audioFrameDuration: Int64?
   var facts = SegmentMediaFacts()
@@ -101,7 +103,7 @@ public struct TransportStreamInspector {
     // PES_packet: start code, stream_id, length, two flag bytes, header length (§2.4.3.6).
     guard payload.count >= 9, payload[0] == 0, payload[1] == 0, payload[2] == 1 else { return }
     let headerEnd = 9 + Int(payload[8])
-    stream.pts = payload[7] & 0x80 != 0 && payload.count >= 14 ? Self.timestamp(payload, at: 9) : nil
+    stream.pts = payload[7] & 0x80 != 0 && payload.count >= 14 ? unwrapped(Self.timestamp(payload, at: 9)) : nil
     stream.units += 1
     if stream.kind.isVideo, let pts = stream.pts { videoPTS.append(pts) }
     // Video: only the first access unit; audio: every frame, to count them.
@@ -115,6 +117,20 @@ public struct TransportStreamInspector {
     let high = Int64(b[offset] >> 1 & 0x07) << 30
     let middle = Int64(b[offset + 1]) << 22 | Int64(b[offset + 2] >> 1) << 15
     return high | middle | Int64(b[offset + 3]) << 7 | Int64(b[offset + 4] >> 1)
+  }
+
+  /// A 33-bit timestamp that wrapped to 0 after the segment's first one
+  /// stays after it (and one before the wrap stays before it), so that a
+  /// segment crossing 2^33 / 90 kHz (26.5 hours) keeps its real duration.
+  private mutating func unwrapped(_ timestamp: Int64) -> Int64 {
+    guard let origin = timestampOrigin else {
+      timestampOrigin = timestamp
+      return timestamp
+    }
+    let modulus = SegmentMediaFacts.transportStreamTimestampModulus
+    if timestamp - origin < -modulus / 2 { return timestamp + modulus }
+    if timestamp - origin > modulus / 2 { return timestamp - modulus }
+    return timestamp
   }
 
   private mutating func finishPES(_ stream: ElementaryStream) {
@@ -140,6 +156,7 @@ public struct TransportStreamInspector {
     if let sampleAESProblem {
       facts.problems.append(SegmentProblem(VerifyRules.segmentSampleAESUndecryptable, sampleAESProblem))
     }
+    facts.timestampModulus = SegmentMediaFacts.transportStreamTimestampModulus
     facts.videoAccessUnits = streams.values.filter(\.kind.isVideo).reduce(0) { $0 + $1.units }
     if !videoPTS.isEmpty {
       let sorted = videoPTS.sorted()

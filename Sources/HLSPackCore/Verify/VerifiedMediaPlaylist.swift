@@ -54,6 +54,8 @@ public struct VerifiedMediaPlaylist: Sendable {
   public var hasEndList = false
   public var iFramesOnly = false
   public var keys: [Key] = []
+  /// Every EXT-X-MEDIA-SEQUENCE as written, and whether a segment came before it.
+  public var mediaSequenceTags: [(line: Int, value: String, afterSegment: Bool)] = []
   /// Lines of the EXT-X-MAP tags.
   public var mapLines: [Int] = []
   public var segments: [Segment] = []
@@ -73,7 +75,9 @@ public struct VerifiedMediaPlaylist: Sendable {
         case "EXT-X-TARGETDURATION":
           targetDuration = Int(tag.value)
           targetDurationLine = tag.line
-        case "EXT-X-MEDIA-SEQUENCE": sequence = Int(tag.value) ?? 0
+        case "EXT-X-MEDIA-SEQUENCE":
+          mediaSequenceTags.append((tag.line, tag.value, !segments.isEmpty))
+          if segments.isEmpty { sequence = Int(tag.value) ?? 0 }
         case "EXT-X-PLAYLIST-TYPE": playlistType = tag.value
         case "EXT-X-ENDLIST": hasEndList = true
         case "EXT-X-DISCONTINUITY": discontinuity = true

@@ -31,6 +31,9 @@ public enum VerifyRules {
   public static let mapAfterKey = VerifyRule(
     id: "playlist.map-after-key", severity: .must, source: "RFC 8216bis §4.4.4.4, §4.4.4.5", owner: .packager,
     summary: "an EXT-X-KEY precedes the first EXT-X-MAP, so it applies to the clear initialization section")
+  public static let mediaSequenceInvalid = VerifyRule(
+    id: "playlist.media-sequence-invalid", severity: .must, source: "RFC 8216bis §4.4.3, §4.4.3.2", owner: .packager,
+    summary: "EXT-X-MEDIA-SEQUENCE is repeated, follows the first segment, or is not a decimal-integer")
 
   // MARK: Multivariant playlist
 

@@ -5,16 +5,23 @@ import Synchronization
 /// at which its next byte may leave; a write of n bytes at r bytes per second
 /// moves that time on by n / r. Shared paces therefore split the rate between
 /// concurrent requests, as a bottleneck link would.
+///
+/// A sender wakes up late on a busy machine; a pace that fell behind by less
+/// than `catchUp` goes on from the time it was due, so that the next bytes
+/// leave at once and the mean rate stays the schedule's. A longer gap is a
+/// pace left idle, which banks nothing.
 final class Pacers: Sendable {
   private let nextSend = Mutex<[String: ContinuousClock.Instant]>([:])
+  static let catchUp = Duration.milliseconds(250)
 
   /// Reserves `bytes` on the pace named `key` and returns when they may be sent.
   func reserve(
-    bytes: Int, key: String, throughput: Throughput, origin: ContinuousClock.Instant
+    bytes: Int, key: String, throughput: Throughput, origin: ContinuousClock.Instant,
+    now: ContinuousClock.Instant = .now
   ) -> ContinuousClock.Instant {
     nextSend.withLock { table in
-      let now = ContinuousClock.now
-      let start = max(table[key] ?? now, now)
+      let due = table[key] ?? now
+      let start = now - due < Self.catchUp ? due : now
       let rate = throughput.bytesPerSecond(at: ScenarioState.seconds(start - origin))
       let end = start + .nanoseconds(Int64((Double(bytes) / rate * 1e9).rounded()))
       table[key] = end

@@ -122,6 +122,21 @@ import Testing
     #expect(ruleIDs(moved) == ["playlist.map-after-key"])
   }
 
+  @Test func mediaSequenceOnceBeforeTheFirstSegment() {
+    let sequence = "#EXT-X-MEDIA-SEQUENCE:0\n"
+    #expect(ruleIDs(Self.clean) == [])
+    #expect(Self.clean.contains(sequence))
+    let late = Self.clean.replacingOccurrences(of: sequence, with: "")
+      .replacingOccurrences(of: "#EXT-X-ENDLIST\n", with: sequence + "#EXT-X-ENDLIST\n")
+    #expect(ruleIDs(late) == ["playlist.media-sequence-invalid"])
+    let twice = Self.clean.replacingOccurrences(of: sequence, with: sequence + sequence)
+    #expect(ruleIDs(twice) == ["playlist.media-sequence-invalid"])
+    for value in ["-1", "1.0", "0x10", "", "18446744073709551616"] {
+      let bad = Self.clean.replacingOccurrences(of: sequence, with: "#EXT-X-MEDIA-SEQUENCE:\(value)\n")
+      #expect(ruleIDs(bad) == ["playlist.media-sequence-invalid"], "\(value)")
+    }
+  }
+
   @Test func keySyntax() {
     func with(_ attributes: String) -> [String] {
       ruleIDs(

@@ -152,8 +152,22 @@ extension VerifyTests {
 
 extension VerifyTests {
   /// Adds `ticks` (90 kHz) to every PTS and DTS of a clear-headed MPEG-TS
-  /// segment's PES packets, in place (ISO/IEC 13818-1 §2.4.3.7).
+  /// segment's PES packets, in place, modulo 2^33 (ISO/IEC 13818-1 §2.4.3.7).
   func shiftTimestamps(_ segment: URL, by ticks: Int64) throws {
+    try rewriteTimestamps(segment) { $0 + ticks }
+  }
+
+  /// The segment's first PES timestamp (PTS or DTS, in file order).
+  func firstTimestamp(_ segment: URL) throws -> Int64 {
+    var first: Int64?
+    try rewriteTimestamps(segment) {
+      first = first ?? $0
+      return $0
+    }
+    return try #require(first, "\(segment.lastPathComponent) has no PES timestamp")
+  }
+
+  private func rewriteTimestamps(_ segment: URL, _ change: (Int64) -> Int64) throws {
     var bytes = [UInt8](try Data(contentsOf: segment))
     for packet in stride(from: 0, to: bytes.count - 187, by: 188) where bytes[packet + 1] & 0x40 != 0 {
       let control = bytes[packet + 3] >> 4 & 3
@@ -166,7 +180,7 @@ extension VerifyTests {
         let at = start + offset
         var value = Int64(bytes[at] >> 1 & 7) << 30 | Int64(bytes[at + 1]) << 22 | Int64(bytes[at + 2] >> 1) << 15
         value |= Int64(bytes[at + 3]) << 7 | Int64(bytes[at + 4] >> 1)
-        value += ticks
+        value = change(value)
         bytes[at] = bytes[at] & 0xF1 | UInt8(value >> 29 & 0x0E)
         bytes[at + 1] = UInt8(value >> 22 & 0xFF)
         bytes[at + 2] = UInt8(value >> 14 & 0xFE) | 1

@@ -1,12 +1,15 @@
 import Foundation
 import HLSPackTestSupport
 
-/// Folders to serve: a small hand-made tree (bytes known to the test), and a
-/// real AES-128 package made once per run by `hlspack encode --seed 1` from
-/// the repository's sample, without re-encoding.
+/// Folders to serve: a small hand-made tree (bytes known to the test), and
+/// real AES-128 packages of the repository's sample made once per run:
+/// `hlspack encode --seed 1` without re-encoding, and the shipped ladder.
 enum ServeFixtures {
   private static let lock = NSLock()
   nonisolated(unsafe) private static var cachedPackage: URL?
+  nonisolated(unsafe) private static var cachedLadder: URL?
+  static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent()
 
   /// 1000 bytes whose value at offset i is i % 251, so that any range's bytes are known.
   static let segmentBytes = Data((0..<1000).map { UInt8($0 % 251) })
@@ -47,8 +50,6 @@ enum ServeFixtures {
     try lock.withLock {
       if let cachedPackage { return cachedPackage }
       let folder = try ScratchFolder.make("package")
-      let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
       let input = folder.appendingPathComponent("sample.mp4")
       try FileManager.default.copyItem(at: repository.appendingPathComponent("samples/sample.mp4"), to: input)
       let profile = folder.appendingPathComponent("profile.json")
@@ -68,13 +69,31 @@ enum ServeFixtures {
     }
   }
 
-  /// The key path of the package's media playlist, as served (`/sample/keys/….key`).
-  static func keyPath(in package: URL) throws -> String {
+  /// The folder holding `sample/` from `hlspack encode` of Profiles/ladder.json:
+  /// renditions 720p, 480p, 360p and 144p, TS, AES-128, 4 s segments.
+  static func ladderPackage() throws -> URL {
+    try lock.withLock {
+      if let cachedLadder { return cachedLadder }
+      let output = try ScratchFolder.make("ladder").appendingPathComponent("out")
+      let run = try Command.run(
+        try ServerProcess.executable(),
+        [
+          "encode", "--profile", repository.appendingPathComponent("Profiles/ladder.json").path, "--output",
+          output.path, "--progress", "none",
+        ])
+      guard run.status == 0 else { throw FixtureError("hlspack encode of Profiles/ladder.json failed: \(run.stderr)") }
+      cachedLadder = output
+      return output
+    }
+  }
+
+  /// The key path of a rendition's media playlist, as served (`/sample/keys/….key`).
+  static func keyPath(in package: URL, rendition: String = "src") throws -> String {
     let playlist = try String(
-      contentsOf: package.appendingPathComponent("sample/src/index.m3u8"), encoding: .utf8)
+      contentsOf: package.appendingPathComponent("sample/\(rendition)/index.m3u8"), encoding: .utf8)
     guard let start = playlist.range(of: "URI=\"../"),
       let end = playlist[start.upperBound...].firstIndex(of: "\"")
-    else { throw FixtureError("no key URI in sample/src/index.m3u8") }
+    else { throw FixtureError("no key URI in sample/\(rendition)/index.m3u8") }
     return "/sample/" + playlist[start.upperBound..<end]
   }
 

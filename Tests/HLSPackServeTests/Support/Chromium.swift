@@ -1,0 +1,59 @@
+import Foundation
+import HLSPackTestSupport
+import Testing
+
+/// Headless Chromium playing a URL in its own HLS player, through
+/// scripts/chromium-play (PyPI's playwright driving Debian's `chromium`).
+enum Chromium {
+  /// What the page saw; the names are scripts/chromium-play's JSON keys.
+  struct Playback: Decodable {
+    struct MediaError: Decodable {
+      var code: Int
+      var message: String
+    }
+    struct Event: Decodable {
+      var event: String
+      var time: Double
+    }
+    var canPlay: String
+    var userAgent: String
+    var events: [Event]
+    var currentTime: Double
+    var duration: Double?
+    var ended: Bool
+    var error: MediaError?
+    var decodedFrames: Int
+    var videoWidth: Int
+    var videoHeight: Int
+    var audioDecodedBytes: Int
+
+    var summary: String {
+      "\(events.map { "\($0.event)@\($0.time)" }) at \(currentTime) s, error \(error.map { "\($0.code) \($0.message)" } ?? "none")"
+    }
+  }
+
+  static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("scripts/chromium-play")
+
+  /// Whether both `chromium` and the playwright module of `python3` are installed.
+  static let isAvailable: Bool = {
+    guard (try? Command.which("chromium")) != nil else { return false }
+    return (try? Command.run("python3", ["-c", "import playwright"]).status) == 0
+  }()
+
+  static let skipMessage: Comment =
+    "needs chromium on PATH and playwright in python3 (scripts/install-peers installs both)"
+
+  /// Plays `url` until it ends, fails, or `timeout` seconds pass.
+  static func play(_ url: String, timeout: Int = 60) throws -> Playback {
+    let run = try Command.run("python3", [script.path, url, "--timeout", String(timeout)])
+    guard run.status == 0 else { throw FixtureError("chromium-play \(url) failed: \(run.stderr)") }
+    let decoder = JSONDecoder()
+    decoder.keyDecodingStrategy = .convertFromSnakeCase
+    do {
+      return try decoder.decode(Playback.self, from: run.stdout)
+    } catch {
+      throw FixtureError("chromium-play \(url): \(error) in \(run.text)")
+    }
+  }
+}
