@@ -4,21 +4,27 @@ import HLSPackCrypto
 
 /// I-frame playlist entries: byte ranges of segments, read as a client reads them.
 extension PackageVerifier {
-  /// An I-frame range of an AES-128 segment, decrypted as a client does,
-  /// or of a clear MPEG-TS segment; its picture is checked.
+  /// An I-frame range of a clear, `cbcs` or AES-128 segment (decrypted as a
+  /// client does); its picture is checked.
   func checkRange(_ check: RangeCheck, run: inout Run) {
     let segment = check.segment
     let container = SegmentContainer.of(uri: segment.uri, hasMap: segment.mapURI != nil)
     func finding(_ rule: VerifyRule, _ detail: String) {
       run.findings.append(Finding(rule, file: check.file, line: segment.line, segment: segment.uri, detail: detail))
     }
+    guard container == .transportStream || container == .fragmentedMP4 else { return }
     let clear: ArraySlice<UInt8>
-    if segment.key == nil {
-      guard container == .transportStream, let bytes = readRange(check) else { return }
+    switch segment.key?.method {
+    case nil:
+      guard let bytes = readRange(check) else { return }
       clear = bytes
-    } else {
-      guard let key = segment.key, key.method == "AES-128",
-        let keyBytes = run.keys.bytes(for: key, file: check.file, folder: check.folder), let iv = segment.effectiveIV
+    case "SAMPLE-AES" where container == .fragmentedMP4:
+      // cbcs leaves every box clear, and the check reads no sample's bytes.
+      guard let bytes = readRange(check) else { return }
+      clear = bytes
+    case "AES-128":
+      guard let key = segment.key, let keyBytes = run.keys.bytes(for: key, file: check.file, folder: check.folder),
+        let iv = segment.effectiveIV
       else { return }
       if let problem = ByteRangeDecryption.problem(
         source: source, path: check.resource, range: check.range, fileSize: check.size, key: keyBytes, iv: iv,
@@ -27,16 +33,30 @@ extension PackageVerifier {
         finding(VerifyRules.iFrameRangeInvalid, problem)
         return
       }
-      guard container == .transportStream,
+      guard
         case .success(let bytes) = ByteRangeDecryption.clearBytes(
           source: source, path: check.resource, range: check.range, fileSize: check.size, key: keyBytes, iv: iv,
           cipher: run.cipher)
       else { return }
       clear = bytes
+    default:
+      return
     }
-    if let problem = IFramePictureCheck.transportStreamProblem(clear) {
+    if let problem = pictureProblem(clear, container: container, check: check, run: &run) {
       finding(VerifyRules.iFrameNotOnePicture, problem)
     }
+  }
+
+  /// Why a range's clear bytes are not one keyframe; nil when they are, or
+  /// when an fMP4 range's initialization section cannot be read.
+  private func pictureProblem(
+    _ clear: ArraySlice<UInt8>, container: SegmentContainer, check: RangeCheck, run: inout Run
+  ) -> String? {
+    guard container == .fragmentedMP4 else { return IFramePictureCheck.transportStreamProblem(clear) }
+    guard let map = check.segment.mapURI,
+      let section = initSection(URIReference.fromPackageRoot(map, writtenIn: check.folder), run: &run)
+    else { return nil }
+    return IFramePictureCheck.fragmentProblem(Array(clear), initSection: section)
   }
 
   /// The bytes of a clear segment's range; nil when they cannot be read.

@@ -16,3 +16,58 @@ public enum AudioSpecificConfig {
     return [UInt8(objectType << 3 | index >> 1), UInt8((index & 1) << 7 | channelConfiguration << 3)]
   }
 }
+
+/// The ES_Descriptor of an MP4 audio sample entry's `esds` box (ISO/IEC
+/// 14496-14 §5.6), read for the RFC 6381 codec string it stands for.
+public enum ElementaryStreamDescriptor {
+  /// "mp4a.40.N" for objectTypeIndication 0x40 (MPEG-4 Audio), N being the
+  /// AudioSpecificConfig's first audioObjectType (RFC 6381 §3.3; ISO/IEC
+  /// 14496-3 §1.6.2.1), else "mp4a." and the indication in hex; nil when
+  /// the descriptors cannot be read. `payload`: the box's, version and flags included.
+  public static func codecString(esds payload: ArraySlice<UInt8>) -> String? {
+    guard payload.count > 4,
+      let es = descriptor(0x03, in: payload.dropFirst(4)), es.count >= 3
+    else { return nil }
+    // ES_ID, then the flags that add fields (ISO/IEC 14496-1 §7.2.6.5.1).
+    let flags = es[es.startIndex + 2]
+    var rest = es.dropFirst(3)
+    if flags & 0x80 != 0 { rest = rest.dropFirst(2) }  // dependsOn_ES_ID
+    if flags & 0x40 != 0, let length = rest.first { rest = rest.dropFirst(1 + Int(length)) }  // URLstring
+    if flags & 0x20 != 0 { rest = rest.dropFirst(2) }  // OCR_ES_Id
+    // DecoderConfigDescriptor (§7.2.6.6): objectTypeIndication, then 12 bytes before its own descriptors.
+    guard let decoderConfig = descriptor(0x04, in: rest), let indication = decoderConfig.first else { return nil }
+    guard indication == 0x40 else { return "mp4a." + String(indication, radix: 16, uppercase: true) }
+    guard let specific = descriptor(0x05, in: decoderConfig.dropFirst(13)), let first = specific.first else {
+      return nil
+    }
+    var objectType = Int(first >> 3)
+    if objectType == 31 {
+      // audioObjectTypeExt: the next 6 bits, after 32 (§1.6.2.1, GetAudioObjectType()).
+      guard specific.count >= 2 else { return nil }
+      objectType = 32 + (Int(first & 0x07) << 3 | Int(specific[specific.startIndex + 1] >> 5))
+    }
+    return "mp4a.40.\(objectType)"
+  }
+
+  /// The body of the first descriptor tagged `tag` among those that tile
+  /// `bytes`, each a tag and a size of 7 bits a byte, the top bit
+  /// saying another follows (ISO/IEC 14496-1 §8.3.3).
+  static func descriptor(_ tag: UInt8, in bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8>? {
+    var at = bytes.startIndex
+    while at < bytes.endIndex {
+      let found = bytes[at]
+      var size = 0
+      var next = at + 1
+      for _ in 0..<4 {
+        guard next < bytes.endIndex else { return nil }
+        size = size << 7 | Int(bytes[next] & 0x7F)
+        next += 1
+        if bytes[next - 1] & 0x80 == 0 { break }
+      }
+      guard size <= bytes.endIndex - next else { return nil }
+      if found == tag { return bytes[next..<next + size] }
+      at = next + size
+    }
+    return nil
+  }
+}

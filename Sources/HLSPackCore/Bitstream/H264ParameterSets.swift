@@ -12,7 +12,7 @@ struct H264SPS: Equatable {
   var frameMbsOnly: Bool
   /// The cropped picture size and VUI timing, for verify; nil when the rest
   /// of the SPS cannot be read.
-  var picture: H264SPSPicture?
+  var picture: SPSPicture?
 
   /// Profiles whose SPS carries chroma_format_idc, bit depths and scaling matrices.
   static let highProfiles: Set<UInt32> = [100, 110, 122, 244, 44, 83, 86, 118, 128, 138, 139, 134, 135]
@@ -56,8 +56,8 @@ struct H264SPS: Equatable {
     let widthInMbs = try r.ue("pic_width_in_mbs_minus1", max: 1 << 16) + 1
     let heightInMapUnits = try r.ue("pic_height_in_map_units_minus1", max: 1 << 16) + 1
     frameMbsOnly = try r.bit("frame_mbs_only_flag")
-    picture = try? H264SPSPicture(
-      reading: &r, widthInMbs: widthInMbs, heightInMapUnits: heightInMapUnits, chromaFormat: chromaFormat,
+    picture = try? SPSPicture(
+      h264Reading: &r, widthInMbs: widthInMbs, heightInMapUnits: heightInMapUnits, chromaFormat: chromaFormat,
       separateColourPlane: separateColourPlane, frameMbsOnly: frameMbsOnly)
   }
 

@@ -1,8 +1,8 @@
 /// The fields of an H.265 sequence parameter set that shape slice segment
-/// headers (ITU-T H.265 §7.3.2.2). Parsing stops after
-/// sps_temporal_mvp_enabled_flag: nothing later matters to a single-layer
-/// Main, Main 10, Main Still Picture or range-extensions stream, and other
-/// profiles (SCC, multi-layer) are refused by their general_profile_idc.
+/// headers (ITU-T H.265 §7.3.2.2), and the picture verify checks. Parsing
+/// stops after the VUI: nothing later matters to a single-layer Main, Main 10,
+/// Main Still Picture or range-extensions stream, and other profiles (SCC,
+/// multi-layer) are refused by their general_profile_idc.
 struct HEVCSPS: Equatable {
   var id: Int
   var chromaArrayType: Int
@@ -14,6 +14,9 @@ struct HEVCSPS: Equatable {
   var longTermUsedByCurrPic: [Bool]
   var temporalMVPEnabled: Bool
   var sampleAdaptiveOffsetEnabled: Bool
+  /// The cropped picture size, VUI timing and colour, for verify; nil when
+  /// the rest of the SPS cannot be read.
+  var picture: SPSPicture?
 
   /// Main, Main 10, Main Still Picture, format range extensions.
   static let supportedProfiles: ClosedRange<UInt32> = 1...4
@@ -32,8 +35,11 @@ struct HEVCSPS: Equatable {
     chromaArrayType = separateColourPlane ? 0 : chromaFormat
     let width = try r.ue("pic_width_in_luma_samples", max: 65535)
     let height = try r.ue("pic_height_in_luma_samples", max: 65535)
+    var window = [0, 0, 0, 0]
     if try r.bit("conformance_window_flag") {
-      for side in ["left", "right", "top", "bottom"] { _ = try r.ue("conf_win_\(side)_offset") }
+      for (index, side) in ["left", "right", "top", "bottom"].enumerated() {
+        window[index] = try r.ue("conf_win_\(side)_offset", max: 1 << 16)
+      }
     }
     _ = try r.ue("bit_depth_luma_minus8", max: 8)
     _ = try r.ue("bit_depth_chroma_minus8", max: 8)
@@ -79,6 +85,8 @@ struct HEVCSPS: Equatable {
       }
     }
     temporalMVPEnabled = try r.bit("sps_temporal_mvp_enabled_flag")
+    picture = try? SPSPicture(
+      hevcReading: &r, codedWidth: width, codedHeight: height, conformanceWindow: window, chromaFormat: chromaFormat)
   }
 
   /// profile_tier_level(1, sps_max_sub_layers_minus1) (§7.3.3): read for its

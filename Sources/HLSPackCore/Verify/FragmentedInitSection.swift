@@ -19,7 +19,7 @@ public struct FragmentedInitSection {
     var configuration: DecoderConfiguration?
     var protection: Protection?
     var codec: String?
-    var picture: H264SPSPicture?
+    var picture: SPSPicture?
   }
 
   var tracks: [UInt32: Track] = [:]
@@ -54,13 +54,17 @@ public struct FragmentedInitSection {
       case .h264:
         track.configuration = try .avc(entry.configuration)
         track.codec = CodecString.avc1(configurationRecord: entry.configuration)
-        track.picture = track.configuration?.parameterSets.first { $0.first.map { $0 & 0x1F == 7 } ?? false }
-          .flatMap { H264SPSPicture(spsNAL: $0[...]) }
       case .hevc:
         track.configuration = try .hevc(entry.configuration)
         track.codec = CodecString.hvc1(configurationRecord: entry.configuration)
       case .audio:
-        track.codec = ["ac-3": "ac-3", "ec-3": "ec-3"][entry.format]
+        track.codec =
+          entry.format == "mp4a"
+          ? try Self.esdsCodec(bytes, entry.box, childrenStart: entry.childrenStart)
+          : ["ac-3": "ac-3", "ec-3": "ec-3"][entry.format]
+      }
+      if let sets = track.configuration?.parameterSets {
+        track.picture = SPSPicture.firstSPS(in: sets.map { $0[...] }, hevc: layoutTrack.kind == .hevc)
       }
       track.protection = try Self.protection(bytes, entry.box, childrenStart: entry.childrenStart)
       tracks[track.id] = track
@@ -76,6 +80,14 @@ public struct FragmentedInitSection {
     let offset = mdhd.payload + (bytes[mdhd.payload] == 1 ? 20 : 12)
     guard offset + 4 <= mdhd.end else { throw CBCSError.malformedBox("mdhd is \(mdhd.size) bytes") }
     return Int64(BigEndian.u32(bytes, offset))
+  }
+
+  /// The codec string of an mp4a (or enca) entry's esds (ISO/IEC 14496-14 §5.6); nil when it has none.
+  private static func esdsCodec(_ bytes: [UInt8], _ entry: ISOBox, childrenStart: Int) throws -> String? {
+    let children = try ISOBox.children(of: bytes, in: childrenStart..<entry.end, context: entry.type)
+    return children.first { $0.type == "esds" }.flatMap {
+      ElementaryStreamDescriptor.codecString(esds: bytes[$0.payloadRange])
+    }
   }
 
   /// The `cbcs` tenc of an encv/enca entry; nil for a clear entry or another scheme.

@@ -5,7 +5,7 @@ public struct SegmentMediaFacts: Sendable, Equatable {
   /// The RFC 6381 codec string of the video, from the first SPS, and of the audio.
   public var videoCodec: String?
   public var audioCodecs: [String] = []
-  public var picture: H264SPSPicture?
+  public var picture: SPSPicture?
   /// nil when the segment has no video.
   public var startsWithKeyframe: Bool?
   /// Video PES packets begun in the bytes (MPEG-TS): one per access unit.

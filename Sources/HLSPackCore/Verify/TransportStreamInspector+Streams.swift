@@ -57,9 +57,7 @@ extension TransportStreamInspector {
       RandomAccess.opening(nalTypes: RandomAccess.nalTypes(bytes, lengthSize: nil, hevc: hevc), hevc: hevc)
       != .dependent
     facts.videoCodec = hevc ? CodecString.hvc1(annexB: bytes) : CodecString.avc1(annexB: bytes)
-    if !hevc, let sps = AnnexB.nalUnits(in: bytes).first(where: { $0.first.map { $0 & 0x1F == 7 } ?? false }) {
-      facts.picture = H264SPSPicture(spsNAL: sps)
-    }
+    facts.picture = SPSPicture.firstSPS(in: AnnexB.nalUnits(in: bytes), hevc: hevc)
     // Decoding one picture per encrypted segment is the check of its key:
     // SAMPLE-AES leaves the first 32 bytes of every slice clear, so the slice
     // header parses whatever the key, and only the decoder, reading the

@@ -29,21 +29,7 @@ public enum VariantBitstreamRules {
         }
       }
       guard let first = facts.first(where: { $0.videoCodec != nil || $0.picture != nil }) else { continue }
-      if let resolution = variant.value("RESOLUTION"), let picture = first.picture,
-        resolution.lowercased() != "\(picture.width)x\(picture.height)"
-      {
-        finding(
-          VerifyRules.variantResolutionMismatch,
-          "RESOLUTION \(resolution), the SPS codes \(picture.width)x\(picture.height)")
-      }
-      let measuredRate = first.picture?.frameRate ?? first.frameDuration.map { Double(first.timescale) / Double($0) }
-      if let text = variant.value("FRAME-RATE"), let declared = Double(text), let measuredRate,
-        abs(declared - measuredRate) > 0.01
-      {
-        finding(
-          VerifyRules.variantFrameRateMismatch,
-          "FRAME-RATE \(text), the stream runs at \(BitstreamRules.seconds(measuredRate)) frames per second")
-      }
+      for (rule, detail) in pictureMismatches(variant, first) { finding(rule, detail) }
       let starts = segments.map { $0.facts?.firstPTS }
       let tolerance = (first.frameDuration ?? 0) / 2
       guard let reference = aligned else {
@@ -63,6 +49,44 @@ public enum VariantBitstreamRules {
       }
     }
     return findings
+  }
+
+  /// RESOLUTION, FRAME-RATE and VIDEO-RANGE against the first video
+  /// segment's SPS (or, for the frame rate without VUI timing, its timestamps).
+  static func pictureMismatches(
+    _ variant: VerifiedMultivariantPlaylist.Variant, _ first: SegmentMediaFacts
+  ) -> [(VerifyRule, String)] {
+    var found: [(VerifyRule, String)] = []
+    if let resolution = variant.value("RESOLUTION"), let picture = first.picture,
+      resolution.lowercased() != "\(picture.width)x\(picture.height)"
+    {
+      found.append(
+        (
+          VerifyRules.variantResolutionMismatch,
+          "RESOLUTION \(resolution), the SPS codes \(picture.width)x\(picture.height)"
+        ))
+    }
+    let measuredRate = first.picture?.frameRate ?? first.frameDuration.map { Double(first.timescale) / Double($0) }
+    if let text = variant.value("FRAME-RATE"), let declared = Double(text), let measuredRate,
+      abs(declared - measuredRate) > 0.01
+    {
+      found.append(
+        (
+          VerifyRules.variantFrameRateMismatch,
+          "FRAME-RATE \(text), the stream runs at \(BitstreamRules.seconds(measuredRate)) frames per second"
+        ))
+    }
+    // An absent VIDEO-RANGE means SDR (RFC 8216bis §4.4.6.2).
+    let declaredRange = variant.value("VIDEO-RANGE") ?? VideoRange.sdr.rawValue
+    if let picture = first.picture, declaredRange != picture.videoRange.rawValue {
+      let transfer = picture.transferCharacteristics.map { "transfer_characteristics \($0)" } ?? "no colour description"
+      found.append(
+        (
+          VerifyRules.variantVideoRangeMismatch,
+          "VIDEO-RANGE \(variant.value("VIDEO-RANGE") ?? "absent (SDR)"), the SPS has \(transfer): \(picture.videoRange.rawValue)"
+        ))
+    }
+    return found
   }
 
   /// Whether a CODECS entry names the codec found: the same string, avc1

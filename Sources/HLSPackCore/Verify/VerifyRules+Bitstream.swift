@@ -39,10 +39,17 @@ extension VerifyRules {
     summary: "CODECS does not name the codec, profile and level the segments' bitstream carries")
   public static let variantResolutionMismatch = VerifyRule(
     id: "variant.resolution-mismatch", severity: .must, source: "RFC 8216bis §4.4.6.2 (RESOLUTION)", owner: .packager,
-    summary: "RESOLUTION differs from the picture size of the first SPS")
+    summary: "RESOLUTION differs from the cropped picture size of the first SPS (H.264 or HEVC)")
   public static let variantFrameRateMismatch = VerifyRule(
     id: "variant.frame-rate-mismatch", severity: .must, source: "RFC 8216bis §4.4.6.2 (FRAME-RATE)", owner: .packager,
     summary: "FRAME-RATE differs from the frame rate of the SPS timing or of the timestamps")
+  public static let variantVideoRangeMismatch = VerifyRule(
+    id: "variant.video-range-mismatch", severity: .must,
+    source: "RFC 8216bis §4.4.6.2 (VIDEO-RANGE); ITU-T H.264 and H.265 Annex E (transfer_characteristics)",
+    owner: .packager,
+    summary:
+      "VIDEO-RANGE (absent: SDR) differs from the range the first SPS's transfer_characteristics codes (16 PQ, 18 HLG, else SDR)"
+  )
   public static let variantsMisaligned = VerifyRule(
     id: "variant.segments-misaligned", severity: .must,
     source: "RFC 8216bis §6.2.4; Apple HLS Authoring Specification 8.3",
@@ -52,7 +59,8 @@ extension VerifyRules {
     source: "RFC 8216bis §4.4.4.3, §6.2.4; Apple HLS Authoring Specification 8.13–8.15", owner: .packager,
     summary: "EXT-X-DISCONTINUITY does not stand before the same segments in every variant and rendition")
   public static let iFrameNotOnePicture = VerifyRule(
-    id: "iframe.not-one-picture", severity: .must, source: "RFC 8216bis §4.4.3.6 (EXT-X-I-FRAMES-ONLY)",
+    id: "iframe.not-one-picture", severity: .must,
+    source: "RFC 8216bis §4.4.3.6 (EXT-X-I-FRAMES-ONLY); ISO/IEC 14496-12 §8.8.3.1 (sample_is_non_sync_sample)",
     owner: .packager,
     summary: "an I-frame playlist's byte range does not hold exactly one access unit that is a keyframe")
 }

@@ -66,7 +66,7 @@ import Testing
   /// An x264 SPS: 20×12 macroblocks cropped by 12 lines, VUI timing at 25 fps.
   @Test func spsPicture() throws {
     let sps = try #require(Hex.decode("6742c00dda05067e7c05a8101032000003000200000300641e28554000"))
-    let picture = try #require(H264SPSPicture(spsNAL: sps[...]))
+    let picture = try #require(SPSPicture(h264SPS: sps[...]))
     #expect(picture.width == 320 && picture.height == 180)
     #expect(picture.frameRate == 25)
   }

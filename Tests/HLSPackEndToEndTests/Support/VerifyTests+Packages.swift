@@ -28,6 +28,12 @@ extension VerifyTests {
       #""video": [{"name": "main", "width": 320, "height": 180, "bitrate": 300000, "preset": "ultrafast"}], "#
         + #""audio": {"codec": "aac", "bitrate": 96000, "channels": 2, "sample_rate": 48000}"#
     ),
+    // One HEVC rung with AAC muxed in, clear: x265 codes 180 lines as 184 and crops them.
+    "fmp4-hevc": (
+      "fmp4", #"{"method": "none"}"#,
+      #""video": [{"name": "main", "codec": "hevc", "width": 320, "height": 180, "bitrate": 300000, "preset": "ultrafast"}], "#
+        + #""audio": {"codec": "aac", "bitrate": 96000, "channels": 2, "sample_rate": 48000}"#
+    ),
     // AC-3 muxed in, SAMPLE-AES: syncframes carry CRCs.
     "ts-sample-aes-ac3": (
       "ts", #"{"method": "sample-aes"}"#,

@@ -1,17 +1,10 @@
-/// What an H.264 sequence parameter set says about the pictures it governs:
-/// their cropped size (ITU-T H.264 §7.4.2.1.1, frame_crop_*_offset) and, when
-/// the VUI carries timing, their frame rate (Annex E.2.1, time_scale and
-/// num_units_in_tick). `hlspack verify` compares them with RESOLUTION and
-/// FRAME-RATE.
-public struct H264SPSPicture: Equatable, Sendable {
-  public var width: Int
-  public var height: Int
-  /// time_scale / (2 × num_units_in_tick): a frame is two field ticks (E.2.1).
-  public var frameRate: Double?
-
+/// The picture of an H.264 sequence parameter set: its cropped size (ITU-T
+/// H.264 §7.4.2.1.1, frame_crop_*_offset) and, from the VUI, its frame rate
+/// (Annex E.2.1, time_scale and num_units_in_tick) and transfer characteristics.
+extension SPSPicture {
   /// Reads on from frame_mbs_only_flag to the VUI's timing information.
   init(
-    reading r: inout NALBitReader, widthInMbs: Int, heightInMapUnits: Int, chromaFormat: Int,
+    h264Reading r: inout NALBitReader, widthInMbs: Int, heightInMapUnits: Int, chromaFormat: Int,
     separateColourPlane: Bool, frameMbsOnly: Bool
   ) throws {
     if !frameMbsOnly { _ = try r.bit("mb_adaptive_frame_field_flag") }
@@ -31,28 +24,18 @@ public struct H264SPSPicture: Equatable, Sendable {
     width = widthInMbs * 16 - subWidth * (crop.left + crop.right)
     height = fieldFactor * heightInMapUnits * 16 - subHeight * fieldFactor * (crop.top + crop.bottom)
     frameRate = nil
+    transferCharacteristics = nil
     guard try r.bit("vui_parameters_present_flag") else { return }
-    if try r.bit("aspect_ratio_info_present_flag") {
-      // Extended_SAR (255) carries sar_width and sar_height.
-      if try r.bits(8, "aspect_ratio_idc") == 255 { _ = try r.bits(32, "sar_width, sar_height") }
-    }
-    if try r.bit("overscan_info_present_flag") { _ = try r.bit("overscan_appropriate_flag") }
-    if try r.bit("video_signal_type_present_flag") {
-      _ = try r.bits(4, "video_format, video_full_range_flag")
-      if try r.bit("colour_description_present_flag") { _ = try r.bits(24, "colour_primaries …") }
-    }
-    if try r.bit("chroma_loc_info_present_flag") {
-      _ = try r.ue("chroma_sample_loc_type_top_field")
-      _ = try r.ue("chroma_sample_loc_type_bottom_field")
-    }
+    transferCharacteristics = try Self.readVUIColour(&r)
     guard try r.bit("timing_info_present_flag") else { return }
     let unitsInTick = try r.bits(32, "num_units_in_tick")
     let timeScale = try r.bits(32, "time_scale")
+    // time_scale / (2 × num_units_in_tick): a frame is two field ticks (E.2.1).
     if unitsInTick > 0, timeScale > 0 { frameRate = Double(timeScale) / (2 * Double(unitsInTick)) }
   }
 
-  /// The picture of the first SPS in `nal` (one NAL unit, header byte included).
-  public init?(spsNAL nal: ArraySlice<UInt8>) {
+  /// The picture of the H.264 SPS `nal` (one NAL unit, header byte included).
+  public init?(h264SPS nal: ArraySlice<UInt8>) {
     let bytes = Array(nal)
     guard let sps = try? H264SPS(bytes, 0..<bytes.count), let picture = sps.picture else { return nil }
     self = picture
