@@ -44,8 +44,9 @@ extension ServeEndToEnd {
     static let scenario = #"{"rules": [{"name": "wrong keys", "match": {"kind": "key"}, "action": {"key": "wrong"}}]}"#
 
     @Test func theFoldersPlaylistsNameItsKeys() throws {
+      let folder = try Self.folder()
       let server = try ServerProcess(
-        folder: try Self.folder(), arguments: ["--scenario", try ServeFixtures.scenario(Self.scenario)])
+        folder: folder, arguments: ["--scenario", try ServeFixtures.scenario(Self.scenario)])
       for key in Self.keys {
         let got = try Curl.run(server.base + key)
         #expect(got.status == 200)
@@ -58,6 +59,17 @@ extension ServeEndToEnd {
       #expect(unnamed.body == Self.keyBytes, "a file no playlist names keeps its bytes")
       let entry = try #require(server.entries(path: Self.other).first)
       #expect(entry["kind"] as? String == "other" && entry["rules"] == nil, "\(entry)")
+
+      // A playlist written after the folder was read names its key from its first request on.
+      let late = "/sample/late/index.m3u8"
+      try FileManager.default.createDirectory(
+        at: folder.appendingPathComponent("sample/late"), withIntermediateDirectories: true)
+      try Data("#EXTM3U\n#EXT-X-KEY:METHOD=AES-128,URI=\"../notes/readme.bin\"\n".utf8).write(
+        to: folder.appendingPathComponent(String(late.dropFirst())))
+      #expect(try Curl.run(server.base + late).status == 200)
+      #expect(try Curl.run(server.base + Self.other).body == Data(Self.keyBytes.map { ~$0 }))
+      let named = try server.entries(path: Self.other, atLeast: 2)
+      #expect(named.map { $0["kind"] as? String } == ["other", "key"])
     }
 
     @Test func theProxyLearnsKeysFromThePlaylistsItPassesOn() throws {

@@ -5,7 +5,8 @@ import Synchronization
 /// URI (RFC 8216bis sections 4.4.4.4 and 4.4.6.5), so that a key whose name
 /// says nothing (`key.bin`, `0123abcd`) is still a key to the log and the rules.
 /// Folder mode reads the folder's playlists once, the first time a request's
-/// name leaves its kind open; proxy mode learns from the playlists it passes on.
+/// name leaves its kind open, and then each playlist as it is served; proxy
+/// mode learns from the playlists it passes on.
 final class KeyURIs: Sendable {
   private struct Known {
     var paths: Set<String> = []
@@ -29,6 +30,21 @@ final class KeyURIs: Sendable {
     let paths = Self.keyPaths(in: playlist, at: relativePath)
     guard !paths.isEmpty else { return }
     known.withLock { $0.paths.formUnion(paths) }
+  }
+
+  /// Remembers the key paths of the playlist file at `realPath`, served at `relativePath`:
+  /// playlists written after the folder was read count from their first request.
+  func learn(playlistFile realPath: String, at relativePath: String) {
+    guard let text = Self.read(playlistFile: realPath) else { return }
+    learn(playlist: text, at: relativePath)
+  }
+
+  private static func read(playlistFile path: String) -> String? {
+    let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+    guard size <= PlaylistGzip.largestPlaylist, let data = FileManager.default.contents(atPath: path) else {
+      return nil
+    }
+    return String(decoding: data, as: UTF8.self)
   }
 
   /// The key URIs of `playlist` resolved against the playlist's own path (RFC 3986 section 5.2),
@@ -64,17 +80,14 @@ final class KeyURIs: Sendable {
     let root = URL(fileURLWithPath: folder.realPath.isEmpty ? "/" : folder.realPath)
     guard
       let files = FileManager.default.enumerator(
-        at: root, includingPropertiesForKeys: [.fileSizeKey], options: [.skipsHiddenFiles])
+        at: root, includingPropertiesForKeys: nil, options: [.skipsHiddenFiles])
     else { return [] }
     var paths: Set<String> = []
     for case let file as URL in files where file.pathExtension.lowercased() == "m3u8" {
-      let size = (try? file.resourceValues(forKeys: [.fileSizeKey]).fileSize) ?? 0
-      guard size <= PlaylistGzip.largestPlaylist, let data = FileManager.default.contents(atPath: file.path) else {
-        continue
-      }
+      guard let text = read(playlistFile: file.path) else { continue }
       let relative = String(file.standardizedFileURL.path.dropFirst(root.standardizedFileURL.path.count))
       let trimmed = relative.hasPrefix("/") ? String(relative.dropFirst()) : relative
-      paths.formUnion(keyPaths(in: String(decoding: data, as: UTF8.self), at: trimmed))
+      paths.formUnion(keyPaths(in: text, at: trimmed))
     }
     return paths
   }

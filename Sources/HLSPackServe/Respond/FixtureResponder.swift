@@ -81,7 +81,11 @@ struct FixtureResponder: HTTPResponder {
       case .notFound:
         return finish(Self.plain(.notFound, "not found\n"), exchange)
       case .file(let realPath, let relativePath):
-        exchange.target = classified(RequestTarget(relativePath: relativePath, realPath: realPath), in: folder)
+        let target = classified(RequestTarget(relativePath: relativePath, realPath: realPath), in: folder)
+        if target.kind == .media || target.kind == .master {
+          keyURIs.learn(playlistFile: realPath, at: relativePath)
+        }
+        exchange.target = target
         located = .file(realPath: realPath)
       }
     case .upstream(let upstream):
