@@ -6,8 +6,8 @@ extension ServeEndToEnd {
   /// Headless Chromium plays the shipped ladder (TS, AES-128) in its own HLS
   /// player, a bare `<video src=master.m3u8>` with no script library: it
   /// fetches the playlists, the key and the segments itself, and decrypts and
-  /// decodes H.264 and AAC to the end. Skipped, saying why, when chromium or
-  /// playwright is not installed.
+  /// decodes H.264 and AAC to the end, over HTTP and over HTTPS. Skipped,
+  /// saying why, when chromium, playwright or certutil is not installed.
   @Suite("serve: native HLS playback in headless Chromium")
   struct ChromiumTests {
     @Test(.enabled(if: Chromium.isAvailable, Chromium.skipMessage))
@@ -53,6 +53,33 @@ extension ServeEndToEnd {
       let keyPath = try ServeFixtures.keyPath(in: package, rendition: "720p")
       let keys = try server.entries(path: keyPath)
       #expect(keys.first?["faults"] as? [String] == ["key_wrong"], "\(keys)")
+    }
+
+    /// Over `--tls auto` Chromium plays only because its NSS database trusts the
+    /// generated authority (no flag that ignores certificate errors): with an
+    /// empty database the handshake fails and no request reaches the server.
+    @Test(.enabled(if: Chromium.isAvailable && Chromium.canTrustAuthorities, Chromium.trustSkipMessage))
+    func chromiumPlaysTheLadderOverHTTPSTrustingTheLocalAuthority() throws {
+      let package = try ServeFixtures.ladderPackage()
+      let state = try ScratchFolder.make("state")
+      let server = try ServerProcess(
+        folder: package, arguments: ["--tls", "auto", "--tls-port", "0", "--state", state.path])
+      let url = "https://127.0.0.1:\(try #require(server.tlsPort))/sample/master.m3u8"
+
+      let untrusted = try Chromium.play(url, timeout: 10, home: try ScratchFolder.make("chromium-home"))
+      #expect(untrusted.error != nil && !untrusted.ended, "\(untrusted.summary)")
+      #expect(try server.log().isEmpty, "no request passes an untrusted handshake")
+
+      let played = try Chromium.play(url, home: try Chromium.home(trusting: try #require(server.authority)))
+      #expect(played.error == nil && played.ended, "\(played.summary)")
+      #expect(played.currentTime >= 9.9, "\(played.summary)")
+      #expect(played.decodedFrames == (try Self.sourcePictures()), "every picture of the 10 s sample")
+      let log = try server.log()
+      #expect(Set(log.compactMap { $0["kind"] as? String }) == ["master", "media", "key", "segment"], "\(log)")
+      for entry in log {
+        #expect(entry["scheme"] as? String == "https", "every request came to the TLS port: \(entry)")
+        #expect([200, 206].contains(entry["status"] as? Int), "\(entry)")
+      }
     }
 
     /// Pictures in the repository's sample, counted by ffprobe.

@@ -28,6 +28,8 @@ extension ServeEndToEnd {
 
       let entries = try server.entries(path: "/keys/k.key", atLeast: 3)
       #expect(entries.map { $0["status"] as? Int } == [401, 403, 200])
+      #expect(entries.map { $0["faults"] as? [String] ?? [] } == [["unauthorized"], ["forbidden"], []])
+      #expect(entries.allSatisfy { $0["rules"] as? [String] == ["rules[0]"] })
       #expect(entries[2]["query"] as? String == "token=***")
       #expect((entries[2]["headers"] as? [String: String])?["cookie"] == "a=***; session=***")
     }
@@ -50,6 +52,7 @@ extension ServeEndToEnd {
       let entry = try #require(server.entries(path: Self.segment).first)
       #expect((entry["duration_ms"] as? Double ?? 0) >= 400)
       #expect(entry["faults"] as? [String] == ["delay"])
+      #expect(entry["rules"] as? [String] == ["rules[0]"], "the rule that added the header")
     }
 
     @Test func stallMidBodyThenTheRest() throws {
@@ -94,6 +97,7 @@ extension ServeEndToEnd {
       if fault == "wrong" { #expect(got.body == Data(ServeFixtures.keyBytes.map { ~$0 })) }
       let entry = try #require(server.entries(path: "/keys/k.key").first)
       #expect(entry["faults"] as? [String] == ["key_\(fault)"])
+      #expect(entry["status"] as? Int == 200)
       #expect(entry["bytes"] as? Int == length)
     }
 

@@ -114,6 +114,27 @@ struct ServeUnitTests {
     #expect(RequestTarget(relativePath: "report.json", realPath: "/nonexistent").kind == .other)
   }
 
+  @Test func keyURIsResolveAgainstTheirPlaylist() {
+    let playlist = """
+      #EXTM3U
+      #EXT-X-KEY:METHOD=AES-128,URI="../secrets/key.bin",IV=0x1
+      #EXT-X-KEY:METHOD=NONE
+      #EXT-X-KEY:METHOD=SAMPLE-AES,URI="skd://asset-1",KEYFORMAT="com.apple.streamingkeydelivery"
+      #EXT-X-SESSION-KEY:METHOD=AES-128,URI="https://keys.example/license/a%20b"
+      #EXT-X-KEY:METHOD=AES-128,URI="/root-key"
+      #EXTINF:4,
+      segment_0.ts
+      """
+    #expect(
+      KeyURIs.keyPaths(in: playlist, at: "sample/720p/index.m3u8") == [
+        "sample/secrets/key.bin", "license/a b", "root-key",
+      ])
+    let keys = KeyURIs()
+    keys.learn(playlist: playlist, at: "sample/720p/index.m3u8")
+    #expect(keys.contains("sample/secrets/key.bin", scanning: nil))
+    #expect(!keys.contains("sample/720p/segment_0.ts", scanning: nil))
+  }
+
   @Test func gzipNegotiationAndTags() {
     #expect(PlaylistGzip.accepts("gzip, deflate, br"))
     #expect(PlaylistGzip.accepts("br;q=1.0, gzip;q=0.5"))

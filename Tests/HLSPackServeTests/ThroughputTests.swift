@@ -46,6 +46,9 @@ extension ServeEndToEnd {
       // 100 000 bytes at 50 000 B/s: 2 s.
       let slowBody = slow.seconds - slow.firstByteSeconds
       #expect(abs(slowBody - 2.0) <= 0.2, "\(slowBody) s in the second step")
+      let entries = try (0..<2).flatMap { try server.entries(path: "/ladder/low/segment_0000\($0).ts") }
+      #expect(entries.map { $0["faults"] as? [String] ?? [] } == [["throughput"], ["throughput"]])
+      #expect(entries.map { $0["bytes"] as? Int } == [Self.size, 100_000])
     }
 
     @Test func aRenditionsPaceIsSharedByItsConnections() throws {
@@ -64,6 +67,12 @@ extension ServeEndToEnd {
       // 400 000 bytes in all at 400 000 B/s: both end after about 1 s (0.5 s each if paced per connection).
       let slowest = times.withLock { $0.max() ?? 0 }
       #expect(abs(slowest - 1.0) <= 0.1, "\(times.withLock { $0 }) s")
+      let entries = try (0..<2).flatMap { try server.entries(path: "/ladder/low/segment_0000\($0).ts") }
+      #expect(entries.count == 2)
+      for entry in entries {
+        #expect(entry["rendition"] as? String == "low" && entry["status"] as? Int == 200, "\(entry)")
+        #expect(entry["faults"] as? [String] == ["throughput"] && entry["rules"] as? [String] == ["rules[0]"])
+      }
     }
   }
 }

@@ -30,8 +30,9 @@ struct RequestTarget: Sendable, Equatable {
   /// Classifies by simple rules: `.m3u8` naming variant streams
   /// (`#EXT-X-STREAM-INF`) or renditions (`#EXT-X-MEDIA`) is a master playlist
   /// (RFC 8216bis section 4.4.6), any other `.m3u8` a media playlist; `.key`
-  /// files and files in a `keys` folder are keys; a media file whose name
-  /// starts with `init` is an init segment.
+  /// files and files in a `keys` folder are keys (and, through `KeyURIs`, any
+  /// file a playlist names as a key); a media file whose name starts with
+  /// `init` is an init segment.
   init(relativePath: String, realPath: String) {
     self.init(relativePath: relativePath) { Self.isMasterPlaylist(realPath: realPath) }
   }

@@ -26,6 +26,8 @@ struct FixtureResponder: HTTPResponder {
   let stats: ServeStats
   let log: RequestLog
   let pacers: Pacers
+  /// Paths the playlists name as keys, whatever their names.
+  let keyURIs = KeyURIs()
   /// `--gzip`: playlists compressed for clients that accept gzip.
   var gzipPlaylists = false
   /// `http` or `https`, for the log: both listeners share everything else.
@@ -79,7 +81,11 @@ struct FixtureResponder: HTTPResponder {
       case .notFound:
         return finish(Self.plain(.notFound, "not found\n"), exchange)
       case .file(let realPath, let relativePath):
-        exchange.target = RequestTarget(relativePath: relativePath, realPath: realPath)
+        let target = classified(RequestTarget(relativePath: relativePath, realPath: realPath), in: folder)
+        if target.kind == .media || target.kind == .master {
+          keyURIs.learn(playlistFile: realPath, at: relativePath)
+        }
+        exchange.target = target
         located = .file(realPath: realPath)
       }
     case .upstream(let upstream):
@@ -90,7 +96,7 @@ struct FixtureResponder: HTTPResponder {
       let isMaster =
         RequestTarget.isPlaylist(relativePath: relativePath)
         ? await upstream.isMasterPlaylist(requestPath: exchange.path) : false
-      exchange.target = RequestTarget(relativePath: relativePath) { isMaster }
+      exchange.target = classified(RequestTarget(relativePath: relativePath) { isMaster }, in: nil)
       located = .upstream(upstream)
     }
     if request.method == .options { return finish(CORS.preflight(request), exchange) }
@@ -101,6 +107,14 @@ struct FixtureResponder: HTTPResponder {
     }
     if let target = exchange.target { exchange.plan = scenario.plan(for: target, method: exchange.method) }
     return try await answer(request, located: located, exchange: exchange, context: context)
+  }
+
+  /// A file whose name leaves its kind open is a key when a playlist names it as one.
+  private func classified(_ target: RequestTarget, in folder: ServedFolder?) -> RequestTarget {
+    guard target.kind == .other, keyURIs.contains(target.relativePath, scanning: folder) else { return target }
+    var target = target
+    target.kind = .key
+    return target
   }
 
   /// Applies the plan's faults that come before the body, then serves the file.

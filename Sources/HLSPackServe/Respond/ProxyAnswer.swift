@@ -58,9 +58,13 @@ struct ProxyAnswer {
         keyFault, key: Array(key.readableBytesView), headers: headers, request: request, exchange: exchange,
         context: context)
     }
-    if encoding == .gzip, status == .ok, headers[.contentEncoding] == nil {
+    let isPlaylist = exchange.target.map { $0.kind == .media || $0.kind == .master } ?? false
+    if status == .ok, headers[.contentEncoding] == nil, encoding == .gzip || (isPlaylist && request.method == .get) {
       let playlist = try await origin.body.collect(upTo: PlaylistGzip.largestPlaylist)
-      if let zipped = PlaylistGzip.compress(playlist) {
+      if let target = exchange.target {
+        responder.keyURIs.learn(playlist: String(buffer: playlist), at: target.relativePath)
+      }
+      if encoding == .gzip, let zipped = PlaylistGzip.compress(playlist) {
         headers[.eTag] = headers[.eTag].map(PlaylistGzip.etag)
         return responder.gzipped(zipped, headers: headers, request: request, exchange: exchange, context: context)
       }

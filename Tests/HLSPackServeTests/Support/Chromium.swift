@@ -44,9 +44,31 @@ enum Chromium {
   static let skipMessage: Comment =
     "needs chromium on PATH and playwright in python3 (scripts/install-peers installs both)"
 
-  /// Plays `url` until it ends, fails, or `timeout` seconds pass.
-  static func play(_ url: String, timeout: Int = 60) throws -> Playback {
-    let run = try Command.run("python3", [script.path, url, "--timeout", String(timeout)])
+  /// Whether NSS's `certutil` (Debian's libnss3-tools) is installed, to make Chromium trust an authority.
+  static let canTrustAuthorities: Bool = (try? Command.which("certutil")) != nil
+
+  static let trustSkipMessage: Comment =
+    "needs chromium, playwright and certutil (scripts/install-peers installs libnss3-tools)"
+
+  /// A HOME whose NSS database (.pki/nssdb, where Chromium on Linux looks) trusts
+  /// the authority at `certificate` for TLS servers, and nothing else.
+  static func home(trusting certificate: String) throws -> URL {
+    let home = try ScratchFolder.make("chromium-home")
+    let database = home.appendingPathComponent(".pki/nssdb")
+    try FileManager.default.createDirectory(at: database, withIntermediateDirectories: true)
+    for arguments in [
+      ["-N", "--empty-password"], ["-A", "-t", "C,,", "-n", "hlspack serve authority", "-i", certificate],
+    ] {
+      let run = try Command.run("certutil", ["-d", "sql:" + database.path] + arguments)
+      guard run.status == 0 else { throw FixtureError("certutil \(arguments.joined(separator: " ")): \(run.stderr)") }
+    }
+    return home
+  }
+
+  /// Plays `url` until it ends, fails, or `timeout` seconds pass; `home` is the browser's HOME.
+  static func play(_ url: String, timeout: Int = 60, home: URL? = nil) throws -> Playback {
+    let run = try Command.run(
+      "python3", [script.path, url, "--timeout", String(timeout)] + (home.map { ["--home", $0.path] } ?? []))
     guard run.status == 0 else { throw FixtureError("chromium-play \(url) failed: \(run.stderr)") }
     let decoder = JSONDecoder()
     decoder.keyDecodingStrategy = .convertFromSnakeCase
