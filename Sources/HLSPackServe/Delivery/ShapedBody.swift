@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import _NIOFileSystem
 
 /// Where a response body comes from: bytes of a served file, bytes made here,
 /// or the origin's body in proxy mode, read as the client takes it.
@@ -45,8 +46,8 @@ extension FixtureResponder {
         case .bytes(let buffer):
           try await ResponseBody(byteBuffer: buffer).write(shaping)
         case .file(let realPath, let range):
-          try await fileIO.loadFile(path: realPath, range: range, context: context, chunkLength: 64 * 1024)
-            .write(shaping)
+          try await Self.writeFile(realPath, range: range, to: &shaping)
+          try await shaping.finish(nil)
         case .upstream(let body):
           for try await chunk in body { try await shaping.write(chunk) }
           try await shaping.finish(nil)
@@ -59,6 +60,26 @@ extension FixtureResponder {
     }
     decorate(&response, exchange)
     return response
+  }
+
+  /// Reads the next chunk only once the connection took the last one, so
+  /// that a connection holds one chunk: Hummingbird's `FileIO` reads up to
+  /// eight ahead, which cost about a third more memory per connection in
+  /// `bench/serve` (bench/RESULTS.md). A file that shrank since its length
+  /// was sent ends the body early, which closes the connection.
+  static func writeFile(_ realPath: String, range: ClosedRange<Int>, to writer: inout ShapingWriter) async throws {
+    let chunkLength: Int64 = 64 * 1024
+    try await FileSystem.shared.withFileHandle(forReadingAt: FilePath(realPath)) { handle in
+      var offset = Int64(range.lowerBound)
+      let end = Int64(range.upperBound) + 1
+      while offset < end {
+        let chunk = try await handle.readChunk(
+          fromAbsoluteOffset: offset, length: .bytes(min(chunkLength, end - offset)))
+        guard chunk.readableBytes > 0 else { throw BodyTruncated() }
+        offset += Int64(chunk.readableBytes)
+        try await writer.write(chunk)
+      }
+    }
   }
 
   /// A key answered with bytes a client must reject, made from the real key's first bytes.

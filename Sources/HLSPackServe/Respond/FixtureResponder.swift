@@ -32,7 +32,6 @@ struct FixtureResponder: HTTPResponder {
   var gzipPlaylists = false
   /// `http` or `https`, for the log: both listeners share everything else.
   var scheme = "http"
-  let fileIO = FileIO()
 
   /// One request on its way through: what the log needs, gathered as the answer is chosen.
   struct Exchange: Sendable {
