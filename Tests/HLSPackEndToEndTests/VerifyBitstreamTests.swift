@@ -160,6 +160,22 @@ extension VerifyTests {
     }
     #expect(result.rules == ["iframe.not-one-picture"] && result.status == 1)
   }
+
+  /// SAMPLE-AES leaves the NAL unit headers clear, so an I-frame entry
+  /// stretched over its whole segment is found to hold many pictures with no key.
+  @Test func sampleAESIFrameRangeOverTheSegment() throws {
+    let result = try broken("ts-sample-aes") { package in
+      let segment = package.appendingPathComponent("main/segment_00000.ts")
+      let size = try #require(try FileManager.default.attributesOfItem(atPath: segment.path)[.size] as? Int)
+      try edit(package.appendingPathComponent("main/iframes.m3u8")) { text in
+        guard let range = text.split(separator: "\n").first(where: { $0.hasPrefix("#EXT-X-BYTERANGE:") }) else {
+          return text
+        }
+        return text.replacingOccurrences(of: String(range) + "\n", with: "#EXT-X-BYTERANGE:\(size)@0\n")
+      }
+    }
+    #expect(result.rules == ["iframe.not-one-picture"] && result.status == 1)
+  }
 }
 
 extension VerifyTests {

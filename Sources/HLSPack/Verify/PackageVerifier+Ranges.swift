@@ -4,8 +4,8 @@ import HLSPackCrypto
 
 /// I-frame playlist entries: byte ranges of segments, read as a client reads them.
 extension PackageVerifier {
-  /// An I-frame range of a clear, `cbcs` or AES-128 segment (decrypted as a
-  /// client does); its picture is checked.
+  /// An I-frame range of a clear, SAMPLE-AES, `cbcs` or AES-128 segment
+  /// (decrypted as a client does); its picture is checked.
   func checkRange(_ check: RangeCheck, run: inout Run) {
     let segment = check.segment
     let container = SegmentContainer.of(uri: segment.uri, hasMap: segment.mapURI != nil)
@@ -18,8 +18,10 @@ extension PackageVerifier {
     case nil:
       guard let bytes = readRange(check) else { return }
       clear = bytes
-    case "SAMPLE-AES" where container == .fragmentedMP4:
-      // cbcs leaves every box clear, and the check reads no sample's bytes.
+    case "SAMPLE-AES":
+      // cbcs leaves every box clear, and SAMPLE-AES in MPEG-TS every packet,
+      // PES header and NAL unit header (Apple's MPEG-2 Stream Encryption
+      // Format for HTTP Live Streaming, §2): the check reads no sample's bytes.
       guard let bytes = readRange(check) else { return }
       clear = bytes
     case "AES-128":
