@@ -7,7 +7,7 @@ WORKDIR /src
 COPY . .
 # install -s strips the symbol tables, which running the tool does not need.
 RUN ./scripts/bootstrap \
- && swift build -c release -Xswiftc -warnings-as-errors --static-swift-stdlib \
+ && swift build -c release -Xswiftc -warnings-as-errors --static-swift-stdlib --product hlspack \
  && install -D -s "$(swift build -c release --show-bin-path)/hlspack" /out/hlspack
 
 FROM debian:bookworm-slim
