@@ -11,6 +11,8 @@ final class KeyURIs: Sendable {
   private struct Known {
     var paths: Set<String> = []
     var scannedFolder = false
+    /// The ETag of each playlist file last read, so that one is read again only once it changed.
+    var readVersions: [String: String] = [:]
   }
   private let known = Mutex(Known())
 
@@ -33,9 +35,13 @@ final class KeyURIs: Sendable {
   }
 
   /// Remembers the key paths of the playlist file at `realPath`, served at `relativePath`:
-  /// playlists written after the folder was read count from their first request.
+  /// playlists written after the folder was read count from their first request. A playlist
+  /// served again unchanged is not read again.
   func learn(playlistFile realPath: String, at relativePath: String) {
-    guard let text = Self.read(playlistFile: realPath) else { return }
+    guard let version = FileValidators(realPath: realPath)?.etag,
+      known.withLock({ $0.readVersions.updateValue(version, forKey: relativePath) != version }),
+      let text = Self.read(playlistFile: realPath)
+    else { return }
     learn(playlist: text, at: relativePath)
   }
 
