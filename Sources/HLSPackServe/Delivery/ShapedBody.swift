@@ -38,18 +38,22 @@ extension FixtureResponder {
     let length = headers[.contentLength].flatMap { Int($0) }
     let (finished, bodyShape) = (exchange, shape)
     var response = Response(status: status, headers: headers)
+    let (budget, loop) = (budget, context.channel.eventLoop)
     response.body = ResponseBody(contentLength: length) { writer in
       let sent = SentBytes()
       var shaping = ShapingWriter(inner: writer, shape: bodyShape, sent: sent)
+      var sender = BudgetedSender(budget: budget, loop: loop)
       do {
         switch source {
         case .bytes(let buffer):
           try await ResponseBody(byteBuffer: buffer).write(shaping)
         case .file(let realPath, let range):
-          try await Self.writeFile(realPath, range: range, to: &shaping)
+          try await Self.writeFile(realPath, range: range, to: &shaping, through: &sender)
           try await shaping.finish(nil)
         case .upstream(let body):
-          for try await chunk in body { try await shaping.write(chunk) }
+          for try await chunk in body {
+            try await sender.send(length: chunk.readableBytes, to: &shaping) { chunk }
+          }
           try await shaping.finish(nil)
         }
         record(finished, status: Int(status.code), bytes: sent.value)
@@ -62,22 +66,26 @@ extension FixtureResponder {
     return response
   }
 
-  /// Reads the next chunk only once the connection took the last one, so
-  /// that a connection holds one chunk: Hummingbird's `FileIO` reads up to
-  /// eight ahead, which cost about a third more memory per connection in
-  /// `bench/serve` (bench/RESULTS.md). A file that shrank since its length
-  /// was sent ends the body early, which closes the connection.
-  static func writeFile(_ realPath: String, range: ClosedRange<Int>, to writer: inout ShapingWriter) async throws {
-    let chunkLength: Int64 = 64 * 1024
+  /// Reads a file's range a chunk at a time, as the budget gives room (not
+  /// Hummingbird's `FileIO`, which reads up to eight chunks ahead of the
+  /// connection). A file that shrank since its length was sent ends the body
+  /// early, which closes the connection.
+  static func writeFile(
+    _ realPath: String, range: ClosedRange<Int>, to writer: inout ShapingWriter, through sender: inout BudgetedSender
+  ) async throws {
+    let chunkLength = Int64(ServerChannels.bodyChunk)
     try await FileSystem.shared.withFileHandle(forReadingAt: FilePath(realPath)) { handle in
       var offset = Int64(range.lowerBound)
       let end = Int64(range.upperBound) + 1
       while offset < end {
-        let chunk = try await handle.readChunk(
-          fromAbsoluteOffset: offset, length: .bytes(min(chunkLength, end - offset)))
-        guard chunk.readableBytes > 0 else { throw BodyTruncated() }
-        offset += Int64(chunk.readableBytes)
-        try await writer.write(chunk)
+        let length = min(chunkLength, end - offset)
+        let start = offset
+        let read = try await sender.send(length: Int(length), to: &writer) {
+          let chunk = try await handle.readChunk(fromAbsoluteOffset: start, length: .bytes(length))
+          guard chunk.readableBytes > 0 else { throw BodyTruncated() }
+          return chunk
+        }
+        offset += Int64(read)
       }
     }
   }

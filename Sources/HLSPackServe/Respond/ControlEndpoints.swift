@@ -5,7 +5,7 @@ import NIOCore
 
 /// The server's own endpoints: `POST /_hlspack/scenario` replaces the
 /// scenario (the body is a scenario file; its clock and counters restart),
-/// `GET /_hlspack/stats` returns the counts, `POST /_hlspack/stats/reset` clears them.
+/// `GET /_hlspack/stats` returns the counts and the body bytes in memory, `POST /_hlspack/stats/reset` clears them.
 struct ControlEndpoints {
   static let prefix = "/_hlspack/"
   /// A scenario is a few rules; anything larger is a mistake.
@@ -13,6 +13,7 @@ struct ControlEndpoints {
 
   let scenario: ScenarioState
   let stats: ServeStats
+  let budget: BodyBudget
 
   func respond(to request: inout Request, path: String) async throws -> Response {
     switch (request.method, path) {
@@ -34,7 +35,9 @@ struct ControlEndpoints {
       var headers = HTTPFields()
       headers[.contentType] = "application/json"
       headers[.cacheControl] = "no-store"
-      return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: try stats.json())))
+      return Response(
+        status: .ok, headers: headers,
+        body: .init(byteBuffer: ByteBuffer(bytes: try stats.json(bodyBytesHeld: budget.held))))
     case (.post, "/_hlspack/stats/reset"):
       stats.reset()
       return FixtureResponder.plain(.ok, "stats cleared\n")

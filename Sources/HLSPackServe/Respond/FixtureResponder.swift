@@ -26,6 +26,8 @@ struct FixtureResponder: HTTPResponder {
   let stats: ServeStats
   let log: RequestLog
   let pacers: Pacers
+  /// Bounds the body bytes in memory over all connections.
+  let budget: BodyBudget
   /// Paths the playlists name as keys, whatever their names.
   let keyURIs = KeyURIs()
   /// `--gzip`: playlists compressed for clients that accept gzip.
@@ -67,7 +69,7 @@ struct FixtureResponder: HTTPResponder {
     if exchange.path.hasPrefix(ControlEndpoints.prefix) {
       exchange.target = RequestTarget(control: exchange.path)
       var request = request
-      let response = try await ControlEndpoints(scenario: scenario, stats: stats).respond(
+      let response = try await ControlEndpoints(scenario: scenario, stats: stats, budget: budget).respond(
         to: &request, path: exchange.path)
       return finish(response, exchange)
     }

@@ -1,6 +1,5 @@
 import Foundation
 import Hummingbird
-import HummingbirdTLS
 import Logging
 import NIOCore
 import ServiceLifecycle
@@ -12,6 +11,7 @@ public struct FixtureServer: Sendable {
   let options: ServeOptions
   let responder: FixtureResponder
   let tls: TLSSetup?
+  let budget: BodyBudget
 
   /// Checks the folder or origin URL, the scenario, the log and the certificate before anything listens.
   public init(options: ServeOptions) throws {
@@ -34,6 +34,8 @@ public struct FixtureServer: Sendable {
     }
     let log = try RequestLog(destination: options.log, showsSecrets: options.logSecrets)
     tls = try options.tls.map { try TLSSetup($0) }
+    let budget = BodyBudget()
+    self.budget = budget
     // The origin's client is made last: once made, it must be shut down (see `run`).
     let content: FixtureResponder.Content
     if let folder {
@@ -43,7 +45,7 @@ public struct FixtureServer: Sendable {
     }
     responder = FixtureResponder(
       content: content, scenario: ScenarioState(scenario), stats: ServeStats(), log: log, pacers: Pacers(),
-      gzipPlaylists: options.gzipPlaylists)
+      budget: budget, gzipPlaylists: options.gzipPlaylists)
   }
 
   /// Serves until SIGINT or SIGTERM. Each listener prints one JSON line on
@@ -53,7 +55,7 @@ public struct FixtureServer: Sendable {
     logger.logLevel = .warning
     var services: [any Service] = [
       Application(
-        responder: responder,
+        responder: responder, server: ServerChannels.http(budget: budget),
         configuration: .init(address: .hostname(options.host, port: options.port), serverName: "hlspack"),
         onServerRunning: announcer(scheme: "http", authority: nil), logger: logger)
     ]
@@ -62,7 +64,7 @@ public struct FixtureServer: Sendable {
       secure.scheme = "https"
       services.append(
         Application(
-          responder: secure, server: try .tls(.http1(), tlsConfiguration: tls.configuration),
+          responder: secure, server: try ServerChannels.https(budget: budget, tls: tls.configuration),
           configuration: .init(address: .hostname(options.host, port: options.tlsPort), serverName: "hlspack"),
           onServerRunning: announcer(scheme: "https", authority: tls.authority), logger: logger))
       if let authority = tls.authority { Self.explainTrust(authority: authority) }

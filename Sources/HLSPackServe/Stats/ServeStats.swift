@@ -27,12 +27,14 @@ final class ServeStats: Sendable {
 
   func reset() { counts.withLock { $0 = Counts() } }
 
-  /// The counts as JSON with sorted keys.
-  func json() throws -> Data {
+  /// The counts as JSON with sorted keys, with the response body bytes held
+  /// in memory now (`BodyBudget`), which falls back to 0 when no body is on its way.
+  func json(bodyBytesHeld: Int) throws -> Data {
     let counts = counts.withLock { $0 }
     let object: [String: Any] = [
       "requests": counts.requests, "bytes_served": counts.bytesServed, "paths": counts.paths,
       "key_fetches": counts.keyFetches, "faults": counts.faults, "statuses": counts.statuses,
+      "body_bytes_held": bodyBytesHeld,
     ]
     return try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
   }
