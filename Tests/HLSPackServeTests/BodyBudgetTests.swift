@@ -65,7 +65,7 @@ extension ServeEndToEnd {
         #expect(whole.status == 200, "\(base)")
         #expect(whole.body == bytes, "\(base)")
         let abandoned = try Curl.run(
-          base + "/large.ts", ["--cacert", authority, "--limit-rate", "256k", "--max-time", "1"])
+          base + "/large.ts", ["--cacert", authority, "--limit-rate", "16k", "--max-time", "1"])
         #expect(abandoned.exitCode != 0 && abandoned.body.count < bytes.count, "\(base): the client hung up halfway")
       }
       var held = -1
