@@ -39,6 +39,26 @@ struct BodyBudgetTests {
     #expect(budget.held == 0)
   }
 
+  @Test func aLedgerHandsRoomOverOnceAndGivesBackWhatNeverArrives() async {
+    let budget = BodyBudget(limit: 1000)
+    let ledger = BodyLedger(budget: budget)
+    await budget.take(100)
+    #expect(ledger.send(100))
+    ledger.arrived(60)
+    #expect(budget.held == 100, "arrived bytes the sender took room for are not counted twice")
+    ledger.failed(100)
+    #expect(budget.held == 60, "the 40 bytes that never arrived go back")
+    budget.giveBack(60)
+    ledger.arrived(25)
+    #expect(budget.held == 25, "a body no sender took room for is added")
+    budget.giveBack(25)
+    await budget.take(50)
+    #expect(ledger.send(50))
+    ledger.close()
+    #expect(budget.held == 0, "a closed connection's bytes in transit go back")
+    #expect(!ledger.send(10), "after the close, a sender keeps its room to give back itself")
+  }
+
   private final class Flag: Sendable {
     private let value = Mutex(false)
     var isSet: Bool { value.withLock { $0 } }

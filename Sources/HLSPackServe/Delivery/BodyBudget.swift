@@ -2,10 +2,11 @@ import Synchronization
 
 /// The response body bytes this process holds at once, over all connections:
 /// bytes read from a file or taken from the origin that the socket has not
-/// yet accepted. A sender takes room for a chunk before it reads it; the
-/// pipeline counts each body write until the socket took it (`BodyBytesCounter`).
-/// Memory then stays bounded by the limit, not by the number of connections
-/// times what each one buffers (docs/serve-memory.md).
+/// yet accepted. A sender takes room for a chunk before it reads it; the room
+/// passes through the connection's `BodyLedger` to its `BodyBytesCounter`,
+/// which gives it back when the socket took the bytes. Memory then stays
+/// bounded by the limit, not by the number of connections times what each
+/// one buffers (docs/design/serve-memory.md).
 final class BodyBudget: Sendable {
   let limit: Int
   private let state = Mutex(State())

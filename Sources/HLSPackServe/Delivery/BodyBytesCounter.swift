@@ -8,10 +8,10 @@ final class BodyBytesCounter: ChannelOutboundHandler, RemovableChannelHandler {
   typealias OutboundIn = HTTPResponsePart
   typealias OutboundOut = HTTPResponsePart
 
-  private let budget: BodyBudget
+  let ledger: BodyLedger
 
   init(budget: BodyBudget) {
-    self.budget = budget
+    ledger = BodyLedger(budget: budget)
   }
 
   func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
@@ -19,11 +19,21 @@ final class BodyBytesCounter: ChannelOutboundHandler, RemovableChannelHandler {
       context.write(data, promise: promise)
       return
     }
-    let bytes = buffer.readableBytes
-    let budget = budget
-    budget.add(bytes)
+    let (bytes, budget) = (buffer.readableBytes, ledger.budget)
+    ledger.arrived(bytes)
     let written = promise ?? context.eventLoop.makePromise()
     written.futureResult.whenComplete { _ in budget.giveBack(bytes) }
     context.write(data, promise: written)
+  }
+
+  func handlerRemoved(context: ChannelHandlerContext) {
+    ledger.close()
+  }
+
+  /// The ledger of `channel`'s counter, looked up on its event loop; nil if it has none.
+  static func ledger(of channel: any Channel) async -> BodyLedger? {
+    try? await channel.eventLoop.submit {
+      try channel.pipeline.syncOperations.handler(type: BodyBytesCounter.self).ledger
+    }.get()
   }
 }

@@ -38,17 +38,17 @@ extension FixtureResponder {
     let length = headers[.contentLength].flatMap { Int($0) }
     let (finished, bodyShape) = (exchange, shape)
     var response = Response(status: status, headers: headers)
-    let (budget, loop) = (budget, context.channel.eventLoop)
+    let channel = context.channel
     response.body = ResponseBody(contentLength: length) { writer in
       let sent = SentBytes()
       var shaping = ShapingWriter(inner: writer, shape: bodyShape, sent: sent)
-      var sender = BudgetedSender(budget: budget, loop: loop)
+      let sender = BudgetedSender(ledger: await BodyBytesCounter.ledger(of: channel))
       do {
         switch source {
         case .bytes(let buffer):
           try await ResponseBody(byteBuffer: buffer).write(shaping)
         case .file(let realPath, let range):
-          try await Self.writeFile(realPath, range: range, to: &shaping, through: &sender)
+          try await Self.writeFile(realPath, range: range, to: &shaping, through: sender)
           try await shaping.finish(nil)
         case .upstream(let body):
           for try await chunk in body {
@@ -71,7 +71,7 @@ extension FixtureResponder {
   /// connection). A file that shrank since its length was sent ends the body
   /// early, which closes the connection.
   static func writeFile(
-    _ realPath: String, range: ClosedRange<Int>, to writer: inout ShapingWriter, through sender: inout BudgetedSender
+    _ realPath: String, range: ClosedRange<Int>, to writer: inout ShapingWriter, through sender: BudgetedSender
   ) async throws {
     let chunkLength = Int64(ServerChannels.bodyChunk)
     try await FileSystem.shared.withFileHandle(forReadingAt: FilePath(realPath)) { handle in
