@@ -7,6 +7,11 @@ import NIOCore
 struct BudgetedSender {
   let ledger: BodyLedger?
 
+  /// The sender for a response on `channel`.
+  init(on channel: any Channel) async {
+    ledger = await BodyBytesCounter.ledger(of: channel)
+  }
+
   /// Takes room for `length` bytes, reads them with `read` and writes them; returns the bytes read.
   @discardableResult
   func send(length: Int, to writer: inout ShapingWriter, read: () async throws -> ByteBuffer) async throws -> Int {

@@ -42,15 +42,15 @@ extension FixtureResponder {
     response.body = ResponseBody(contentLength: length) { writer in
       let sent = SentBytes()
       var shaping = ShapingWriter(inner: writer, shape: bodyShape, sent: sent)
-      let sender = BudgetedSender(ledger: await BodyBytesCounter.ledger(of: channel))
       do {
         switch source {
         case .bytes(let buffer):
           try await ResponseBody(byteBuffer: buffer).write(shaping)
         case .file(let realPath, let range):
-          try await Self.writeFile(realPath, range: range, to: &shaping, through: sender)
+          try await Self.writeFile(realPath, range: range, to: &shaping, through: await BudgetedSender(on: channel))
           try await shaping.finish(nil)
         case .upstream(let body):
+          let sender = await BudgetedSender(on: channel)
           for try await chunk in body {
             try await sender.send(length: chunk.readableBytes, to: &shaping) { chunk }
           }
