@@ -24,23 +24,23 @@ final class BodyLedger: Sendable {
 
   /// A sender's write of `bytes` failed: what of it never arrived goes back.
   func failed(_ bytes: Int) {
-    let back = state.withLock { state in
-      let back = min(bytes, state.inTransit)
-      state.inTransit -= back
-      return back
-    }
-    budget.giveBack(back)
+    budget.giveBack(takeInTransit(bytes))
   }
 
   /// The counter saw a body write of `bytes`: room in transit covers it,
   /// and whatever no sender took room for (texts, JSON) is added.
   func arrived(_ bytes: Int) {
-    let covered = state.withLock { state in
-      let covered = min(bytes, state.inTransit)
-      state.inTransit -= covered
-      return covered
-    }
+    let covered = takeInTransit(bytes)
     if bytes > covered { budget.add(bytes - covered) }
+  }
+
+  /// Takes up to `bytes` of the room in transit off the ledger and returns how much it took.
+  private func takeInTransit(_ bytes: Int) -> Int {
+    state.withLock { state in
+      let taken = min(bytes, state.inTransit)
+      state.inTransit -= taken
+      return taken
+    }
   }
 
   /// The connection is gone: what is in transit will never arrive.

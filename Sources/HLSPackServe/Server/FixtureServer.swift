@@ -11,7 +11,6 @@ public struct FixtureServer: Sendable {
   let options: ServeOptions
   let responder: FixtureResponder
   let tls: TLSSetup?
-  let budget: BodyBudget
 
   /// Checks the folder or origin URL, the scenario, the log and the certificate before anything listens.
   public init(options: ServeOptions) throws {
@@ -34,8 +33,6 @@ public struct FixtureServer: Sendable {
     }
     let log = try RequestLog(destination: options.log, showsSecrets: options.logSecrets)
     tls = try options.tls.map { try TLSSetup($0) }
-    let budget = BodyBudget()
-    self.budget = budget
     // The origin's client is made last: once made, it must be shut down (see `run`).
     let content: FixtureResponder.Content
     if let folder {
@@ -45,7 +42,7 @@ public struct FixtureServer: Sendable {
     }
     responder = FixtureResponder(
       content: content, scenario: ScenarioState(scenario), stats: ServeStats(), log: log, pacers: Pacers(),
-      budget: budget, gzipPlaylists: options.gzipPlaylists)
+      budget: BodyBudget(), gzipPlaylists: options.gzipPlaylists)
   }
 
   /// Serves until SIGINT or SIGTERM. Each listener prints one JSON line on
@@ -55,7 +52,7 @@ public struct FixtureServer: Sendable {
     logger.logLevel = .warning
     var services: [any Service] = [
       Application(
-        responder: responder, server: ServerChannels.http(budget: budget),
+        responder: responder, server: ServerChannels.http(budget: responder.budget),
         configuration: .init(address: .hostname(options.host, port: options.port), serverName: "hlspack"),
         onServerRunning: announcer(scheme: "http", authority: nil), logger: logger)
     ]
@@ -64,7 +61,7 @@ public struct FixtureServer: Sendable {
       secure.scheme = "https"
       services.append(
         Application(
-          responder: secure, server: try ServerChannels.https(budget: budget, tls: tls.configuration),
+          responder: secure, server: try ServerChannels.https(budget: responder.budget, tls: tls.configuration),
           configuration: .init(address: .hostname(options.host, port: options.tlsPort), serverName: "hlspack"),
           onServerRunning: announcer(scheme: "https", authority: tls.authority), logger: logger))
       if let authority = tls.authority { Self.explainTrust(authority: authority) }
