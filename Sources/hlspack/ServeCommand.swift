@@ -103,6 +103,9 @@ struct ServeCommand: ParsableCommand {
   }
 
   func run() throws {
+    // A reader of standard output (`--log -`) or of a socket that goes away
+    // is an error of that write, not the end of the server.
+    signal(SIGPIPE, SIG_IGN)
     let server: FixtureServer
     do {
       let source = try tls.map {

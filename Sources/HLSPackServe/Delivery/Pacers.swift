@@ -23,7 +23,7 @@ final class Pacers: Sendable {
       let due = table[key] ?? now
       let start = now - due < Self.catchUp ? due : now
       let rate = throughput.bytesPerSecond(at: ScenarioState.seconds(start - origin))
-      let end = start + .nanoseconds(Int64((Double(bytes) / rate * 1e9).rounded()))
+      let end = start + Self.interval(bytes: bytes, rate: rate)
       table[key] = end
       return end
     }
@@ -34,8 +34,19 @@ final class Pacers: Sendable {
     _ = nextSend.withLock { $0.removeValue(forKey: key) }
   }
 
+  /// The time `bytes` take at `rate`, for any rate (NaN, zero, negative or
+  /// huge rates are paced at the nearest one `ScenarioLimits` allows) and at
+  /// most a year, so that no conversion can trap.
+  static func interval(bytes: Int, rate: Double) -> Duration {
+    let nanoseconds = Double(max(0, bytes)) / ScenarioLimits.clampedRate(rate) * 1e9
+    return .nanoseconds(Int64(min(nanoseconds, longestInterval).rounded()))
+  }
+
+  private static let longestInterval = 365 * 86_400 * 1e9
+
   /// Bytes per write at `rate`: about 20 writes a second, so that the pace is smooth, within 1 KiB…64 KiB.
   static func chunkSize(rate: Double) -> Int {
-    min(64 * 1024, max(1024, Int(rate / 20)))
+    let largest = 64.0 * 1024
+    return min(Int(largest), max(1024, Int(min(ScenarioLimits.clampedRate(rate) / 20, largest))))
   }
 }

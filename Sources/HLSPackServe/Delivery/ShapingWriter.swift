@@ -53,7 +53,7 @@ struct ShapingWriter: ResponseBodyWriter {
         guard sent.value < limit else { throw BodyTruncated() }
         size = min(size, limit - sent.value)
       }
-      if let stall = shape.stall, !stalled { size = min(size, stall.afterBytes - sent.value) }
+      if let stall = shape.stall, !stalled { size = min(size, max(0, stall.afterBytes) - sent.value) }
       if let pace = shape.pace {
         let rate = pace.throughput.bytesPerSecond(at: ScenarioState.seconds(.now - pace.origin))
         size = min(size, Pacers.chunkSize(rate: rate))
@@ -74,6 +74,6 @@ struct ShapingWriter: ResponseBodyWriter {
   private mutating func stallIfDue() async throws {
     guard let stall = shape.stall, !stalled, sent.value >= stall.afterBytes else { return }
     stalled = true
-    try await Task.sleep(for: .milliseconds(stall.ms))
+    try await Task.sleep(for: .milliseconds(ScenarioLimits.clampedMilliseconds(stall.ms)))
   }
 }

@@ -1,14 +1,20 @@
 import Foundation
+import Glibc
 import Synchronization
 
 /// One JSON line per request, to a file or standard output, written when the
 /// response has ended (so that the byte count and duration are what the client got).
+///
+/// A log that stops taking lines (a full disk, an I/O error, a reader of
+/// `--log -` that went away) is reported once on standard error and dropped:
+/// the server is a fixture for players, and goes on serving them.
 final class RequestLog: Sendable {
   private struct Sink {
     var handle: FileHandle
     let clock = ISO8601DateFormatter()
   }
   private let sink: Mutex<Sink?>
+  private let destination: String
   let showsSecrets: Bool
   let isEnabled: Bool
 
@@ -16,6 +22,7 @@ final class RequestLog: Sendable {
   init(destination: String?, showsSecrets: Bool) throws {
     self.showsSecrets = showsSecrets
     isEnabled = destination != nil
+    self.destination = destination == "-" ? "standard output" : destination ?? ""
     guard let destination else {
       sink = Mutex(nil)
       return
@@ -41,15 +48,38 @@ final class RequestLog: Sendable {
   }
 
   func write(_ entry: RequestLogEntry) {
-    sink.withLock { sink in
-      guard let sink else { return }
+    let failure: String? = sink.withLock { sink in
+      guard let current = sink else { return nil }
       var object = entry.jsonObject(showingSecrets: showsSecrets)
-      object["time"] = sink.clock.string(from: entry.start)
+      object["time"] = current.clock.string(from: entry.start)
       guard
         var line = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
-      else { return }
+      else { return nil }
       line.append(0x0A)
-      sink.handle.write(line)
+      guard let failure = Self.writeAll(line, to: current.handle.fileDescriptor) else { return nil }
+      sink = nil
+      return failure
+    }
+    if let failure {
+      let message = "hlspack serve: the request log (\(destination)) cannot be written: \(failure); serving goes on without it\n"
+      try? FileHandle.standardError.write(contentsOf: Data(message.utf8))
+    }
+  }
+
+  /// Writes every byte, or returns why it could not (`strerror`); never traps, unlike `FileHandle.write(_:)`.
+  private static func writeAll(_ data: Data, to descriptor: Int32) -> String? {
+    data.withUnsafeBytes { bytes in
+      guard let base = bytes.baseAddress else { return nil }
+      var offset = 0
+      while offset < bytes.count {
+        let written = Glibc.write(descriptor, base + offset, bytes.count - offset)
+        if written < 0 {
+          if errno == EINTR { continue }
+          return String(cString: strerror(errno))
+        }
+        offset += written
+      }
+      return nil
     }
   }
 }

@@ -8,8 +8,6 @@ import NIOCore
 /// `GET /_hlspack/stats` returns the counts and the body bytes in memory, `POST /_hlspack/stats/reset` clears them.
 struct ControlEndpoints {
   static let prefix = "/_hlspack/"
-  /// A scenario is a few rules; anything larger is a mistake.
-  static let maximumScenarioBytes = 1 << 20
 
   let scenario: ScenarioState
   let stats: ServeStats
@@ -20,9 +18,9 @@ struct ControlEndpoints {
     case (.post, "/_hlspack/scenario"), (.put, "/_hlspack/scenario"):
       let body: ByteBuffer
       do {
-        body = try await request.collectBody(upTo: Self.maximumScenarioBytes)
+        body = try await request.collectBody(upTo: Scenario.maximumBytes)
       } catch {
-        return FixtureResponder.plain(.contentTooLarge, "a scenario is at most \(Self.maximumScenarioBytes) bytes\n")
+        return FixtureResponder.plain(.contentTooLarge, "a scenario is at most \(Scenario.maximumBytes) bytes\n")
       }
       do {
         let loaded = try Scenario.load(Data(body.readableBytesView), source: "POST \(path)")

@@ -147,7 +147,7 @@ struct FixtureResponder: HTTPResponder {
     }
     if let status = plan.status {
       exchange.faults.append("status")
-      return finish(Self.plain(.init(code: status), "status \(status) from the scenario\n"), exchange)
+      return finish(Self.scenarioStatus(status), exchange)
     }
     switch located {
     case .file(let realPath):
@@ -179,7 +179,8 @@ struct FixtureResponder: HTTPResponder {
   func record(_ exchange: Exchange, status: Int?, bytes: Int) {
     let target = exchange.target
     stats.record(
-      path: exchange.path, kind: target?.kind ?? .other, status: status, bytes: bytes, faults: exchange.faults)
+      path: target == nil ? nil : exchange.path, kind: target?.kind ?? .other, status: status, bytes: bytes,
+      faults: exchange.faults)
     guard log.isEnabled else { return }
     log.write(
       RequestLogEntry(
@@ -188,6 +189,12 @@ struct FixtureResponder: HTTPResponder {
         range: exchange.range, status: status, bytes: bytes,
         durationMs: ScenarioState.seconds(.now - exchange.clock) * 1000, headers: exchange.headers,
         rules: exchange.plan.ruleNames, faults: exchange.faults, upstreamError: exchange.upstreamError))
+  }
+
+  /// A status a rule asks for: a short text, or nothing for the statuses that never carry a body.
+  static func scenarioStatus(_ code: Int) -> Response {
+    guard !ScenarioLimits.bodilessStatuses.contains(code) else { return Response(status: .init(code: code)) }
+    return plain(.init(code: code), "status \(code) from the scenario\n")
   }
 
   static func plain(_ status: HTTPResponse.Status, _ text: String) -> Response {

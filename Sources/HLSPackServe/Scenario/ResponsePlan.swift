@@ -1,6 +1,7 @@
 /// What the matching rules ask of one response, folded in rule order: lists
 /// (requirements, headers) add up, delays add up, and every other action is
-/// taken from the first rule that sets it.
+/// taken from the first rule that sets it. Delays add up to at most
+/// `ScenarioLimits.longestMilliseconds`.
 struct ResponsePlan: Sendable, Equatable {
   var ruleNames: [String] = []
   var requirements: [Requirement] = []
@@ -17,7 +18,7 @@ struct ResponsePlan: Sendable, Equatable {
     ruleNames.append(name)
     requirements += action.require ?? []
     status = status ?? action.status
-    delayMs += max(0, action.delayMs ?? 0)
+    delayMs = ScenarioLimits.clampedMilliseconds(delayMs + ScenarioLimits.clampedMilliseconds(action.delayMs ?? 0))
     stall = stall ?? action.stall
     truncateBytes = truncateBytes ?? action.truncateBytes
     closeConnection = closeConnection || action.closeConnection == true

@@ -8,6 +8,24 @@ public struct Scenario: Decodable, Sendable, Equatable {
   var rules: [ScenarioRule]
 
   public static let empty = Scenario(rules: [])
+  /// A scenario is a few rules; anything larger is a mistake (or `/dev/zero`).
+  static let maximumBytes = 1 << 20
+
+  /// Reads and checks a scenario file, reading at most `maximumBytes` + 1 bytes of it.
+  static func read(path: String) throws -> Scenario {
+    let data: Data
+    do {
+      let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+      defer { try? handle.close() }
+      data = try handle.read(upToCount: maximumBytes + 1) ?? Data()
+    } catch {
+      throw ServeError.scenarioUnreadable(path: path, reason: error.localizedDescription)
+    }
+    guard data.count <= maximumBytes else {
+      throw ServeError.scenarioUnreadable(path: path, reason: "larger than \(maximumBytes) bytes")
+    }
+    return try load(data, source: path)
+  }
 
   /// Decodes and checks a scenario; `source` names it in errors (a path, or the control endpoint).
   public static func load(_ data: Data, source: String) throws -> Scenario {
@@ -24,8 +42,8 @@ public struct Scenario: Decodable, Sendable, Equatable {
       throw ServeError.scenarioInvalid(source: source, reason: "not JSON (\(error.localizedDescription))")
     }
     for (index, rule) in scenario.rules.enumerated() {
-      if let problem = rule.problem {
-        throw ServeError.scenarioInvalid(source: source, reason: "rules[\(index)]: \(problem)")
+      if let problem = rule.problem(at: "rules[\(index)]") {
+        throw ServeError.scenarioInvalid(source: source, reason: problem)
       }
     }
     return scenario
@@ -51,19 +69,6 @@ struct ScenarioRule: Decodable, Sendable, Equatable {
   var name: String?
   var match: RuleMatch
   var action: RuleAction
-
-  var problem: String? {
-    if let nth = match.nth, nth.contains(where: { $0 < 1 }) { return "match.nth counts from 1" }
-    if let status = action.status, !(100...599).contains(status) { return "action.status \(status) is not 100…599" }
-    if let steps = action.throughput?.schedule {
-      if steps.isEmpty { return "action.throughput.schedule is empty" }
-      if steps.contains(where: { $0.bytesPerSecond <= 0 }) { return "action.throughput bytes_per_second must be > 0" }
-    }
-    for requirement in action.require ?? [] where requirement.problem != nil {
-      return requirement.problem
-    }
-    return nil
-  }
 }
 
 /// Which requests a rule applies to; every field given must fit.
@@ -116,11 +121,6 @@ struct Requirement: Decodable, Sendable, Equatable {
   var cookie: String?
   var query: String?
   var value: String?
-
-  var problem: String? {
-    [header, cookie, query].compactMap { $0 }.count == 1
-      ? nil : "a requirement names exactly one of \"header\", \"cookie\" or \"query\""
-  }
 }
 
 /// Send `afterBytes` of the body, wait `ms`, then send the rest.
@@ -155,14 +155,14 @@ struct Throughput: Decodable, Sendable, Equatable {
     }
   }
 
-  /// The rate at `elapsed` seconds into the schedule.
+  /// The rate at `elapsed` seconds into the schedule, within `ScenarioLimits.bytesPerSecond` whatever the steps hold.
   func bytesPerSecond(at elapsed: Double) -> Double {
     var start = 0.0
     for step in schedule.dropLast() {
       let end = start + (step.seconds ?? 0)
-      if elapsed < end { return step.bytesPerSecond }
+      if elapsed < end { return ScenarioLimits.clampedRate(step.bytesPerSecond) }
       start = end
     }
-    return schedule.last?.bytesPerSecond ?? .infinity
+    return ScenarioLimits.clampedRate(schedule.last?.bytesPerSecond ?? .infinity)
   }
 }

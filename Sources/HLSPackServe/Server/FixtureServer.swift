@@ -21,16 +21,7 @@ public struct FixtureServer: Sendable {
     case (nil, _?): folder = nil
     default: throw ServeError.contentSource
     }
-    var scenario = Scenario.empty
-    if let path = options.scenario {
-      let data: Data
-      do {
-        data = try Data(contentsOf: URL(fileURLWithPath: path))
-      } catch {
-        throw ServeError.scenarioUnreadable(path: path, reason: error.localizedDescription)
-      }
-      scenario = try Scenario.load(data, source: path)
-    }
+    let scenario = try options.scenario.map { try Scenario.read(path: $0) } ?? .empty
     let log = try RequestLog(destination: options.log, showsSecrets: options.logSecrets)
     tls = try options.tls.map { try TLSSetup($0) }
     // The origin's client is made last: once made, it must be shut down (see `run`).
@@ -104,7 +95,7 @@ public struct FixtureServer: Sendable {
           withJSONObject: announcement, options: [.sortedKeys, .withoutEscapingSlashes])
       else { return }
       line.append(0x0A)
-      FileHandle.standardOutput.write(line)
+      try? FileHandle.standardOutput.write(contentsOf: line)
     }
   }
 
@@ -112,13 +103,13 @@ public struct FixtureServer: Sendable {
   private static func explainTrust(authority: String) {
     let text = """
       hlspack serve: HTTPS certificates come from the local authority \(authority)
-        curl --cacert \(authority) …   ffmpeg -ca_file \(authority) -i https://… …
+        curl --cacert \(authority) …   ffmpeg -tls_verify 1 -ca_file \(authority) -i https://… …
         iOS simulator:    xcrun simctl keychain booted add-root-cert \(authority)
         Android emulator: adb push \(authority) /sdcard/Download/hlspack-ca.pem, then Settings › Security ›
                           Install a certificate › CA certificate (apps trust user CAs only if their
                           network_security_config says so)
 
       """
-    FileHandle.standardError.write(Data(text.utf8))
+    try? FileHandle.standardError.write(contentsOf: Data(text.utf8))
   }
 }

@@ -10,6 +10,10 @@ public enum ServeError: Error, CustomStringConvertible, Equatable {
   case logUnwritable(path: String, reason: String)
   case certificateUnreadable(path: String, reason: String)
   case tlsArgument(String)
+  /// `--state`: not a folder, or one that others could write to.
+  case stateFolder(path: String, reason: String)
+  /// `--tls-name`: neither a host name (IDNs are written in punycode) nor an IPv4 address.
+  case tlsName(String)
   case upstreamInvalid(url: String, reason: String)
   /// Both a folder and --upstream, or neither.
   case contentSource
@@ -28,6 +32,8 @@ public enum ServeError: Error, CustomStringConvertible, Equatable {
     case .logUnwritable(let path, let reason): return "\(path): cannot write the request log: \(reason)"
     case .certificateUnreadable(let path, let reason): return "\(path): unusable certificate or key: \(reason)"
     case .tlsArgument(let value): return "--tls \(value): expected auto or CERT,KEY (two PEM files)"
+    case .stateFolder(let path, let reason): return "--state \(path) \(reason)"
+    case .tlsName(let name): return "--tls-name \(name): not a host name or IPv4 address"
     case .upstreamInvalid(let url, let reason): return "--upstream \(url): \(reason)"
     case .contentSource: return "give either a folder to serve or --upstream URL to proxy an origin, not both"
     }

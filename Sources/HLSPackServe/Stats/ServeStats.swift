@@ -3,7 +3,17 @@ import Synchronization
 
 /// What `GET /_hlspack/stats` reports: requests per path, key fetches per key
 /// path, body bytes sent, faults injected per kind, and responses per status.
+///
+/// Anyone can ask for paths that do not exist, so the per-path tables are
+/// bounded: a request that named nothing served (a 404 or 403 of the folder)
+/// counts under `notServed`, and once a table holds `maximumPaths` paths, or
+/// for a path longer than `longestPath`, under `otherPaths`.
 final class ServeStats: Sendable {
+  static let notServed = "(not served)"
+  static let otherPaths = "(other paths)"
+  static let maximumPaths = 1000
+  static let longestPath = 1024
+
   private struct Counts {
     var requests = 0
     var bytesServed = 0
@@ -14,15 +24,25 @@ final class ServeStats: Sendable {
   }
   private let counts = Mutex(Counts())
 
-  func record(path: String, kind: RequestKind, status: Int?, bytes: Int, faults: [String]) {
+  /// `path` is nil for a request that named nothing served.
+  func record(path: String?, kind: RequestKind, status: Int?, bytes: Int, faults: [String]) {
     counts.withLock { counts in
       counts.requests += 1
       counts.bytesServed += bytes
-      counts.paths[path, default: 0] += 1
-      if kind == .key { counts.keyFetches[path, default: 0] += 1 }
+      Self.count(path, in: &counts.paths)
+      if kind == .key { Self.count(path, in: &counts.keyFetches) }
       for fault in faults { counts.faults[fault, default: 0] += 1 }
       counts.statuses[status.map(String.init) ?? "closed", default: 0] += 1
     }
+  }
+
+  private static func count(_ path: String?, in table: inout [String: Int]) {
+    guard let path else {
+      table[notServed, default: 0] += 1
+      return
+    }
+    let fits = path.utf8.count <= longestPath && (table[path] != nil || table.count < maximumPaths)
+    table[fits ? path : otherPaths, default: 0] += 1
   }
 
   func reset() { counts.withLock { $0 = Counts() } }

@@ -21,8 +21,7 @@ struct LocalAuthority {
 
   /// Loads the authority (making it the first time) and issues the server certificate; returns its files.
   func prepare(names: [String]) throws -> (certificate: URL, key: URL) {
-    try FileManager.default.createDirectory(
-      at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    try StateFolder.prepare(folder.path)
     let (authority, authorityKey) = try loadOrMakeAuthority()
     let key = P256.Signing.PrivateKey()
     let now = Date()
@@ -55,12 +54,18 @@ struct LocalAuthority {
 
   private func loadOrMakeAuthority() throws -> (Certificate, P256.Signing.PrivateKey) {
     if FileManager.default.fileExists(atPath: caCertificate.path) {
+      let certificate: Certificate
       do {
-        let certificate = try Certificate(pemEncoded: String(contentsOf: caCertificate, encoding: .utf8))
+        certificate = try Certificate(pemEncoded: String(contentsOf: caCertificate, encoding: .utf8))
+      } catch {
+        throw ServeError.certificateUnreadable(path: caCertificate.path, reason: "\(error)")
+      }
+      try StateFolder.checkPrivateKey(caKey.path)
+      do {
         let key = try P256.Signing.PrivateKey(pemRepresentation: String(contentsOf: caKey, encoding: .utf8))
         return (certificate, key)
       } catch {
-        throw ServeError.certificateUnreadable(path: caCertificate.path, reason: "\(error)")
+        throw ServeError.certificateUnreadable(path: caKey.path, reason: "\(error)")
       }
     }
     let key = P256.Signing.PrivateKey()

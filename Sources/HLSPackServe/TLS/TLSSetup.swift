@@ -8,10 +8,10 @@ public enum TLSSource: Sendable, Equatable {
   /// A certificate chain and its private key, both PEM files.
   case files(certificate: String, key: String)
 
-  /// Reads `auto` or `CERT,KEY`.
+  /// Reads `auto` or `CERT,KEY`; `names` are host names (IDNs too) or IPv4 addresses.
   public init(argument: String, state: String, names: [String]) throws {
     if argument == "auto" {
-      self = .auto(state: state, names: names)
+      self = .auto(state: state, names: try names.map(CertificateName.ascii))
       return
     }
     let parts = argument.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
