@@ -6,8 +6,8 @@ import Synchronization
 ///
 /// Anyone can ask for paths that do not exist, so the per-path tables are
 /// bounded: a request that named nothing served (a 404 or 403 of the folder)
-/// counts under `notServed`, and once a table holds `maximumPaths` paths, or
-/// for a path longer than `longestPath`, under `otherPaths`.
+/// counts under `notServed`; a path beyond the first `maximumPaths` of a
+/// table, or longer than `longestPath`, under `otherPaths`.
 final class ServeStats: Sendable {
   static let notServed = "(not served)"
   static let otherPaths = "(other paths)"
@@ -41,7 +41,8 @@ final class ServeStats: Sendable {
       table[notServed, default: 0] += 1
       return
     }
-    let fits = path.utf8.count <= longestPath && (table[path] != nil || table.count < maximumPaths)
+    let buckets = (table[notServed] == nil ? 0 : 1) + (table[otherPaths] == nil ? 0 : 1)
+    let fits = path.utf8.count <= longestPath && (table[path] != nil || table.count - buckets < maximumPaths)
     table[fits ? path : otherPaths, default: 0] += 1
   }
 

@@ -15,14 +15,15 @@ final class ServerProcess {
 
   /// Starts `hlspack serve folder --port 0 --log FILE` plus `arguments`, and waits for its
   /// "listening" lines (two with `--tls`). No folder: proxy mode, with `--upstream` in `arguments`.
-  init(folder: URL?, arguments: [String] = []) throws {
+  /// `log` replaces the log file (`-` for standard output).
+  init(folder: URL?, arguments: [String] = [], log: String? = nil) throws {
     let scratch = try ScratchFolder.make("server")
     logFile = scratch.appendingPathComponent("requests.jsonl")
     errorFile = scratch.appendingPathComponent("stderr.txt")
     _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
     process.executableURL = URL(fileURLWithPath: try Self.executable())
     process.arguments =
-      ["serve"] + (folder.map { [$0.path] } ?? []) + ["--port", "0", "--log", logFile.path] + arguments
+      ["serve"] + (folder.map { [$0.path] } ?? []) + ["--port", "0", "--log", log ?? logFile.path] + arguments
     process.standardOutput = output
     process.standardError = try FileHandle(forWritingTo: errorFile)
     process.standardInput = FileHandle.nullDevice
@@ -54,6 +55,9 @@ final class ServerProcess {
   }
 
   var base: String { "http://127.0.0.1:\(port)" }
+
+  /// Stops reading the server's standard output, as `hlspack serve --log - | head -1` does.
+  func closeStandardOutput() throws { try output.fileHandleForReading.close() }
   var stderr: String { (try? String(contentsOf: errorFile, encoding: .utf8)) ?? "" }
 
   /// Sends SIGTERM and returns the exit status.
