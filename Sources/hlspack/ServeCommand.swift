@@ -26,10 +26,13 @@ struct ServeCommand: ParsableCommand {
       POST /_hlspack/scenario replaces them while serving; GET /_hlspack/stats counts \
       requests, key fetches, bytes and faults.
 
-      SIGINT or SIGTERM stops the server after in-flight responses (at most 5 s).
+      SIGINT or SIGTERM stops the server after in-flight responses (at most 5 s). \
+      A request log that stops taking lines (a full disk, a reader of --log - that went \
+      away) is reported once on standard error and dropped; serving goes on.
 
       Exit status: 0 stopped by a signal; 1 cannot listen (address in use); \
-      2 unusable arguments, folder, origin URL, scenario, log file or certificate; 64 command-line usage \
+      2 unusable arguments, folder, origin URL, scenario, log file, certificate, --tls-name or --state \
+      folder (not ours, writable by others, or holding a key others can read); 64 command-line usage \
       error (FOLDER and --upstream together, or neither).
       """)
 

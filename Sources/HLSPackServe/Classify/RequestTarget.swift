@@ -1,13 +1,5 @@
 import Foundation
 
-/// What a served file is to a player, as the request log and scenario rules name it.
-public enum RequestKind: String, Codable, Sendable, CaseIterable {
-  case master, media, segment, key, subtitles, other
-  case initSegment = "init"
-  /// The server's own endpoints under `/_hlspack/`.
-  case control
-}
-
 /// A request's file as the log and the rules see it: its kind, its
 /// rendition (the folder holding it) and its segment index.
 struct RequestTarget: Sendable, Equatable {
