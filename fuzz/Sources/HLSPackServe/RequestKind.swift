@@ -1,0 +1,1 @@
+../../../Sources/HLSPackServe/Classify/RequestKind.swift

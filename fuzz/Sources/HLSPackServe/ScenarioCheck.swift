@@ -1,0 +1,1 @@
+../../../Sources/HLSPackServe/Scenario/ScenarioCheck.swift

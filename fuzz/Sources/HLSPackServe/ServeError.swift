@@ -1,0 +1,1 @@
+../../../Sources/HLSPackServe/Server/ServeError.swift
