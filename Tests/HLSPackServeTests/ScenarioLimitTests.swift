@@ -105,9 +105,13 @@ struct ScenarioLimitTests {
     #expect(plan.delayMs == ScenarioLimits.longestMilliseconds)
   }
 
-  @Test func aScenarioFileIsReadUpToItsLimit() throws {
+  @Test func aScenarioFileIsReadUpToItsLimitAndNeverAFolder() throws {
     #expect(throws: ServeError.scenarioUnreadable(path: "/dev/zero", reason: "larger than 1048576 bytes")) {
       try Scenario.read(path: "/dev/zero")
+    }
+    let folder = FileManager.default.temporaryDirectory.path
+    #expect(throws: ServeError.scenarioUnreadable(path: folder, reason: "a folder, not a file")) {
+      try Scenario.read(path: folder)
     }
   }
 

@@ -13,6 +13,10 @@ public struct Scenario: Decodable, Sendable, Equatable {
 
   /// Reads and checks a scenario file, reading at most `maximumBytes` + 1 bytes of it.
   static func read(path: String) throws -> Scenario {
+    var isFolder: ObjCBool = false
+    if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+      throw ServeError.scenarioUnreadable(path: path, reason: "a folder, not a file")
+    }
     let data: Data
     do {
       let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
