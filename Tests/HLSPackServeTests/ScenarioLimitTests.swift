@@ -91,7 +91,8 @@ struct ScenarioLimitTests {
     }
     #expect(Pacers.interval(bytes: 1000, rate: 2000) == .milliseconds(500))
     let pacers = Pacers()
-    let hostile = Throughput(per: nil, schedule: [.init(bytesPerSecond: 1e-12, seconds: .nan), .init(bytesPerSecond: 2e20)])
+    let hostile = Throughput(
+      per: nil, schedule: [.init(bytesPerSecond: 1e-12, seconds: .nan), .init(bytesPerSecond: 2e20)])
     let now = ContinuousClock.now
     let due = pacers.reserve(bytes: 65_536, key: "k", throughput: hostile, origin: now, now: now)
     #expect(due <= now + .seconds(65_536))

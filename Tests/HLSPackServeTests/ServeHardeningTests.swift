@@ -101,7 +101,8 @@ extension ServeEndToEnd {
       try server.closeStandardOutput()
       for _ in 0..<3 { #expect(try Curl.run(server.base + "/keys/k.key").status == 200) }
       #expect(server.process.isRunning)
-      #expect(server.stderr.contains("the request log (standard output) cannot be written: Broken pipe"), "\(server.stderr)")
+      #expect(
+        server.stderr.contains("the request log (standard output) cannot be written: Broken pipe"), "\(server.stderr)")
       #expect(server.stop() == 0)
     }
   }

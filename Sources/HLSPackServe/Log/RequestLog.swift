@@ -61,7 +61,8 @@ final class RequestLog: Sendable {
       return failure
     }
     if let failure {
-      let message = "hlspack serve: the request log (\(destination)) cannot be written: \(failure); serving goes on without it\n"
+      let message =
+        "hlspack serve: the request log (\(destination)) cannot be written: \(failure); serving goes on without it\n"
       try? FileHandle.standardError.write(contentsOf: Data(message.utf8))
     }
   }
