@@ -16,13 +16,22 @@ public enum VariantBitstreamRules {
       }
       var carried = Set(facts.flatMap(\.audioCodecs))
       if let video = facts.lazy.compactMap(\.videoCodec).first { carried.insert(video) }
+      // Each playlist once, however many roles it plays.
+      var audioPlaylists = [variant.uri]
       for rendition in playlist.renditions(of: variant, type: "AUDIO") {
-        let renditionFacts = rendition.uri.flatMap(media)?.compactMap(\.facts) ?? []
+        guard let uri = rendition.uri, !audioPlaylists.contains(uri) else { continue }
+        audioPlaylists.append(uri)
+        let renditionFacts = media(uri)?.compactMap(\.facts) ?? []
         carried.formUnion(renditionFacts.flatMap(\.audioCodecs))
       }
       if let declared = variant.value("CODECS") {
         let names = declared.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
-        for codec in carried.sorted() where !names.contains(where: { Self.declares($0, codec.lowercased()) }) {
+        let audio = AudioCodecsRules.Carried(audioPlaylists.map { media($0)?.compactMap(\.facts) ?? [] })
+        let (audioFindings, explained) = AudioCodecsRules.check(
+          entries: names, carried: audio, variant: variant, file: file)
+        findings += audioFindings
+        for codec in carried.sorted()
+        where !explained.contains(codec.lowercased()) && !names.contains(where: { Self.declares($0, codec.lowercased()) }) {
           finding(
             VerifyRules.variantCodecsMismatch, "CODECS \"\(declared)\" does not name \(codec), which the segments carry"
           )
