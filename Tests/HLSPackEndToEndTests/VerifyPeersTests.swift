@@ -16,8 +16,12 @@ struct VerifyPeersTests {
   /// last segment; every package passes everything else.
   static let knownMust: [String: Set<String>] = [
     "shaka": [],
-    "ffmpeg81": ["multivariant.attribute-missing", "multivariant.bandwidth-below-peak", "multivariant.average-bandwidth-off"],
-    "ffmpeg51": ["multivariant.attribute-missing", "multivariant.bandwidth-below-peak", "multivariant.average-bandwidth-off"],
+    "ffmpeg81": [
+      "multivariant.attribute-missing", "multivariant.bandwidth-below-peak", "multivariant.average-bandwidth-off",
+    ],
+    "ffmpeg51": [
+      "multivariant.attribute-missing", "multivariant.bandwidth-below-peak", "multivariant.average-bandwidth-off",
+    ],
   ]
 
   @Test(arguments: PeerCorpus.packages)

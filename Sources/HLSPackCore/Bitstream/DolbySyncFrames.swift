@@ -32,7 +32,9 @@ public enum DolbySyncFrames {
       let rate = [48_000, 44_100, 32_000][Int(bytes[4] >> 6)]
       return Frame(range: offset..<offset + size, enhanced: false, sampleRate: rate, samples: 1536)
     }
-    guard bytes[0] == 0x0B, bytes[1] == 0x77 else { throw FramingError.ac3(offset: offset, reason: "no syncword 0x0B77") }
+    guard bytes[0] == 0x0B, bytes[1] == 0x77 else {
+      throw FramingError.ac3(offset: offset, reason: "no syncword 0x0B77")
+    }
     guard bsid <= 16 else { throw FramingError.ac3(offset: offset, reason: "bsid \(bsid) is neither AC-3 nor E-AC-3") }
     // strmtyp (2), substreamid (3), frmsiz (11): words per frame minus one.
     let size = 2 * ((Int(bytes[2] & 0x07) << 8 | Int(bytes[3])) + 1)

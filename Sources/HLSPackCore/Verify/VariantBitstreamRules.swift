@@ -31,7 +31,9 @@ public enum VariantBitstreamRules {
           entries: names, carried: audio, variant: variant, file: file)
         findings += audioFindings
         for codec in carried.sorted()
-        where !explained.contains(codec.lowercased()) && !names.contains(where: { Self.declares($0, codec.lowercased()) }) {
+        where !explained.contains(codec.lowercased())
+          && !names.contains(where: { Self.declares($0, codec.lowercased()) })
+        {
           finding(
             VerifyRules.variantCodecsMismatch, "CODECS \"\(declared)\" does not name \(codec), which the segments carry"
           )

@@ -23,7 +23,9 @@ public enum AACToolsProbe {
       ctx.pointee.extradata = extradata
       ctx.pointee.extradata_size = Int32(config.count)
     }
-    guard avcodec_open2(ctx, decoder, nil) >= 0, let packet = try? Packet(), let frame = try? Frame() else { return nil }
+    guard avcodec_open2(ctx, decoder, nil) >= 0, let packet = try? Packet(), let frame = try? Frame() else {
+      return nil
+    }
     var decoded = 0
     for unit in probe.units where !unit.isEmpty {
       guard av_new_packet(packet.pointer, Int32(clamping: unit.count)) >= 0, let data = packet.pointer.pointee.data
@@ -41,6 +43,7 @@ public enum AACToolsProbe {
     }
     guard decoded > 0 else { return nil }
     let profile = ctx.pointee.profile
-    return AACTools(sbr: profile == FF_PROFILE_AAC_HE || profile == FF_PROFILE_AAC_HE_V2, ps: profile == FF_PROFILE_AAC_HE_V2)
+    return AACTools(
+      sbr: profile == FF_PROFILE_AAC_HE || profile == FF_PROFILE_AAC_HE_V2, ps: profile == FF_PROFILE_AAC_HE_V2)
   }
 }

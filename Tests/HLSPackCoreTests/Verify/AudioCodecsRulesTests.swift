@@ -33,7 +33,9 @@ import Testing
 
   @Test func heAACForAACLC() {
     let lc = AACTools(sbr: false, ps: false)
-    #expect(findings(declared: "mp4a.40.5", carried: "mp4a.40.2", tools: lc) == Array(repeating: "variant.codecs-audio-mismatch", count: 2))
+    #expect(
+      findings(declared: "mp4a.40.5", carried: "mp4a.40.2", tools: lc)
+        == Array(repeating: "variant.codecs-audio-mismatch", count: 2))
     #expect(findings(declared: "mp4a.40.29", carried: "mp4a.40.2", tools: AACTools(sbr: true, ps: false)).count == 2)
     #expect(findings(declared: "mp4a.40.2", carried: "mp4a.40.2", tools: lc).isEmpty)
     // Implicit HE-AAC: the header says AAC-LC, a decoder found SBR.
@@ -44,7 +46,9 @@ import Testing
 
   /// ac-3 for E-AC-3 is one finding, not also variant.codecs-mismatch for the undeclared ec-3.
   @Test func ac3ForEnhancedAC3() {
-    #expect(findings(declared: "ac-3", carried: "ec-3", tools: nil) == Array(repeating: "variant.codecs-audio-mismatch", count: 2))
+    #expect(
+      findings(declared: "ac-3", carried: "ec-3", tools: nil)
+        == Array(repeating: "variant.codecs-audio-mismatch", count: 2))
     #expect(findings(declared: "ec-3", carried: "ac-3", tools: nil).count == 2)
     #expect(findings(declared: "ec-3", carried: "ec-3", tools: nil).isEmpty)
     #expect(findings(declared: "mp4a.40.34", carried: "mp4a.6B", tools: nil).isEmpty)

@@ -12,7 +12,8 @@ import Testing
     let decoderConfig = [0x04, UInt8(13 + specific.count), 0x40, 0x15] + [UInt8](repeating: 0, count: 11) + specific
     let es = [0x03, UInt8(3 + decoderConfig.count + 3), 0, 1, 0] + decoderConfig + [0x06, 1, 2]
     let mp4a = box(
-      "mp4a", [0, 0, 0, 0, 0, 0, 0, 1] + [UInt8](repeating: 0, count: 8) + [0, 2, 0, 16, 0, 0, 0, 0] + be32(48_000 << 16)
+      "mp4a",
+      [0, 0, 0, 0, 0, 0, 0, 1] + [UInt8](repeating: 0, count: 8) + [0, 2, 0, 16, 0, 0, 0, 0] + be32(48_000 << 16)
         + fullBox("esds", es))
     let stbl = box(
       "stbl",
@@ -34,7 +35,8 @@ import Testing
     let tfhd = fullBox("tfhd", 0x2_0000 | (tfhdDuration == nil ? 0 : 0x8), be32(1) + (tfhdDuration.map(be32) ?? []))
     func moof(offset: Int) -> [UInt8] {
       let trun = fullBox(
-        "trun", 0x1 | (perSample ? 0x100 : 0), be32(durations.count) + be32(offset)
+        "trun", 0x1 | (perSample ? 0x100 : 0),
+        be32(durations.count) + be32(offset)
           + (perSample ? durations.flatMap(be32) : []))
       return box("moof", fullBox("mfhd", 0, be32(1)) + box("traf", tfhd + fullBox("tfdt", 0, be32(start)) + trun))
     }

@@ -13,8 +13,10 @@ import Testing
     let adts = folder.appendingPathComponent("lc.aac")
     let made = try Command.run(
       "ffmpeg",
-      ["-nostdin", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "sine=d=0.5:r=48000", "-ac", "2", "-c:a", "aac",
-       "-f", "adts", adts.path])
+      [
+        "-nostdin", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "sine=d=0.5:r=48000", "-ac", "2", "-c:a", "aac",
+        "-f", "adts", adts.path,
+      ])
     #expect(made.status == 0, "\(made.stderr)")
     let bytes = [UInt8](try Data(contentsOf: adts))
     #expect(AACToolsProbe.tools(AACProbe(config: nil, units: [bytes])) == AACTools(sbr: false, ps: false))
@@ -49,12 +51,16 @@ import Testing
       let payload = bits.bytes
       let length = payload.count + 7
       // ADTS: MPEG-4, no CRC, profile LC, 24 kHz (index 6), two channels.
-      return [0xFF, 0xF1, 0x58, UInt8(0x80 | length >> 11), UInt8(length >> 3 & 0xFF), UInt8((length & 7) << 5 | 0x1F), 0xFC]
+      return [
+        0xFF, 0xF1, 0x58, UInt8(0x80 | length >> 11), UInt8(length >> 3 & 0xFF), UInt8((length & 7) << 5 | 0x1F), 0xFC,
+      ]
         + payload
     }
-    let lc = AACToolsProbe.tools(AACProbe(config: nil, units: [Array(repeating: frame(sbr: false), count: 4).flatMap { $0 }]))
+    let lc = AACToolsProbe.tools(
+      AACProbe(config: nil, units: [Array(repeating: frame(sbr: false), count: 4).flatMap { $0 }]))
     #expect(lc == AACTools(sbr: false, ps: false))
-    let he = AACToolsProbe.tools(AACProbe(config: nil, units: [Array(repeating: frame(sbr: true), count: 4).flatMap { $0 }]))
+    let he = AACToolsProbe.tools(
+      AACProbe(config: nil, units: [Array(repeating: frame(sbr: true), count: 4).flatMap { $0 }]))
     #expect(he?.sbr == true)
   }
 }
