@@ -128,25 +128,19 @@ public struct PackageVerifier {
       paths.append(URIReference.fromPackageRoot(uri, writtenIn: folder))
     }
     run.findings += BitstreamRules.discontinuities(paths.compactMap { path in inspected[path].map { (path, $0) } })
-    func rates(_ uri: String) -> (peak: Double, average: Double)? {
-      guard let found = measured[URIReference.fromPackageRoot(uri, writtenIn: folder)], let found else { return nil }
+    func path(_ uri: String) -> String { URIReference.fromPackageRoot(uri, writtenIn: folder) }
+    func rates(_ path: String) -> (peak: Double, average: Double)? {
+      guard let found = measured[path], let found else { return nil }
       return (
         BandwidthRules.peak(found.samples, targetDuration: found.targetDuration), BandwidthRules.average(found.samples)
       )
     }
     for variant in playlist.variants where !variant.iFrame {
-      guard var total = rates(variant.uri) else { continue }
-      var measurable = true
-      // The largest playable combination: the heaviest rendition of each group.
-      for (_, type) in VerifiedMultivariantPlaylist.groupAttributes {
-        let members = playlist.renditions(of: variant, type: type).compactMap(\.uri)
-        let memberRates = members.map(rates)
-        if memberRates.contains(where: { $0 == nil }) { measurable = false }
-        let known = memberRates.compactMap { $0 }
-        total.peak += known.map(\.peak).max() ?? 0
-        total.average += known.map(\.average).max() ?? 0
+      let groups = VerifiedMultivariantPlaylist.groupAttributes.map { _, type in
+        playlist.renditions(of: variant, type: type).compactMap(\.uri).map(path)
       }
-      guard measurable else { continue }
+      guard let total = BandwidthRules.heaviestCombination(variant: path(variant.uri), groups: groups, rates: rates)
+      else { continue }
       run.findings += BandwidthRules.check(
         variant, measuredPeak: total.peak, measuredAverage: total.average, file: entry)
     }
@@ -167,6 +161,7 @@ public struct PackageVerifier {
     var unverified: [KeyAvailabilityRules.Unverified] = []
     let sampled = SegmentSample.indices(total: playlist.segments.count, count: sample)
     var inspected: [InspectedSegment] = []
+    var aacToolsKnown = false
     for (index, segment) in playlist.segments.enumerated() {
       inspected.append(InspectedSegment(segment: segment, facts: nil))
       if let map = segment.mapURI, initializationSections.insert(map).inserted {
@@ -221,8 +216,9 @@ public struct PackageVerifier {
       run.bytes += size
       run.readSegments.insert(resource)
       countUnverifiable(segment, file: file, folder: folder, into: &unverified, run: &run)
-      inspected[inspected.count - 1].facts = checkBytes(
-        segment, resource: resource, size: size, file: file, folder: folder, run: &run)
+      inspected[inspected.count - 1].facts = Self.resolvingAACTools(
+        checkBytes(segment, resource: resource, size: size, file: file, folder: folder, run: &run),
+        known: &aacToolsKnown)
     }
     if !playlist.iFramesOnly {
       run.findings += BitstreamRules.media(inspected, file: file)

@@ -25,19 +25,9 @@ public enum ElementaryStreamDescriptor {
   /// 14496-3 §1.6.2.1), else "mp4a." and the indication in hex; nil when
   /// the descriptors cannot be read. `payload`: the box's, version and flags included.
   public static func codecString(esds payload: ArraySlice<UInt8>) -> String? {
-    guard payload.count > 4,
-      let es = descriptor(0x03, in: payload.dropFirst(4)), es.count >= 3
-    else { return nil }
-    // ES_ID, then the flags that add fields (ISO/IEC 14496-1 §7.2.6.5.1).
-    let flags = es[es.startIndex + 2]
-    var rest = es.dropFirst(3)
-    if flags & 0x80 != 0 { rest = rest.dropFirst(2) }  // dependsOn_ES_ID
-    if flags & 0x40 != 0, let length = rest.first { rest = rest.dropFirst(1 + Int(length)) }  // URLstring
-    if flags & 0x20 != 0 { rest = rest.dropFirst(2) }  // OCR_ES_Id
-    // DecoderConfigDescriptor (§7.2.6.6): objectTypeIndication, then 12 bytes before its own descriptors.
-    guard let decoderConfig = descriptor(0x04, in: rest), let indication = decoderConfig.first else { return nil }
+    guard let decoderConfig = decoderConfig(esds: payload), let indication = decoderConfig.first else { return nil }
     guard indication == 0x40 else { return "mp4a." + String(indication, radix: 16, uppercase: true) }
-    guard let specific = descriptor(0x05, in: decoderConfig.dropFirst(13)), let first = specific.first else {
+    guard let specific = decoderSpecificInfo(esds: payload), let first = specific.first else {
       return nil
     }
     var objectType = Int(first >> 3)
@@ -47,6 +37,27 @@ public enum ElementaryStreamDescriptor {
       objectType = 32 + (Int(first & 0x07) << 3 | Int(specific[specific.startIndex + 1] >> 5))
     }
     return "mp4a.40.\(objectType)"
+  }
+
+  /// The DecoderSpecificInfo (an AudioSpecificConfig for MPEG-4 audio) of the
+  /// DecoderConfigDescriptor (ISO/IEC 14496-1 §7.2.6.6): after
+  /// objectTypeIndication and 12 more bytes, among its own descriptors.
+  public static func decoderSpecificInfo(esds payload: ArraySlice<UInt8>) -> ArraySlice<UInt8>? {
+    decoderConfig(esds: payload).flatMap { descriptor(0x05, in: $0.dropFirst(13)) }
+  }
+
+  /// The DecoderConfigDescriptor's body inside the ES_Descriptor.
+  private static func decoderConfig(esds payload: ArraySlice<UInt8>) -> ArraySlice<UInt8>? {
+    guard payload.count > 4,
+      let es = descriptor(0x03, in: payload.dropFirst(4)), es.count >= 3
+    else { return nil }
+    // ES_ID, then the flags that add fields (ISO/IEC 14496-1 §7.2.6.5.1).
+    let flags = es[es.startIndex + 2]
+    var rest = es.dropFirst(3)
+    if flags & 0x80 != 0 { rest = rest.dropFirst(2) }  // dependsOn_ES_ID
+    if flags & 0x40 != 0, let length = rest.first { rest = rest.dropFirst(1 + Int(length)) }  // URLstring
+    if flags & 0x20 != 0 { rest = rest.dropFirst(2) }  // OCR_ES_Id
+    return descriptor(0x04, in: rest)
   }
 
   /// The body of the first descriptor tagged `tag` among those that tile

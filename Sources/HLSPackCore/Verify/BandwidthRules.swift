@@ -36,6 +36,45 @@ public enum BandwidthRules {
     return seconds > 0 ? samples.reduce(0) { $0 + Double($1.bytes) * 8 } / seconds : 0
   }
 
+  /// The peak and average of a variant's heaviest playable combination
+  /// (RFC 8216bis §4.4.6.2): its own media playlist and, for each rendition
+  /// group it names, the member that adds the most. A playlist is fetched once
+  /// however many roles it plays (FFmpeg's audio-only variant is also its own
+  /// AUDIO group's rendition), so one already counted adds nothing. Peak and
+  /// average are maximised each on its own. nil when the variant's playlist or
+  /// a member of a group cannot be measured. `rates`: by playlist path.
+  public static func heaviestCombination(
+    variant: String, groups: [[String]], rates: (String) -> (peak: Double, average: Double)?
+  ) -> (peak: Double, average: Double)? {
+    guard let own = rates(variant) else { return nil }
+    var peak = own.peak, average = own.average
+    var counted: (peak: Set<String>, average: Set<String>) = ([variant], [variant])
+    for members in groups where !members.isEmpty {
+      var measured: [(path: String, peak: Double, average: Double)] = []
+      for path in members {
+        guard let found = rates(path) else { return nil }
+        measured.append((path, found.peak, found.average))
+      }
+      let heaviestPeak = measured.max { added($0.peak, $0.path, counted.peak) < added($1.peak, $1.path, counted.peak) }
+      let heaviestAverage = measured.max {
+        added($0.average, $0.path, counted.average) < added($1.average, $1.path, counted.average)
+      }
+      if let heaviestPeak {
+        peak += added(heaviestPeak.peak, heaviestPeak.path, counted.peak)
+        counted.peak.insert(heaviestPeak.path)
+      }
+      if let heaviestAverage {
+        average += added(heaviestAverage.average, heaviestAverage.path, counted.average)
+        counted.average.insert(heaviestAverage.path)
+      }
+    }
+    return (peak, average)
+  }
+
+  private static func added(_ rate: Double, _ path: String, _ counted: Set<String>) -> Double {
+    counted.contains(path) ? 0 : rate
+  }
+
   /// EXTINF is written to a microsecond or coarser, so a rate measured over
   /// it can exceed the packager's exact one by that much: 0.01 % absorbs it.
   static let roundingSlack = 1.0001

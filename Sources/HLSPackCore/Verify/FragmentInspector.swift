@@ -29,7 +29,10 @@ public enum FragmentInspector {
     facts.timescale = main.timescale
     facts.videoCodec = main.kind == .audio ? nil : main.codec
     facts.picture = main.picture
-    facts.audioCodecs = initSection.tracks.values.filter { $0.kind == .audio }.compactMap(\.codec)
+    let audio = initSection.tracks.values.filter { $0.kind == .audio }.sorted { $0.id < $1.id }
+    facts.audioCodecs = audio.compactMap(\.codec)
+    facts.audioUnidentified = audio.contains { $0.codec == nil }
+    facts.aacTools = audio.lazy.compactMap { $0.audioConfig.flatMap { AACTools.signalled(by: $0[...]) } }.first
     var durations: [Int64] = []
     var decoded = false
     for moof in top where moof.type == "moof" {
@@ -49,6 +52,13 @@ public enum FragmentInspector {
                   "track \(track.id): the first sample does not decode after decryption (wrong key?): \(problem)"))
             }
             decoded = decoded || track.kind != .audio
+          }
+          // Samples a decoder can read (clear or decrypted), to find implicit SBR and PS.
+          if track.kind == .audio, facts.aacTools == nil, facts.aacProbe == nil, let config = track.audioConfig,
+            !track.encrypted || (track.protection != nil && cipher != nil)
+          {
+            facts.aacProbe = AACProbe(
+              config: config, units: layout.samples.prefix(AACProbe.units).map { Array(bytes[$0]) })
           }
           guard track.id == main.id else { continue }
           let start = try decodeTime(bytes, traf)
@@ -70,8 +80,20 @@ public enum FragmentInspector {
         }
       }
     }
-    facts.frameDuration = durations.filter { $0 > 0 }.min()
+    facts.frameDuration = nominal(durations)
     return facts
+  }
+
+  /// A track's frame duration: the one most of its samples have (the longer
+  /// on a tie). Each sample's comes from its trun, else the tfhd's default,
+  /// else the init's trex (ISO/IEC 14496-12 §8.8.3, §8.8.7, §8.8.8); a
+  /// packager writes per-sample durations when one frame is trimmed (the
+  /// last of the audio, a few samples long), and that one is no frame to
+  /// measure EXTINF by.
+  static func nominal(_ durations: [Int64]) -> Int64? {
+    var counts: [Int64: Int] = [:]
+    for duration in durations where duration > 0 { counts[duration, default: 0] += 1 }
+    return counts.max { $0.value == $1.value ? $0.key < $1.key : $0.value < $1.value }?.key
   }
 
   /// tfdt's baseMediaDecodeTime (§8.8.12), version 0 or 1.

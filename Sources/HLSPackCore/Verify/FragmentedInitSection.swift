@@ -20,6 +20,10 @@ public struct FragmentedInitSection {
     var protection: Protection?
     var codec: String?
     var picture: SPSPicture?
+    /// An AAC track's AudioSpecificConfig, from its esds.
+    var audioConfig: [UInt8]?
+    /// An encv/enca entry, of any scheme: its samples are not clear.
+    var encrypted = false
   }
 
   var tracks: [UInt32: Track] = [:]
@@ -58,15 +62,13 @@ public struct FragmentedInitSection {
         track.configuration = try .hevc(entry.configuration)
         track.codec = CodecString.hvc1(configurationRecord: entry.configuration)
       case .audio:
-        track.codec =
-          entry.format == "mp4a"
-          ? try Self.esdsCodec(bytes, entry.box, childrenStart: entry.childrenStart)
-          : ["ac-3": "ac-3", "ec-3": "ec-3"][entry.format]
+        (track.codec, track.audioConfig) = try Self.audioCodec(bytes, entry.box, entry.format, entry.childrenStart)
       }
       if let sets = track.configuration?.parameterSets {
         track.picture = SPSPicture.firstSPS(in: sets.map { $0[...] }, hevc: layoutTrack.kind == .hevc)
       }
       track.protection = try Self.protection(bytes, entry.box, childrenStart: entry.childrenStart)
+      track.encrypted = entry.box.type == "encv" || entry.box.type == "enca"
       tracks[track.id] = track
     }
   }
@@ -82,12 +84,25 @@ public struct FragmentedInitSection {
     return Int64(BigEndian.u32(bytes, offset))
   }
 
-  /// The codec string of an mp4a (or enca) entry's esds (ISO/IEC 14496-14 §5.6); nil when it has none.
-  private static func esdsCodec(_ bytes: [UInt8], _ entry: ISOBox, childrenStart: Int) throws -> String? {
+  /// The codec string of an audio entry (or of an enca's original format):
+  /// an mp4a's from its esds (ISO/IEC 14496-14 §5.6), with the
+  /// AudioSpecificConfig; AC-3 and E-AC-3 by their configuration box, dac3
+  /// or dec3 (ETSI TS 102 366 §F.4, §F.6), else by the format. nil: unknown.
+  private static func audioCodec(
+    _ bytes: [UInt8], _ entry: ISOBox, _ format: String, _ childrenStart: Int
+  ) throws -> (String?, [UInt8]?) {
     let children = try ISOBox.children(of: bytes, in: childrenStart..<entry.end, context: entry.type)
-    return children.first { $0.type == "esds" }.flatMap {
-      ElementaryStreamDescriptor.codecString(esds: bytes[$0.payloadRange])
+    if format == "mp4a" {
+      guard let esds = children.first(where: { $0.type == "esds" }) else { return (nil, nil) }
+      let payload = bytes[esds.payloadRange]
+      return (
+        ElementaryStreamDescriptor.codecString(esds: payload),
+        ElementaryStreamDescriptor.decoderSpecificInfo(esds: payload).map(Array.init)
+      )
     }
+    if children.contains(where: { $0.type == "dec3" }) { return ("ec-3", nil) }
+    if children.contains(where: { $0.type == "dac3" }) { return ("ac-3", nil) }
+    return (["ac-3": "ac-3", "ec-3": "ec-3"][format], nil)
   }
 
   /// The `cbcs` tenc of an encv/enca entry; nil for a clear entry or another scheme.

@@ -6,6 +6,13 @@ public struct SegmentMediaFacts: Sendable, Equatable {
   public var videoCodec: String?
   public var audioCodecs: [String] = []
   public var picture: SPSPicture?
+  /// The AAC audio's SBR and PS tools, as its config signals them or a
+  /// decoder found them in `aacProbe`; nil when not known.
+  public var aacTools: AACTools?
+  public var aacProbe: AACProbe?
+  /// An audio stream whose codec is not read (MP3 or LATM in MPEG-TS, Opus
+  /// or FLAC in fMP4): the CODECS audio entries are then not judged.
+  public var audioUnidentified = false
   /// nil when the segment has no video.
   public var startsWithKeyframe: Bool?
   /// Video PES packets begun in the bytes (MPEG-TS): one per access unit.

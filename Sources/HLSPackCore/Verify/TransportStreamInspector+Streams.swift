@@ -2,26 +2,32 @@
 /// follows it. A class, so that appending to its payload never copies it.
 final class ElementaryStream {
   enum Kind {
-    case h264, hevc, aac, ac3
+    case h264, hevc, aac, ac3, eac3
 
     /// Clear stream types and their SAMPLE-AES forms (Apple MPEG-2 Stream
-    /// Encryption Format for HTTP Live Streaming §3).
+    /// Encryption Format for HTTP Live Streaming §3; ATSC A/52 Annex A for
+    /// 0x81 AC-3 and 0x87 E-AC-3).
     init?(streamType: UInt8) {
       switch streamType {
       case 0x1B, 0xDB: self = .h264
       case 0x24: self = .hevc
       case 0x0F, 0xCF: self = .aac
       case 0x81, 0xC1: self = .ac3
+      case 0x87, 0xC2: self = .eac3
       default: return nil
       }
     }
+
+    /// Audio whose codec this inspector does not read: MPEG-1/2 audio and LATM
+    /// AAC (ISO/IEC 13818-1 Table 2-34), and private data, which may be audio.
+    static func isUnreadAudio(streamType: UInt8) -> Bool { [0x03, 0x04, 0x06, 0x11, 0x1C].contains(streamType) }
 
     var isVideo: Bool { self == .h264 || self == .hevc }
     var sampleKind: SampleKind {
       switch self {
       case .h264, .hevc: .h264
       case .aac: .aac
-      case .ac3: .ac3
+      case .ac3, .eac3: .ac3
       }
     }
     var name: String {
@@ -30,6 +36,7 @@ final class ElementaryStream {
       case .hevc: "HEVC"
       case .aac: "AAC"
       case .ac3: "AC-3"
+      case .eac3: "E-AC-3"
       }
     }
   }
@@ -74,24 +81,31 @@ extension TransportStreamInspector {
   mutating func readAudio(_ stream: ElementaryStream) {
     var frames = 0
     var sampleRate = 0
-    var codec: String?
+    var samples = 0
+    var codecs: [String] = []
     var badCRC: Int?
-    let samplesPerFrame = stream.kind == .ac3 ? 1536 : 1024
+    var probeEnd: Int?
     do {
       try stream.payload.withUnsafeBufferPointer { buffer in
-        if stream.kind == .ac3 {
-          try AC3SyncFrames.forEach(in: buffer) { frame in
+        if stream.kind != .aac {
+          try DolbySyncFrames.forEach(in: buffer) { frame in
             frames += 1
-            sampleRate = [48_000, 44_100, 32_000][Int(min(buffer[frame.lowerBound + 4] >> 6, 2))]
-            codec = "ac-3"
-            if stream.encrypted, badCRC == nil, !AC3FrameCheck.crcIsZero(stream.payload[frame]) { badCRC = frames }
+            sampleRate = frame.sampleRate
+            samples += frame.samples
+            if !codecs.contains(frame.codec) { codecs.append(frame.codec) }
+            if stream.encrypted, !frame.enhanced, badCRC == nil, !AC3FrameCheck.crcIsZero(stream.payload[frame.range]) {
+              badCRC = frames
+            }
           }
         } else {
           try ADTSFrames.forEach(in: buffer) { frame, _ in
             frames += 1
             let header = frame.lowerBound
             sampleRate = Self.adtsRates[min(Int(buffer[header + 2] >> 2 & 0x0F), Self.adtsRates.count - 1)]
-            codec = "mp4a.40.\(Int(buffer[header + 2] >> 6) + 1)"
+            samples += 1024
+            let codec = "mp4a.40.\(Int(buffer[header + 2] >> 6) + 1)"
+            if !codecs.contains(codec) { codecs.append(codec) }
+            if frames <= AACProbe.units { probeEnd = frame.upperBound }
           }
         }
       }
@@ -111,10 +125,14 @@ extension TransportStreamInspector {
     {
       sampleAESProblem = "the first AAC frames do not decode after decryption (wrong key?): \(problem)"
     }
-    if let codec, !facts.audioCodecs.contains(codec) { facts.audioCodecs.append(codec) }
-    guard let pts = stream.pts, sampleRate > 0 else { return }
-    audioFrameDuration = Int64(samplesPerFrame) * 90_000 / Int64(sampleRate)
-    let end = pts + Int64(frames * samplesPerFrame) * 90_000 / Int64(sampleRate)
+    for codec in codecs where !facts.audioCodecs.contains(codec) { facts.audioCodecs.append(codec) }
+    // Frames a decoder can read: clear, or decrypted with the key.
+    if let probeEnd, facts.aacProbe == nil, !stream.encrypted || checker != nil, sampleAESProblem == nil {
+      facts.aacProbe = AACProbe(config: nil, units: [Array(stream.payload[..<probeEnd])])
+    }
+    guard let pts = stream.pts, sampleRate > 0, frames > 0 else { return }
+    audioFrameDuration = Int64(samples / frames) * 90_000 / Int64(sampleRate)
+    let end = pts + Int64(samples) * 90_000 / Int64(sampleRate)
     audio = (first: min(audio?.first ?? pts, pts), end: max(audio?.end ?? end, end))
   }
 

@@ -16,13 +16,24 @@ public enum VariantBitstreamRules {
       }
       var carried = Set(facts.flatMap(\.audioCodecs))
       if let video = facts.lazy.compactMap(\.videoCodec).first { carried.insert(video) }
+      // Each playlist once, however many roles it plays.
+      var audioPlaylists = [variant.uri]
       for rendition in playlist.renditions(of: variant, type: "AUDIO") {
-        let renditionFacts = rendition.uri.flatMap(media)?.compactMap(\.facts) ?? []
+        guard let uri = rendition.uri, !audioPlaylists.contains(uri) else { continue }
+        audioPlaylists.append(uri)
+        let renditionFacts = media(uri)?.compactMap(\.facts) ?? []
         carried.formUnion(renditionFacts.flatMap(\.audioCodecs))
       }
       if let declared = variant.value("CODECS") {
         let names = declared.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
-        for codec in carried.sorted() where !names.contains(where: { Self.declares($0, codec.lowercased()) }) {
+        let audio = AudioCodecsRules.Carried(audioPlaylists.map { media($0)?.compactMap(\.facts) ?? [] })
+        let (audioFindings, explained) = AudioCodecsRules.check(
+          entries: names, carried: audio, variant: variant, file: file)
+        findings += audioFindings
+        for codec in carried.sorted()
+        where !explained.contains(codec.lowercased())
+          && !names.contains(where: { Self.declares($0, codec.lowercased()) })
+        {
           finding(
             VerifyRules.variantCodecsMismatch, "CODECS \"\(declared)\" does not name \(codec), which the segments carry"
           )
@@ -92,12 +103,15 @@ public enum VariantBitstreamRules {
   /// Whether a CODECS entry names the codec found: the same string, avc1
   /// for avc3 and hvc1 for hev1 (RFC 6381 §3.3; ISO/IEC 14496-15 Annex E), and
   /// HE-AAC (mp4a.40.5, .29) for the AAC-LC an ADTS header can only signal
-  /// (ISO/IEC 14496-3 §1.6.5.2, implicit SBR signalling).
+  /// (ISO/IEC 14496-3 §1.6.5.2, implicit SBR signalling: whether the bytes
+  /// carry SBR and PS is `variant.codecs-audio-mismatch`'s to check).
   static func declares(_ entry: String, _ codec: String) -> Bool {
     func normal(_ text: String) -> String {
       text.replacingOccurrences(of: "avc3.", with: "avc1.").replacingOccurrences(of: "hev1.", with: "hvc1.")
     }
     if normal(entry) == normal(codec) { return true }
+    // MP3: Apple lists mp4a.40.34 whichever objectTypeIndication the esds has.
+    if AudioCodecsRules.mp3.contains(entry), AudioCodecsRules.mp3.contains(codec) { return true }
     return codec == "mp4a.40.2" && (entry == "mp4a.40.5" || entry == "mp4a.40.29")
   }
 }

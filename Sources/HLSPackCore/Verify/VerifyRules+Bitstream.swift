@@ -37,6 +37,14 @@ extension VerifyRules {
   public static let variantCodecsMismatch = VerifyRule(
     id: "variant.codecs-mismatch", severity: .must, source: "RFC 8216bis §4.4.6.2 (CODECS); RFC 6381", owner: .packager,
     summary: "CODECS does not name the codec, profile and level the segments' bitstream carries")
+  public static let variantCodecsAudioMismatch = VerifyRule(
+    id: "variant.codecs-audio-mismatch", severity: .must,
+    source:
+      "RFC 8216bis §4.4.6.2 (CODECS); RFC 6381 §3.3; ISO/IEC 14496-3 §1.6.2.1, §1.6.5 (SBR, PS signalling); ATSC A/52 §5.3.2, Annex E (bsid); Apple HLS Authoring Specification, Values for the CODECS attribute",
+    owner: .packager,
+    summary:
+      "a CODECS audio entry names audio the segments do not carry: HE-AAC (mp4a.40.5) or HE-AACv2 (mp4a.40.29) for AAC without SBR or PS, another AAC object type, ac-3 for E-AC-3 or ec-3 for AC-3"
+  )
   public static let variantResolutionMismatch = VerifyRule(
     id: "variant.resolution-mismatch", severity: .must, source: "RFC 8216bis §4.4.6.2 (RESOLUTION)", owner: .packager,
     summary: "RESOLUTION differs from the cropped picture size of the first SPS (H.264 or HEVC)")
