@@ -34,8 +34,13 @@ public protocol PackageSource {
 
 extension PackageSource {
   /// Whatever the source, "../" paths name files above the package folder,
-  /// and an absolute path names one from the web server's root, not the package's.
+  /// an absolute path names one from the web server's root, not the package's,
+  /// and a URI with a scheme names a resource of its own.
   static func outsideByName(_ path: String) -> SourceFailure? {
+    // A URI with a scheme names another server or a file outside the package, wherever it points.
+    if let scheme = URIReference.scheme(of: path) {
+      return .outside("away from the package folder (an absolute \(scheme): URI); not read")
+    }
     if path == ".." || path.hasPrefix("../") { return .outside("above the package folder; not read") }
     if path.hasPrefix("/") { return .outside("from the web server's root, not the package folder; not read") }
     return nil
