@@ -8,7 +8,7 @@ import PackageDescription
 // builds the library's own sources (Sources/HLSPackCore links to them) with it.
 let targets = [
   "fuzz-profile", "fuzz-playlist", "fuzz-keys-json", "fuzz-pmt", "fuzz-init-segment", "fuzz-fragment",
-  "fuzz-h264", "fuzz-hevc", "fuzz-subtitles", "fuzz-manifest",
+  "fuzz-h264", "fuzz-hevc", "fuzz-subtitles", "fuzz-manifest", "fuzz-verify-playlist",
 ]
 
 let package = Package(

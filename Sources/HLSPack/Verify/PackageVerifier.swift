@@ -88,6 +88,13 @@ public struct PackageVerifier {
     where !run.brokenSegments.contains(check.resource) && (sample == nil || run.readSegments.contains(check.resource)) {
       checkRange(check, run: &run)
     }
+    // Requests made after the run's deadline failed at once: the report would miss what they read.
+    if let expired = source.expired {
+      throw VerifyError(
+        description:
+          "\(source.root)\(entry): verify stopped, \(expired); \(run.playlists) playlists and \(run.segments) segments were read, the report is incomplete"
+      )
+    }
     let findings = run.findings + run.keys.findings + KeyRules.uniquePairs(run.keyUses)
     var report = VerifyReport(
       findings: findings.filter { rules.includes($0.rule) }, playlists: run.playlists, segments: run.segments,
