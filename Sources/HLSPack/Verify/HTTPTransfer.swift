@@ -3,6 +3,7 @@ import Foundation
 import HLSPackCore
 import NIOCore
 import NIOHTTP1
+import NIOSSL
 
 /// One HTTP request whose response body is taken piece by piece, on the
 /// caller's thread, as it arrives. The caller sleeps on a condition while it
@@ -141,6 +142,11 @@ final class HTTPTransfer: HTTPClientResponseDelegate, @unchecked Sendable {
   }
 
   static func describe(_ error: Error) -> String {
+    let text = "\(error)"
+    if text.contains("CERTIFICATE_VERIFY_FAILED") {
+      return "TLS: the server's certificate is not trusted; --cacert FILE adds the CA that signed it"
+    }
+    if error is NIOSSLError { return "TLS: \(text.prefix { $0 != "(" })" }
     if let error = error as? HTTPClientError {
       switch error {
       case .readTimeout: return "no byte within the read timeout"
