@@ -91,13 +91,13 @@ struct VerifyCommand: ParsableCommand {
   @Option(
     name: .customLong("resource-timeout"),
     help: ArgumentHelp(
-      "Over HTTP: seconds one playlist, key or segment may take, from request to last byte (default 120).",
+      "Over HTTP: seconds one playlist, key or segment may take, from request to last byte.",
       valueName: "seconds"))
   var resourceTimeout: Double = HTTPReadOptions().resourceTimeout
 
   @Option(
     name: .customLong("timeout"),
-    help: ArgumentHelp("Over HTTP: seconds the whole run may take (default 3600); past it, exit 2.", valueName: "seconds"))
+    help: ArgumentHelp("Over HTTP: seconds the whole run may take; past it, exit 2.", valueName: "seconds"))
   var runTimeout: Double = HTTPReadOptions().runTimeout
 
   @Option(

@@ -101,4 +101,33 @@ struct VerifyHostileInputTests {
       #expect(!run.text.contains("s3cret") && !run.stderr.contains("s3cret"))
     }
   }
+
+  /// A server whose HEAD promises 2^63 − 1 bytes for a segment its GET sends
+  /// whole: the difference is a finding (before, exit 0 and that many bytes counted).
+  @Test func headThatPromisesOtherBytesThanTheBody() throws {
+    let served = try ScratchFolder.make("lying")
+    let copied = try Command.run("cp", ["-a", try VerifyTests.cleanPackage("ts-clear").path, served.appendingPathComponent("clip").path])
+    guard copied.status == 0 else { throw FixtureError(copied.stderr) }
+    let script = """
+      import http.server, sys
+      port, folder = int(sys.argv[1]), sys.argv[2]
+      class Handler(http.server.SimpleHTTPRequestHandler):
+          def __init__(self, *args, **kwargs):
+              super().__init__(*args, directory=folder, **kwargs)
+          def do_HEAD(self):
+              if not self.path.endswith("segment_00001.ts"):
+                  return super().do_HEAD()
+              self.send_response(200)
+              self.send_header("Content-Length", "9223372036854775807")
+              self.end_headers()
+          def log_message(self, *args):
+              pass
+      http.server.ThreadingHTTPServer(("127.0.0.1", port), Handler).serve_forever()
+      """
+    let server = try TestHTTPServer(serving: served, script: script)
+    defer { server.stop() }
+    let run = try Command.run(try Fixtures.executable(), ["verify", "--json", "\(server.base)/clip/master.m3u8"])
+    #expect(run.status == 1, "\(run.stderr)")
+    #expect(run.text.contains("\"segment.unreadable\"") && run.text.contains("its size said 9223372036854775807"), "\(run.text)")
+  }
 }

@@ -36,6 +36,7 @@ public struct HTTPPackageSource: PackageSource {
   private func start(_ path: String, method: HTTPMethod = .GET, range: Range<Int>? = nil) throws(SourceFailure)
     -> (HTTPTransfer, HTTPResponseHead)
   {
+    if let expired = session.runExpired { throw .unreadable("(\(expired))") }
     var target = try url(path)
     for _ in 0...Self.redirectLimit {
       let (transfer, head) = try send(target, method: method, range: range)
@@ -107,6 +108,13 @@ public struct HTTPPackageSource: PackageSource {
     var count = 0
     while let piece = try transfer.next() { count = count.addingReportingOverflow(piece.readableBytes).partialValue }
     return count
+  }
+
+  /// Whether a HEAD request for `path` succeeds: nothing of the body is read.
+  func exists(_ path: String) -> Bool {
+    guard let (probe, _) = try? start(path, method: .HEAD) else { return false }
+    probe.cancel()
+    return true
   }
 
   public func permissions(_ path: String) -> mode_t? { nil }

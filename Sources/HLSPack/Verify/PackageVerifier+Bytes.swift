@@ -34,7 +34,7 @@ extension PackageVerifier {
       if container == .fragmentedMP4 {
         guard size <= Self.fragmentLimit else { return nil }
         do {
-          return try inspectFragment(resource, segment: segment, folder: folder, key: keyBytes, run: &run)
+          return try inspectFragment(resource, size: size, segment: segment, folder: folder, key: keyBytes, run: &run)
         } catch {
           unreadable(error)
           return nil
@@ -47,7 +47,7 @@ extension PackageVerifier {
       var inspector = TransportStreamInspector(checker: checker)
       var scanner = TransportStreamScanner()
       do {
-        try source.stream(resource) {
+        try streamWhole(resource, size: size) {
           scanner.consume($0[...])
           inspector.consume($0[...])
         }
@@ -73,7 +73,8 @@ extension PackageVerifier {
       var fragment: [UInt8] = []
       let problem: String?
       do {
-        problem = try decrypt(resource, key: keyBytes, iv: iv, cipher: run.cipher, container: container) { clear in
+        problem = try decrypt(resource, size: size, key: keyBytes, iv: iv, cipher: run.cipher, container: container) {
+          clear in
           inspector?.consume(clear)
           if section != nil { fragment += clear }
         }
@@ -95,14 +96,14 @@ extension PackageVerifier {
   /// Decrypts piece by piece into the container's scanner; what is wrong, or
   /// nil; throws what reading the resource throws.
   private func decrypt(
-    _ resource: String, key: [UInt8], iv: [UInt8], cipher: AES128CBC, container: SegmentContainer,
+    _ resource: String, size: Int, key: [UInt8], iv: [UInt8], cipher: AES128CBC, container: SegmentContainer,
     inspect: (ArraySlice<UInt8>) -> Void
   ) throws(SourceFailure) -> String? {
     var scanner = container.scanner
     var clear: [UInt8] = []
     do {
       try cipher.start(key: key, iv: iv, encrypt: false, padding: true)
-      try source.stream(resource) { piece in
+      try streamWhole(resource, size: size) { piece in
         let produced = try cipher.update(piece, into: &clear)
         scanner?.consume(clear[0..<produced])
         inspect(clear[0..<produced])
@@ -116,5 +117,21 @@ extension PackageVerifier {
     scanner?.consume(last[...])
     inspect(last[...])
     return scanner?.finish().map { "decrypted bytes are not \(container.name): \($0)" }
+  }
+
+  /// Streams the resource, which must give the `size` bytes its size said
+  /// (a server's HEAD may promise other bytes than its GET sends).
+  private func streamWhole(_ resource: String, size: Int, _ consume: ([UInt8]) throws -> Void) throws {
+    var count = 0
+    try source.stream(resource) { piece in
+      count += piece.count
+      guard count <= size else { throw Self.sizeMismatch(atLeast: count, size: size) }
+      try consume(piece)
+    }
+    guard count == size else { throw Self.sizeMismatch(atLeast: count, size: size) }
+  }
+
+  static func sizeMismatch(atLeast count: Int, size: Int) -> SourceFailure {
+    .unreadable("(its body has \(count) bytes, its size said \(size))")
   }
 }

@@ -29,12 +29,14 @@ extension PackageVerifier {
   /// decrypted with `key` when its tracks are protected; nil when its
   /// initialization section cannot be read (a finding of its own says so).
   func inspectFragment(
-    _ resource: String, segment: VerifiedMediaPlaylist.Segment, folder: String, key: [UInt8]?, run: inout Run
+    _ resource: String, size: Int, segment: VerifiedMediaPlaylist.Segment, folder: String, key: [UInt8]?,
+    run: inout Run
   ) throws(SourceFailure) -> SegmentMediaFacts? {
     guard let map = segment.mapURI,
       let section = initSection(URIReference.fromPackageRoot(map, writtenIn: folder), run: &run)
     else { return nil }
     var bytes = try source.readWhole(resource, limit: Self.fragmentLimit)
+    guard bytes.count == size else { throw Self.sizeMismatch(atLeast: bytes.count, size: size) }
     let cipher = key.flatMap { try? CBCSChainDecryptor(key: $0) }
     return FragmentInspector.inspect(&bytes, initSection: section, cipher: cipher) { annexB, hevc in
       StandaloneDecodeCheck.problem(annexB, codec: hevc ? .hevc : .h264)

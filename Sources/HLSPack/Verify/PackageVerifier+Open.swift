@@ -59,7 +59,7 @@ extension PackageVerifier {
     }
     let (folder, entry) = packageFolder(
       of: name, in: own, step: { URL(string: "../", relativeTo: $0)?.absoluteURL ?? $0 },
-      holdsMaster: { (try? HTTPPackageSource(folder: $0, session: session).size(defaultEntry)) != nil })
+      holdsMaster: { HTTPPackageSource(folder: $0, session: session).exists(defaultEntry) })
     return PackageVerifier(source: HTTPPackageSource(folder: folder, session: session), entry: entry)
   }
 }

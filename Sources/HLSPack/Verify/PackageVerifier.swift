@@ -110,7 +110,8 @@ public struct PackageVerifier {
     let folder = VerifyPaths.folder(of: entry)
     let uris = playlist.variants.map(\.uri) + playlist.renditions.compactMap(\.uri)
     var measured: [String: Measured?] = [:]
-    for path in Set(uris.map { URIReference.fromPackageRoot($0, writtenIn: folder) }).sorted() {
+    for path in Set(uris.map { URIReference.fromPackageRoot($0, writtenIn: folder) }).sorted()
+    where source.expired == nil {
       let bytes: [UInt8]
       do {
         bytes = try source.readWhole(path, limit: PackageFiles.playlistLimit)
@@ -175,7 +176,8 @@ public struct PackageVerifier {
     var unverified: [KeyAvailabilityRules.Unverified] = []
     let sampled = SegmentSample.indices(total: playlist.segments.count, count: sample)
     var inspected: [InspectedSegment] = []
-    for (index, segment) in playlist.segments.enumerated() {
+    // Past the run's deadline nothing more is read: `run()` reports the run as stopped.
+    for (index, segment) in playlist.segments.enumerated() where source.expired == nil {
       inspected.append(InspectedSegment(segment: segment, facts: nil))
       if let map = segment.mapURI, initializationSections.insert(map).inserted {
         checkMap(map, folder: folder, file: file, line: segment.line, run: &run)
