@@ -34,7 +34,8 @@ struct VerifyDeadlineTests {
 
   func served() throws -> URL {
     let folder = try ScratchFolder.make("trickled")
-    let copied = try Command.run("cp", ["-a", try VerifyTests.cleanPackage("ts-clear").path, folder.appendingPathComponent("clip").path])
+    let copied = try Command.run(
+      "cp", ["-a", try VerifyTests.cleanPackage("ts-clear").path, folder.appendingPathComponent("clip").path])
     guard copied.status == 0 else { throw FixtureError(copied.stderr) }
     return folder
   }
@@ -74,14 +75,16 @@ struct VerifyDeadlineTests {
     let run = try Command.run(
       try Fixtures.executable(), ["verify", "--json", "--resource-timeout", "1", "\(server.base)/clip/master.m3u8"])
     #expect(run.status == 1, "\(run.stderr)")
-    #expect(run.text.contains("\"segment.unreadable\"") && run.text.contains("--resource-timeout of 1 s"), "\(run.text)")
+    #expect(
+      run.text.contains("\"segment.unreadable\"") && run.text.contains("--resource-timeout of 1 s"), "\(run.text)")
   }
 
   @Test func runPastItsTimeoutStopsWithExitTwo() throws {
     let server = try Self.tricklingServer(try served(), slow: ".ts", interval: 0.2)
     defer { server.stop() }
     let start = Date()
-    let run = try Command.run(try Fixtures.executable(), ["verify", "--timeout", "2", "\(server.base)/clip/master.m3u8"])
+    let run = try Command.run(
+      try Fixtures.executable(), ["verify", "--timeout", "2", "\(server.base)/clip/master.m3u8"])
     #expect(run.status == 2, "\(run.text) \(run.stderr)")
     #expect(run.stderr.contains("verify stopped, the run's --timeout of 2 s ran out"), "\(run.stderr)")
     #expect(Date().timeIntervalSince(start) < 60)

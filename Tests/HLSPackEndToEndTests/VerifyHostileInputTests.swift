@@ -46,8 +46,11 @@ struct VerifyHostileInputTests {
     ("negative-offset", rangeOnFirstSegment("10@-10"), "segment.byterange-invalid"),
     ("empty", rangeOnFirstSegment("0@0"), "segment.byterange-invalid"),
     ("past-the-end", rangeOnFirstSegment("100@100000000"), "segment.byterange-invalid"),
-    ("absolute-url", { $0.replacingOccurrences(of: "\nsegment_00001.ts", with: "\nhttp://127.0.0.1:9/segment_00001.ts") },
-     "package.outside-boundary"),
+    (
+      "absolute-url",
+      { $0.replacingOccurrences(of: "\nsegment_00001.ts", with: "\nhttp://127.0.0.1:9/segment_00001.ts") },
+      "package.outside-boundary"
+    ),
     ("bandwidth", { $0 }, "playlist.number-invalid"),
   ]
 
@@ -59,15 +62,19 @@ struct VerifyHostileInputTests {
       try copy(into: served, as: name, change) { package in
         guard name == "bandwidth" else { return }
         try verifier.edit(package.appendingPathComponent("master.m3u8")) {
-          $0.replacingOccurrences(of: "#EXT-X-STREAM-INF:BANDWIDTH=", with: "#EXT-X-STREAM-INF:BANDWIDTH=1\(String(repeating: "0", count: 30))")
+          $0.replacingOccurrences(
+            of: "#EXT-X-STREAM-INF:BANDWIDTH=",
+            with: "#EXT-X-STREAM-INF:BANDWIDTH=1\(String(repeating: "0", count: 30))")
         }
       }
     }
     let server = try TestHTTPServer(serving: served)
     defer { server.stop() }
     for (name, _, rule) in Self.cases {
-      let local = try Command.run(try Fixtures.executable(), ["verify", "--json", served.appendingPathComponent(name).path])
-      let remote = try Command.run(try Fixtures.executable(), ["verify", "--json", "\(server.base)/\(name)/master.m3u8"])
+      let local = try Command.run(
+        try Fixtures.executable(), ["verify", "--json", served.appendingPathComponent(name).path])
+      let remote = try Command.run(
+        try Fixtures.executable(), ["verify", "--json", "\(server.base)/\(name)/master.m3u8"])
       #expect(local.status == 1, "\(name): \(local.status) \(local.stderr)")
       #expect(local.text.contains("\"rule\" : \"\(rule)\""), "\(name): \(local.text)")
       #expect(remote.status == 1 && remote.stdout == local.stdout, "\(name):\n\(local.text)\n---\n\(remote.text)")
@@ -94,9 +101,12 @@ struct VerifyHostileInputTests {
     #expect(missing.stderr.contains("http://***@127.0.0.1") && !missing.stderr.contains("s3cret"), "\(missing.stderr)")
 
     let folder = try ScratchFolder.make("credentials")
-    try copy(into: folder, as: "clip", { $0.replacingOccurrences(of: "\nsegment_00001.ts", with: "\nhttp://bob:s3cret@cdn.invalid/s.ts") })
+    try copy(
+      into: folder, as: "clip",
+      { $0.replacingOccurrences(of: "\nsegment_00001.ts", with: "\nhttp://bob:s3cret@cdn.invalid/s.ts") })
     for format in [["--json"], []] {
-      let run = try Command.run(try Fixtures.executable(), ["verify"] + format + [folder.appendingPathComponent("clip").path])
+      let run = try Command.run(
+        try Fixtures.executable(), ["verify"] + format + [folder.appendingPathComponent("clip").path])
       #expect(run.status == 1 && run.text.contains("http://***@cdn.invalid/s.ts"), "\(run.text)")
       #expect(!run.text.contains("s3cret") && !run.stderr.contains("s3cret"))
     }
@@ -106,7 +116,8 @@ struct VerifyHostileInputTests {
   /// whole: the difference is a finding (before, exit 0 and that many bytes counted).
   @Test func headThatPromisesOtherBytesThanTheBody() throws {
     let served = try ScratchFolder.make("lying")
-    let copied = try Command.run("cp", ["-a", try VerifyTests.cleanPackage("ts-clear").path, served.appendingPathComponent("clip").path])
+    let copied = try Command.run(
+      "cp", ["-a", try VerifyTests.cleanPackage("ts-clear").path, served.appendingPathComponent("clip").path])
     guard copied.status == 0 else { throw FixtureError(copied.stderr) }
     let script = """
       import http.server, sys
@@ -128,6 +139,8 @@ struct VerifyHostileInputTests {
     defer { server.stop() }
     let run = try Command.run(try Fixtures.executable(), ["verify", "--json", "\(server.base)/clip/master.m3u8"])
     #expect(run.status == 1, "\(run.stderr)")
-    #expect(run.text.contains("\"segment.unreadable\"") && run.text.contains("its size said 9223372036854775807"), "\(run.text)")
+    #expect(
+      run.text.contains("\"segment.unreadable\"") && run.text.contains("its size said 9223372036854775807"),
+      "\(run.text)")
   }
 }

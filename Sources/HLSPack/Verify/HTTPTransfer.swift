@@ -33,7 +33,9 @@ final class HTTPTransfer: HTTPClientResponseDelegate, @unchecked Sendable {
   init(_ session: HTTPSession, url: URL, method: HTTPMethod = .GET, range: Range<Int>? = nil) throws(SourceFailure) {
     deadline = session.deadline()
     var headers = HTTPHeaders()
-    if let range, !range.isEmpty { headers.add(name: "Range", value: "bytes=\(range.lowerBound)-\(range.upperBound - 1)") }
+    if let range, !range.isEmpty {
+      headers.add(name: "Range", value: "bytes=\(range.lowerBound)-\(range.upperBound - 1)")
+    }
     if let user = url.user {
       let credentials = Data("\(user):\(url.password ?? "")".utf8).base64EncodedString()
       headers.add(name: "Authorization", value: "Basic \(credentials)")

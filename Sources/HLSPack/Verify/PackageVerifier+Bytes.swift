@@ -41,25 +41,8 @@ extension PackageVerifier {
         }
       }
       guard container == .transportStream else { return nil }
-      let checker = keyBytes.flatMap { key in
-        segment.effectiveIV.flatMap { try? SampleAESPayloadChecker(key: key, iv: $0) }
-      }
-      var inspector = TransportStreamInspector(checker: checker)
-      var scanner = TransportStreamScanner()
-      do {
-        try streamWhole(resource, size: size) {
-          scanner.consume($0[...])
-          inspector.consume($0[...])
-        }
-      } catch {
-        unreadable(error)
-        return nil
-      }
-      if let problem = scanner.finish() {
-        finding(VerifyRules.segmentTSSyncLost, problem)
-        return nil
-      }
-      return inspector.finish()
+      return checkTransportStream(
+        resource, size: size, segment: segment, key: keyBytes, finding: finding, unreadable: unreadable)
     case "AES-128":
       guard let keyBytes, let iv = segment.effectiveIV else { return nil }
       guard size > 0, size % AES128CBC.blockSize == 0 else {
@@ -91,6 +74,33 @@ extension PackageVerifier {
     default:
       return nil
     }
+  }
+
+  /// A clear or SAMPLE-AES MPEG-TS segment, streamed: its packets, and with
+  /// `key` its SAMPLE-AES payloads.
+  private func checkTransportStream(
+    _ resource: String, size: Int, segment: VerifiedMediaPlaylist.Segment, key: [UInt8]?,
+    finding: (VerifyRule, String) -> Void, unreadable: (any Error) -> Void
+  ) -> SegmentMediaFacts? {
+    let checker = key.flatMap { key in
+      segment.effectiveIV.flatMap { try? SampleAESPayloadChecker(key: key, iv: $0) }
+    }
+    var inspector = TransportStreamInspector(checker: checker)
+    var scanner = TransportStreamScanner()
+    do {
+      try streamWhole(resource, size: size) {
+        scanner.consume($0[...])
+        inspector.consume($0[...])
+      }
+    } catch {
+      unreadable(error)
+      return nil
+    }
+    if let problem = scanner.finish() {
+      finding(VerifyRules.segmentTSSyncLost, problem)
+      return nil
+    }
+    return inspector.finish()
   }
 
   /// Decrypts piece by piece into the container's scanner; what is wrong, or

@@ -63,7 +63,8 @@ public enum BandwidthRules {
         Finding(
           VerifyRules.peakOverTwiceAverage, file: file, line: variant.line, segment: variant.uri,
           detail:
-            "measured peak \(PlaylistNumber.whole(measuredPeak, .up)) bit/s, average \(PlaylistNumber.whole(measuredAverage)) bit/s"))
+            "measured peak \(PlaylistNumber.whole(measuredPeak, .up)) bit/s, average \(PlaylistNumber.whole(measuredAverage)) bit/s"
+        ))
     }
     if let declared = variant.averageBandwidth, measuredAverage > 0,
       abs(Double(declared) - measuredAverage) > 0.1 * measuredAverage

@@ -23,7 +23,9 @@ public enum PlaylistRules {
   static func targetDuration(_ playlist: VerifiedMediaPlaylist, file: String) -> [Finding] {
     guard let target = playlist.targetDuration, target >= 1 else {
       let detail =
-        playlist.targetDurationText.map { "EXT-X-TARGETDURATION:\(PlaylistNumber.shown($0)) is not a decimal integer ≥ 1" }
+        playlist.targetDurationText.map {
+          "EXT-X-TARGETDURATION:\(PlaylistNumber.shown($0)) is not a decimal integer ≥ 1"
+        }
         ?? "no EXT-X-TARGETDURATION tag"
       return [Finding(VerifyRules.targetDurationMissing, file: file, line: playlist.targetDurationLine, detail: detail)]
     }

@@ -32,7 +32,9 @@ import Testing
         measuredAverage: BandwidthRules.average(samples), file: "m.m3u8")
       + BitstreamRules.media(playlist.segments.map { InspectedSegment(segment: $0, facts: facts) }, file: "v.m3u8")
       + playlist.segments.compactMap { segment in
-        segment.rangeProblem(size: 1000).map { Finding(VerifyRules.segmentByteRangeInvalid, file: "v.m3u8", detail: $0) }
+        segment.rangeProblem(size: 1000).map {
+          Finding(VerifyRules.segmentByteRangeInvalid, file: "v.m3u8", detail: $0)
+        }
       }
   }
 
@@ -69,7 +71,10 @@ import Testing
 
   @Test func byteRangeWithoutOffsetContinuesTheSameResource() {
     let playlist = VerifiedMediaPlaylist(
-      PlaylistText(Array(media("", segments: "#EXTINF:1,\n#EXT-X-BYTERANGE:10@5\na.ts\n#EXTINF:1,\n#EXT-X-BYTERANGE:20\na.ts\n").utf8)))
+      PlaylistText(
+        Array(
+          media("", segments: "#EXTINF:1,\n#EXT-X-BYTERANGE:10@5\na.ts\n#EXTINF:1,\n#EXT-X-BYTERANGE:20\na.ts\n").utf8))
+    )
     #expect(playlist.segments.map { $0.byteRange?.offset } == [5, 15])
     #expect(playlist.segments.allSatisfy { $0.byteRangeProblem == nil && $0.rangeProblem(size: 35) == nil })
     #expect(playlist.segments[1].rangeProblem(size: 34) != nil)
