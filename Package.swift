@@ -43,10 +43,15 @@ let package = Package(
       dependencies: [
         "HLSPackCore", "HLSPackMedia", "HLSPackCrypto",
         .product(name: "Logging", package: "swift-log"),
+        // `verify http(s)://…`: NIO waits for bytes without spinning, and takes a CA bundle (--cacert).
+        .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOHTTP1", package: "swift-nio"),
+        .product(name: "NIOSSL", package: "swift-nio-ssl"),
       ]),
     // `hlspack serve`: a fixture server for players, with scenario rules and a
-    // request log. Only this target and the executable link the HTTP stack
-    // (and the HTTP client of proxy mode).
+    // request log. Only this target, HLSPack (verify's HTTP client) and the
+    // executable link the HTTP stack.
     .target(
       name: "HLSPackServe",
       dependencies: [

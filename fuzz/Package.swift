@@ -9,7 +9,7 @@ import PackageDescription
 // Sources/HLSPackServe to the serve scenario's files) with it.
 let targets = [
   "fuzz-profile", "fuzz-playlist", "fuzz-keys-json", "fuzz-pmt", "fuzz-init-segment", "fuzz-fragment",
-  "fuzz-h264", "fuzz-hevc", "fuzz-subtitles", "fuzz-manifest",
+  "fuzz-h264", "fuzz-hevc", "fuzz-subtitles", "fuzz-manifest", "fuzz-verify-playlist",
 ]
 
 let package = Package(

@@ -33,8 +33,18 @@ struct VerifyCommand: ParsableCommand {
       (RFC 8216bis section or Apple's HLS Authoring Specification), who fixes it \
       (packager or publisher) and its first places.
 
+      Over HTTP each request must be complete (last body byte) within \
+      --resource-timeout seconds (default 120), and any 60 s without a byte \
+      ends it sooner: a resource that takes longer is a must-fix finding \
+      (segment.unreadable, playlist.unreadable, …), or exit 2 for the playlist \
+      verify starts from. The whole run must end within --timeout seconds \
+      (default 3600): past it verify stops with exit 2, since its report would \
+      be incomplete. --cacert FILE trusts the CA certificates of a PEM file for \
+      https in addition to the system's (hlspack serve --tls auto prints its \
+      ca.pem). User names and passwords in URLs are printed as "***".
+
       Exit status: 0 no must-fix rule failed; 1 at least one did; 2 the package \
-      cannot be read; 64 command-line usage error.
+      cannot be read, or the run's --timeout ran out; 64 command-line usage error.
       """)
 
   static let mustFixFailed = ExitCode(1)
@@ -78,8 +88,33 @@ struct VerifyCommand: ParsableCommand {
   @Flag(name: .long, help: "Print the findings as JSON (sorted: the same package gives the same bytes).")
   var json = false
 
+  @Option(
+    name: .customLong("resource-timeout"),
+    help: ArgumentHelp(
+      "Over HTTP: seconds one playlist, key or segment may take, from request to last byte.",
+      valueName: "seconds"))
+  var resourceTimeout: Double = HTTPReadOptions().resourceTimeout
+
+  @Option(
+    name: .customLong("timeout"),
+    help: ArgumentHelp("Over HTTP: seconds the whole run may take; past it, exit 2.", valueName: "seconds"))
+  var runTimeout: Double = HTTPReadOptions().runTimeout
+
+  @Option(
+    name: .customLong("cacert"),
+    help: ArgumentHelp(
+      "A PEM file of CA certificates trusted for https in addition to the system store.", valueName: "file"))
+  var caFile: String?
+
   func validate() throws {
     if let sample, sample < 1 { throw ValidationError("--sample must be at least 1") }
+    for (name, value) in [("--resource-timeout", resourceTimeout), ("--timeout", runTimeout)]
+    where !(value > 0 && value <= 1e9) {
+      throw ValidationError("\(name) must be a number of seconds above 0 and at most 1e9")
+    }
+    if let caFile, !FileManager.default.isReadableFile(atPath: caFile) {
+      throw ValidationError("--cacert \(caFile): no readable file there")
+    }
   }
 
   /// Keys given one by one replace those of the keys.json; one that cannot be read is a usage error.
@@ -101,13 +136,17 @@ struct VerifyCommand: ParsableCommand {
     let keys = try providedKeys(cwd)
     let report: VerifyReport
     do {
-      var verifier = try PackageVerifier(opening: package, relativeTo: cwd)
+      var http = HTTPReadOptions()
+      http.resourceTimeout = resourceTimeout
+      http.runTimeout = runTimeout
+      http.caFile = caFile.map { URL(fileURLWithPath: $0, relativeTo: cwd).path }
+      var verifier = try PackageVerifier(opening: package, relativeTo: cwd, http: http)
       verifier.providedKeys = keys
       verifier.rules = rules == .rfc ? .rfc : .apple
       verifier.sample = sample
       report = try verifier.run()
     } catch {
-      printError(error.description)
+      printError(URLCredentials.masked(error.description))
       throw Self.unreadable
     }
     if json {

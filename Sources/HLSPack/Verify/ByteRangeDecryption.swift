@@ -38,7 +38,7 @@ enum ByteRangeDecryption {
       .failure(RangeProblem(description: text))
     }
     let block = AES128CBC.blockSize
-    guard range.length > 0, range.offset >= 0, range.offset + range.length <= fileSize else {
+    guard range.length > 0, range.offset >= 0, range.length <= fileSize, range.offset <= fileSize - range.length else {
       return problem("range \(range.length)@\(range.offset) lies outside the \(fileSize)-byte segment")
     }
     guard fileSize % block == 0 else { return problem("the segment is not a whole number of 16-byte blocks") }

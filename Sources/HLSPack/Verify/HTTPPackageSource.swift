@@ -1,20 +1,26 @@
 import Foundation
 import HLSPackCore
-
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
+import NIOCore
+import NIOHTTP1
 
 /// A package on a web server, read as a client reads it: every path is
 /// resolved against the package folder's URL (RFC 3986 §5.2), query kept.
-/// Segments are streamed, never held whole; a redirect to another host is
-/// not followed (`HTTPTransfer`).
+/// Segments are streamed, never held whole; a redirect is followed only on
+/// the same scheme, host and port (another host is another publisher's
+/// server, which the package does not name).
 public struct HTTPPackageSource: PackageSource {
   /// The package folder's URL, ending in "/".
   public let folder: URL
-  public var root: String { folder.absoluteString }
+  let session: HTTPSession
+  /// Credentials of the URL are masked: the root is printed.
+  public var root: String { URLCredentials.masked(folder.absoluteString) }
 
-  public init(folder: URL) { self.folder = folder }
+  init(folder: URL, session: HTTPSession) {
+    self.folder = folder
+    self.session = session
+  }
+
+  public var expired: String? { session.runExpired }
 
   private func url(_ path: String) throws(SourceFailure) -> URL {
     if let outside = Self.outsideByName(path) { throw outside }
@@ -24,45 +30,91 @@ public struct HTTPPackageSource: PackageSource {
     return url
   }
 
-  /// Starts a request and waits for a successful status.
-  private func start(_ path: String, method: String = "GET", range: Range<Int>? = nil) throws(SourceFailure)
-    -> (HTTPTransfer, HTTPURLResponse)
+  static let redirectLimit = 5
+
+  /// Starts a request, follows same-origin redirects, and waits for a successful status.
+  private func start(_ path: String, method: HTTPMethod = .GET, range: Range<Int>? = nil) throws(SourceFailure)
+    -> (HTTPTransfer, HTTPResponseHead)
   {
-    let transfer = HTTPTransfer(try url(path), method: method, range: range)
-    let response = try transfer.waitForResponse()
-    switch response.statusCode {
-    case 200..<300: return (transfer, response)
-    case 404, 410:
-      transfer.cancel()
-      throw .missing
-    default:
-      transfer.cancel()
-      throw .unreadable("(HTTP status \(response.statusCode))")
+    if let expired = session.runExpired { throw .unreadable("(\(expired))") }
+    var target = try url(path)
+    for _ in 0...Self.redirectLimit {
+      let (transfer, head) = try send(target, method: method, range: range)
+      switch head.status.code {
+      case 200..<300: return (transfer, head)
+      case 301, 302, 303, 307, 308:
+        transfer.cancel()
+        guard let location = head.headers.first(name: "Location"),
+          let next = URL(string: location, relativeTo: target)?.absoluteURL
+        else { throw .unreadable("(HTTP status \(head.status.code) without a usable Location)") }
+        guard Self.sameOrigin(next, target) else {
+          throw .outside(
+            "to \(URLCredentials.masked(next.absoluteString)), another host (a redirect not followed)")
+        }
+        target = next
+      case 404, 410:
+        transfer.cancel()
+        throw .missing
+      default:
+        transfer.cancel()
+        throw .unreadable("(HTTP status \(head.status.code))")
+      }
     }
+    throw .unreadable("(more than \(Self.redirectLimit) redirects)")
+  }
+
+  /// One request, sent again once on a new connection when the first closed
+  /// before any response (GET and HEAD are idempotent, RFC 9110 §9.2.2).
+  private func send(_ url: URL, method: HTTPMethod, range: Range<Int>?) throws(SourceFailure)
+    -> (HTTPTransfer, HTTPResponseHead)
+  {
+    for _ in 0..<2 {
+      let transfer = try HTTPTransfer(session, url: url, method: method, range: range)
+      if let head = try transfer.waitForResponse() { return (transfer, head) }
+    }
+    throw .unreadable("(the server closed the connection before a response, twice)")
+  }
+
+  static func sameOrigin(_ a: URL, _ b: URL) -> Bool {
+    a.scheme?.lowercased() == b.scheme?.lowercased() && a.host?.lowercased() == b.host?.lowercased()
+      && a.port == b.port
+  }
+
+  private static func contentLength(_ head: HTTPResponseHead) -> Int? {
+    head.headers.first(name: "Content-Length").flatMap { PlaylistNumber.offset($0) }
   }
 
   public func readWhole(_ path: String, limit: Int) throws(SourceFailure) -> [UInt8] {
-    let (transfer, response) = try start(path)
+    let (transfer, head) = try start(path)
     defer { transfer.cancel() }
-    if response.expectedContentLength > limit { throw Self.tooLarge(response.expectedContentLength, limit: limit) }
+    if let length = Self.contentLength(head), length > limit { throw Self.tooLarge(length, limit: limit) }
     var bytes: [UInt8] = []
     while let piece = try transfer.next() {
-      guard bytes.count + piece.count <= limit else {
-        throw Self.tooLarge(Int64(bytes.count + piece.count), limit: limit)
+      guard piece.readableBytes <= limit - bytes.count else {
+        throw Self.tooLarge(bytes.count + piece.readableBytes, limit: limit)
       }
-      bytes += piece
+      bytes += piece.readableBytesView
     }
     return bytes
   }
 
   /// From a HEAD request's Content-Length, else by counting a GET's body.
   public func size(_ path: String) throws(SourceFailure) -> Int {
-    let (_, response) = try start(path, method: "HEAD")
-    if response.expectedContentLength >= 0 { return Int(response.expectedContentLength) }
+    let (probe, head) = try start(path, method: .HEAD)
+    probe.cancel()
+    if let length = Self.contentLength(head) { return length }
     let (transfer, _) = try start(path)
+    defer { transfer.cancel() }
     var count = 0
-    while let piece = try transfer.next() { count += piece.count }
+    while let piece = try transfer.next() { count = count.addingReportingOverflow(piece.readableBytes).partialValue }
     return count
+  }
+
+  /// Whether a HEAD request for `path` succeeds: nothing of the body is read.
+  func exists(_ path: String) -> Bool {
+    guard let (probe, _) = try? start(path, method: .HEAD) else { return false }
+    probe.cancel()
+    return true
   }
 
   public func permissions(_ path: String) -> mode_t? { nil }
@@ -70,19 +122,19 @@ public struct HTTPPackageSource: PackageSource {
   public func stream(_ path: String, _ consume: ([UInt8]) throws -> Void) throws {
     let (transfer, _) = try start(path)
     defer { transfer.cancel() }
-    while let piece = try transfer.next() { try consume([UInt8](piece)) }
+    while let piece = try transfer.next() { try consume(Array(piece.readableBytesView)) }
   }
 
   /// With a Range request; a server that ignores it (200, the whole body)
   /// is read up to the range's end, keeping only the range.
   public func read(_ path: String, range: Range<Int>) throws(SourceFailure) -> [UInt8] {
-    let (transfer, response) = try start(path, range: range)
+    let (transfer, head) = try start(path, range: range)
     defer { transfer.cancel() }
-    let bodyStart = response.statusCode == 206 ? range.lowerBound : 0
+    let bodyStart = head.status.code == 206 ? range.lowerBound : 0
     var bytes: [UInt8] = []
     var position = bodyStart
     while position < range.upperBound, let data = try transfer.next() {
-      let piece = [UInt8](data)
+      let piece = Array(data.readableBytesView)
       let pieceRange = position..<(position + piece.count)
       let wanted = pieceRange.clamped(to: range)
       if !wanted.isEmpty {
@@ -96,7 +148,7 @@ public struct HTTPPackageSource: PackageSource {
     return bytes
   }
 
-  private static func tooLarge(_ size: Int64, limit: Int) -> SourceFailure {
+  private static func tooLarge(_ size: Int, limit: Int) -> SourceFailure {
     .unreadable("(\(size) bytes or more, larger than \(limit) bytes)")
   }
 }

@@ -30,12 +30,21 @@ public protocol PackageSource {
   func read(_ path: String, range: Range<Int>) throws(SourceFailure) -> [UInt8]
   /// A local file's permission bits; nil over HTTP, where clients cannot see them.
   func permissions(_ path: String) -> mode_t?
+  /// Why the run must stop now (its time is over); nil while it may go on.
+  var expired: String? { get }
 }
 
 extension PackageSource {
+  public var expired: String? { nil }
+
   /// Whatever the source, "../" paths name files above the package folder,
-  /// and an absolute path names one from the web server's root, not the package's.
+  /// an absolute path names one from the web server's root, not the package's,
+  /// and a URI with a scheme names a resource of its own.
   static func outsideByName(_ path: String) -> SourceFailure? {
+    // A URI with a scheme names another server or a file outside the package, wherever it points.
+    if let scheme = URIReference.scheme(of: path) {
+      return .outside("away from the package folder (an absolute \(scheme): URI); not read")
+    }
     if path == ".." || path.hasPrefix("../") { return .outside("above the package folder; not read") }
     if path.hasPrefix("/") { return .outside("from the web server's root, not the package folder; not read") }
     return nil

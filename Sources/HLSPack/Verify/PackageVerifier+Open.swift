@@ -1,11 +1,12 @@
 import Foundation
+import HLSPackCore
 
 extension PackageVerifier {
   /// `package` is a folder holding master.m3u8, a master or media playlist,
-  /// or the http(s) URL of a folder (ending in "/") or of a playlist.
-  public init(opening package: String, relativeTo folder: URL) throws(VerifyError) {
+  /// or the http(s) URL of a folder (ending in "/") or of a playlist, read with `http`.
+  public init(opening package: String, relativeTo folder: URL, http: HTTPReadOptions = .init()) throws(VerifyError) {
     if let url = URL(string: package), ["http", "https"].contains(url.scheme?.lowercased() ?? "") {
-      self = try Self.remote(url)
+      self = try Self.remote(url, session: try HTTPSession(http))
     } else {
       try self.init(package: URL(fileURLWithPath: package, relativeTo: folder).standardizedFileURL)
     }
@@ -48,17 +49,17 @@ extension PackageVerifier {
     return (folder, name)
   }
 
-  private static func remote(_ url: URL) throws(VerifyError) -> PackageVerifier {
+  private static func remote(_ url: URL, session: HTTPSession) throws(VerifyError) -> PackageVerifier {
     if url.hasDirectoryPath || url.path.isEmpty {
-      return PackageVerifier(source: HTTPPackageSource(folder: url), entry: defaultEntry)
+      return PackageVerifier(source: HTTPPackageSource(folder: url, session: session), entry: defaultEntry)
     }
     let name = url.lastPathComponent + (url.query.map { "?" + $0 } ?? "")
     guard let own = URL(string: "./", relativeTo: url)?.absoluteURL else {
-      throw VerifyError(description: "\(url.absoluteString): not a usable URL")
+      throw VerifyError(description: "\(URLCredentials.masked(url.absoluteString)): not a usable URL")
     }
     let (folder, entry) = packageFolder(
       of: name, in: own, step: { URL(string: "../", relativeTo: $0)?.absoluteURL ?? $0 },
-      holdsMaster: { (try? HTTPPackageSource(folder: $0).size(defaultEntry)) != nil })
-    return PackageVerifier(source: HTTPPackageSource(folder: folder), entry: entry)
+      holdsMaster: { HTTPPackageSource(folder: $0, session: session).exists(defaultEntry) })
+    return PackageVerifier(source: HTTPPackageSource(folder: folder, session: session), entry: entry)
   }
 }

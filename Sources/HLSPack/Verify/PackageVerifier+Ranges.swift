@@ -63,7 +63,7 @@ extension PackageVerifier {
 
   /// The bytes of a clear segment's range; nil when they cannot be read.
   private func readRange(_ check: RangeCheck) -> ArraySlice<UInt8>? {
-    guard check.range.offset >= 0, check.range.length > 0, check.range.offset + check.range.length <= check.size,
+    guard check.range.offset >= 0, check.range.length > 0, check.range.offset <= check.size - check.range.length,
       let bytes = try? source.read(
         check.resource, range: check.range.offset..<(check.range.offset + check.range.length))
     else { return nil }

@@ -58,6 +58,8 @@ public struct PackageVerifier {
     var inspected: [String: [InspectedSegment]] = [:]
     /// Parsed fMP4 initialization sections by path; nil when unreadable.
     var initSections: [String: FragmentedInitSection?] = [:]
+    /// Why an initialization section of `initSections` could not be read.
+    var initSectionProblems: [String: SourceFailure] = [:]
     var playlists = 0
     var segments = 0
     var bytes = 0
@@ -86,6 +88,13 @@ public struct PackageVerifier {
     where !run.brokenSegments.contains(check.resource) && (sample == nil || run.readSegments.contains(check.resource)) {
       checkRange(check, run: &run)
     }
+    // Requests made after the run's deadline failed at once: the report would miss what they read.
+    if let expired = source.expired {
+      throw VerifyError(
+        description:
+          "\(source.root)\(entry): verify stopped, \(expired); \(run.playlists) playlists and \(run.segments) segments were read, the report is incomplete"
+      )
+    }
     let findings = run.findings + run.keys.findings + KeyRules.uniquePairs(run.keyUses)
     var report = VerifyReport(
       findings: findings.filter { rules.includes($0.rule) }, playlists: run.playlists, segments: run.segments,
@@ -102,7 +111,7 @@ public struct PackageVerifier {
     let uris = playlist.variants.map(\.uri) + playlist.renditions.compactMap(\.uri)
     var measured: [String: Measured?] = [:]
     for path in Set(uris.map { URIReference.fromPackageRoot($0, writtenIn: folder) }).sorted()
-    where URIReference.scheme(of: path) == nil {
+    where source.expired == nil {
       let bytes: [UInt8]
       do {
         bytes = try source.readWhole(path, limit: PackageFiles.playlistLimit)
@@ -162,31 +171,13 @@ public struct PackageVerifier {
     let sampled = SegmentSample.indices(total: playlist.segments.count, count: sample)
     var inspected: [InspectedSegment] = []
     var aacToolsKnown = false
-    for (index, segment) in playlist.segments.enumerated() {
+    // Past the run's deadline nothing more is read: `run()` reports the run as stopped.
+    for (index, segment) in playlist.segments.enumerated() where source.expired == nil {
       inspected.append(InspectedSegment(segment: segment, facts: nil))
       if let map = segment.mapURI, initializationSections.insert(map).inserted {
-        let resource = URIReference.fromPackageRoot(map, writtenIn: folder)
-        do {
-          if URIReference.scheme(of: resource) == nil {
-            _ = try source.size(resource)
-            if let problem = initSection(resource, run: &run)?.sampleDescriptionProblem {
-              run.findings.append(
-                Finding(
-                  VerifyRules.segmentSampleDescriptions, file: file, line: segment.line, segment: map, detail: problem))
-            }
-          }
-        } catch {
-          run.findings.append(
-            Self.accessFinding(
-              error, path: resource, otherwise: VerifyRules.segmentMissing, file: file, line: segment.line,
-              segment: map, note: " (EXT-X-MAP)"))
-        }
+        checkMap(map, folder: folder, file: file, line: segment.line, run: &run)
       }
       let resource = URIReference.fromPackageRoot(segment.uri, writtenIn: folder)
-      guard URIReference.scheme(of: resource) == nil else {
-        complete = false
-        continue
-      }
       let size: Int
       do {
         size = try source.size(resource)
@@ -195,6 +186,13 @@ public struct PackageVerifier {
           Self.accessFinding(
             error, path: resource, otherwise: VerifyRules.segmentMissing, file: file, line: segment.line,
             segment: segment.uri))
+        complete = false
+        continue
+      }
+      if let problem = segment.rangeProblem(size: size) {
+        run.findings.append(
+          Finding(
+            VerifyRules.segmentByteRangeInvalid, file: file, line: segment.line, segment: segment.uri, detail: problem))
         complete = false
         continue
       }
@@ -213,7 +211,8 @@ public struct PackageVerifier {
       guard !playlist.iFramesOnly, segment.byteRange == nil else { continue }
       guard sampled.contains(index) else { continue }
       run.segments += 1
-      run.bytes += size
+      // A server's Content-Length is any 63-bit number: the total saturates.
+      run.bytes = run.bytes.addingReportingOverflow(size).overflow ? Int.max : run.bytes + size
       run.readSegments.insert(resource)
       countUnverifiable(segment, file: file, folder: folder, into: &unverified, run: &run)
       inspected[inspected.count - 1].facts = Self.resolvingAACTools(
@@ -260,94 +259,6 @@ public struct PackageVerifier {
       ?? URIReference.fromPackageRoot(uri, writtenIn: folder)
     run.keyUses.append(
       KeyRules.Use(key: identity, iv: iv, resource: resource, file: file, line: segment.line, segment: segment.uri))
-  }
-
-  /// Checks a segment's bytes; what its clear or decrypted bitstream says,
-  /// nil when it could not be read to the end.
-  private func checkBytes(
-    _ segment: VerifiedMediaPlaylist.Segment, resource: String, size: Int, file: String, folder: String,
-    run: inout Run
-  ) -> SegmentMediaFacts? {
-    let container = SegmentContainer.of(uri: segment.uri, hasMap: segment.mapURI != nil)
-    func finding(_ rule: VerifyRule, _ detail: String) {
-      run.findings.append(Finding(rule, file: file, line: segment.line, segment: segment.uri, detail: detail))
-      run.brokenSegments.insert(resource)
-    }
-    let keyBytes = segment.key.flatMap { run.keys.bytes(for: $0, file: file, folder: folder) }
-    switch segment.key?.method {
-    case nil, "SAMPLE-AES":
-      // SAMPLE-AES leaves the transport stream's packet structure clear, and
-      // its NAL unit headers and slice headers: without the key only the
-      // payloads' decryption is not checked (key.unavailable says so).
-      if container == .fragmentedMP4 {
-        return inspectFragment(resource, segment: segment, folder: folder, key: keyBytes, run: &run)
-      }
-      guard container == .transportStream else { return nil }
-      let checker = keyBytes.flatMap { key in
-        segment.effectiveIV.flatMap { try? SampleAESPayloadChecker(key: key, iv: $0) }
-      }
-      var inspector = TransportStreamInspector(checker: checker)
-      var scanner = TransportStreamScanner()
-      guard
-        (try? source.stream(
-          resource,
-          {
-            scanner.consume($0[...])
-            inspector.consume($0[...])
-          })) != nil
-      else { return nil }
-      if let problem = scanner.finish() {
-        finding(VerifyRules.segmentTSSyncLost, problem)
-        return nil
-      }
-      return inspector.finish()
-    case "AES-128":
-      guard let keyBytes, let iv = segment.effectiveIV else { return nil }
-      guard size > 0, size % AES128CBC.blockSize == 0 else {
-        finding(VerifyRules.segmentAES128Length, "\(size) bytes")
-        return nil
-      }
-      var inspector = container == .transportStream ? TransportStreamInspector(checker: nil) : nil
-      let section = segment.mapURI.flatMap {
-        initSection(URIReference.fromPackageRoot($0, writtenIn: folder), run: &run)
-      }
-      var fragment: [UInt8] = []
-      let problem = decrypt(resource, key: keyBytes, iv: iv, cipher: run.cipher, container: container) { clear in
-        inspector?.consume(clear)
-        if section != nil { fragment += clear }
-      }
-      if let problem {
-        finding(VerifyRules.segmentAES128Undecryptable, problem)
-        return nil
-      }
-      if let section { return FragmentInspector.inspect(&fragment, initSection: section, cipher: nil, decode: nil) }
-      return inspector?.finish()
-    default:
-      return nil
-    }
-  }
-
-  /// Decrypts piece by piece into the container's scanner; what is wrong, or nil.
-  private func decrypt(
-    _ resource: String, key: [UInt8], iv: [UInt8], cipher: AES128CBC, container: SegmentContainer,
-    inspect: (ArraySlice<UInt8>) -> Void
-  ) -> String? {
-    var scanner = container.scanner
-    var clear: [UInt8] = []
-    do {
-      try cipher.start(key: key, iv: iv, encrypt: false, padding: true)
-      try source.stream(resource) { piece in
-        let produced = try cipher.update(piece, into: &clear)
-        scanner?.consume(clear[0..<produced])
-        inspect(clear[0..<produced])
-      }
-    } catch {
-      return "cannot decrypt: \(error)"
-    }
-    guard let last = try? cipher.finish() else { return "PKCS#7 padding invalid after decryption" }
-    scanner?.consume(last[...])
-    inspect(last[...])
-    return scanner?.finish().map { "decrypted bytes are not \(container.name): \($0)" }
   }
 
   /// A finding for a resource that cannot be read: outside the package, or

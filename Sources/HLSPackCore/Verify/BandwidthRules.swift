@@ -89,20 +89,21 @@ public enum BandwidthRules {
       findings.append(
         Finding(
           VerifyRules.bandwidthBelowPeak, file: file, line: variant.line, segment: variant.uri,
-          detail: "BANDWIDTH=\(declared) < measured peak \(Int(measuredPeak.rounded(.up))) bit/s"))
+          detail: "BANDWIDTH=\(declared) < measured peak \(PlaylistNumber.whole(measuredPeak, .up)) bit/s"))
     }
     if let declared = variant.bandwidth, measuredPeak > 0, Double(declared) > 1.1 * measuredPeak {
       findings.append(
         Finding(
           VerifyRules.bandwidthAbovePeak, file: file, line: variant.line, segment: variant.uri,
-          detail: "BANDWIDTH=\(declared) > measured peak \(Int(measuredPeak.rounded(.up))) bit/s + 10%"))
+          detail: "BANDWIDTH=\(declared) > measured peak \(PlaylistNumber.whole(measuredPeak, .up)) bit/s + 10%"))
     }
     if measuredAverage > 0, measuredPeak > 2 * measuredAverage {
       findings.append(
         Finding(
           VerifyRules.peakOverTwiceAverage, file: file, line: variant.line, segment: variant.uri,
           detail:
-            "measured peak \(Int(measuredPeak.rounded(.up))) bit/s, average \(Int(measuredAverage.rounded())) bit/s"))
+            "measured peak \(PlaylistNumber.whole(measuredPeak, .up)) bit/s, average \(PlaylistNumber.whole(measuredAverage)) bit/s"
+        ))
     }
     if let declared = variant.averageBandwidth, measuredAverage > 0,
       abs(Double(declared) - measuredAverage) > 0.1 * measuredAverage
@@ -110,7 +111,7 @@ public enum BandwidthRules {
       findings.append(
         Finding(
           VerifyRules.averageBandwidthOff, file: file, line: variant.line, segment: variant.uri,
-          detail: "AVERAGE-BANDWIDTH=\(declared), measured \(Int(measuredAverage.rounded())) bit/s"))
+          detail: "AVERAGE-BANDWIDTH=\(declared), measured \(PlaylistNumber.whole(measuredAverage)) bit/s"))
     }
     return findings
   }

@@ -50,8 +50,11 @@ public enum BitstreamRules {
     return findings
   }
 
+  /// Three decimals; a value beyond Int's range (a huge EXTINF) in Swift's own notation.
   static func seconds(_ value: Double) -> String {
-    let thousandths = Int((value * 1000).rounded())
+    let scaled = (value * 1000).rounded()
+    guard scaled.isFinite, abs(scaled) < 9.0e18 else { return "\(value)" }
+    let thousandths = Int(scaled)
     let sign = thousandths < 0 ? "-" : ""
     let magnitude = abs(thousandths)
     let fraction = String(magnitude % 1000)

@@ -44,12 +44,13 @@ public struct Finding: Sendable, Hashable {
   /// What was found there, with the values compared.
   public var detail: String
 
+  /// A URL's credentials in any of the texts are masked (`URLCredentials`).
   public init(_ rule: VerifyRule, file: String, line: Int? = nil, segment: String? = nil, detail: String) {
     self.rule = rule
-    self.file = file
+    self.file = URLCredentials.masked(file)
     self.line = line
-    self.segment = segment
-    self.detail = detail
+    self.segment = segment.map(URLCredentials.masked)
+    self.detail = URLCredentials.masked(detail)
   }
 
   /// `file:line`, `file (segment)` or `file`.

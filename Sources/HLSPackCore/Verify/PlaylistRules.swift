@@ -5,7 +5,7 @@ public enum PlaylistRules {
   /// front of it fails too (§4.1).
   /// The rules every playlist, media or multivariant, must pass.
   public static func common(_ text: PlaylistText, file: String) -> [Finding] {
-    header(text, file: file) + VersionRules.check(text, file: file)
+    header(text, file: file) + VersionRules.check(text, file: file) + NumberRules.check(text, file: file)
   }
 
   static func header(_ text: PlaylistText, file: String) -> [Finding] {
@@ -22,26 +22,33 @@ public enum PlaylistRules {
 
   static func targetDuration(_ playlist: VerifiedMediaPlaylist, file: String) -> [Finding] {
     guard let target = playlist.targetDuration, target >= 1 else {
-      let detail = playlist.targetDurationLine == nil ? "no EXT-X-TARGETDURATION tag" : "not a decimal integer ≥ 1"
+      let detail =
+        playlist.targetDurationText.map {
+          "EXT-X-TARGETDURATION:\(PlaylistNumber.shown($0)) is not a decimal integer ≥ 1"
+        }
+        ?? "no EXT-X-TARGETDURATION tag"
       return [Finding(VerifyRules.targetDurationMissing, file: file, line: playlist.targetDurationLine, detail: detail)]
     }
     return playlist.segments.compactMap { segment in
       // Half-way values round up, as the spec's "nearest integer" is usually read.
-      guard let duration = segment.duration, Int(duration.rounded(.toNearestOrAwayFromZero)) > target else {
+      // Compared as Doubles: a finite EXTINF may be far beyond Int's range.
+      guard let duration = segment.duration, duration.rounded(.toNearestOrAwayFromZero) > Double(target) else {
         return nil
       }
       return Finding(
         VerifyRules.targetDurationExceeded, file: file, line: segment.line, segment: segment.uri,
         detail:
-          "EXTINF \(duration) rounds to \(Int(duration.rounded(.toNearestOrAwayFromZero))) > EXT-X-TARGETDURATION \(target)"
+          "EXTINF \(PlaylistNumber.shown(segment.durationText ?? "\(duration)")) rounds to \(PlaylistNumber.whole(duration)) > EXT-X-TARGETDURATION \(target)"
       )
     }
   }
 
   static func extinf(_ playlist: VerifiedMediaPlaylist, file: String) -> [Finding] {
     playlist.segments.filter { $0.duration == nil }.map {
-      Finding(
-        VerifyRules.extinfMissing, file: file, line: $0.line, segment: $0.uri, detail: "no valid EXTINF before it")
+      let detail =
+        $0.durationText.map { "EXTINF:\(PlaylistNumber.shown($0)) is not a finite decimal-floating-point duration" }
+        ?? "no EXTINF before it"
+      return Finding(VerifyRules.extinfMissing, file: file, line: $0.line, segment: $0.uri, detail: detail)
     }
   }
 
@@ -73,18 +80,13 @@ public enum PlaylistRules {
         detail = "a second EXT-X-MEDIA-SEQUENCE (the first is on line \(playlist.mediaSequenceTags[0].line))"
       } else if tag.afterSegment {
         detail = "EXT-X-MEDIA-SEQUENCE comes after the first segment"
-      } else if !isDecimalInteger(tag.value) {
-        detail = "EXT-X-MEDIA-SEQUENCE:\(tag.value) is not a decimal-integer"
+      } else if PlaylistNumber.decimalInteger(tag.value) == nil {
+        detail = "EXT-X-MEDIA-SEQUENCE:\(PlaylistNumber.shown(tag.value)) is not a decimal-integer"
       } else {
         return nil
       }
       return Finding(VerifyRules.mediaSequenceInvalid, file: file, line: tag.line, detail: detail)
     }
-  }
-
-  /// 1 to 20 digits 0-9 with a value below 2^64 (RFC 8216bis §4.2).
-  static func isDecimalInteger(_ text: String) -> Bool {
-    !text.isEmpty && text.count <= 20 && text.utf8.allSatisfy { (48...57).contains($0) } && UInt64(text) != nil
   }
 
   static let methods: Set<String> = ["NONE", "AES-128", "SAMPLE-AES", "SAMPLE-AES-CTR"]

@@ -25,7 +25,8 @@ public struct PlaylistText: Sendable {
   /// Tags whose value is an attribute list; the others (EXTINF, EXT-X-BYTERANGE, …) are not split.
   static let attributeListTags: Set<String> = [
     "EXT-X-KEY", "EXT-X-SESSION-KEY", "EXT-X-MAP", "EXT-X-MEDIA", "EXT-X-STREAM-INF", "EXT-X-I-FRAME-STREAM-INF",
-    "EXT-X-SESSION-DATA", "EXT-X-START", "EXT-X-DATERANGE", "EXT-X-DEFINE",
+    "EXT-X-SESSION-DATA", "EXT-X-START", "EXT-X-DATERANGE", "EXT-X-DEFINE", "EXT-X-PART-INF",
+    "EXT-X-SERVER-CONTROL", "EXT-X-PART", "EXT-X-SKIP", "EXT-X-PRELOAD-HINT", "EXT-X-RENDITION-REPORT",
   ]
 
   static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]

@@ -78,13 +78,13 @@ public enum VariantBitstreamRules {
         ))
     }
     let measuredRate = first.picture?.frameRate ?? first.frameDuration.map { Double(first.timescale) / Double($0) }
-    if let text = variant.value("FRAME-RATE"), let declared = Double(text), let measuredRate,
+    if let text = variant.value("FRAME-RATE"), let declared = PlaylistNumber.decimalFloat(text), let measuredRate,
       abs(declared - measuredRate) > 0.01
     {
       found.append(
         (
           VerifyRules.variantFrameRateMismatch,
-          "FRAME-RATE \(text), the stream runs at \(BitstreamRules.seconds(measuredRate)) frames per second"
+          "FRAME-RATE \(PlaylistNumber.shown(text)), the stream runs at \(BitstreamRules.seconds(measuredRate)) frames per second"
         ))
     }
     // An absent VIDEO-RANGE means SDR (RFC 8216bis §4.4.6.2).

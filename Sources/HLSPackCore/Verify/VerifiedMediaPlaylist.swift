@@ -29,12 +29,17 @@ public struct VerifiedMediaPlaylist: Sendable {
     public var line: Int
     /// The EXTINF duration in seconds; nil when the segment has no valid EXTINF.
     public var duration: Double?
-    public var sequenceNumber: Int
+    /// The EXTINF duration as written, when there is an EXTINF.
+    public var durationText: String?
+    public var sequenceNumber: UInt64
     /// The EXT-X-KEY in force, nil when none was written (clear).
     public var key: Key?
     public var mapURI: String?
     /// EXT-X-BYTERANGE length and offset, when the segment is a sub-range.
     public var byteRange: (length: Int, offset: Int)?
+    /// Why the segment's EXT-X-BYTERANGE names no range a client can ask for
+    /// (`byteRange` is then nil): the segment cannot be read as written.
+    public var byteRangeProblem: String?
     /// An EXT-X-DISCONTINUITY stands before the segment.
     public var discontinuity = false
 
@@ -43,13 +48,15 @@ public struct VerifiedMediaPlaylist: Sendable {
     public var effectiveIV: [UInt8]? {
       guard let key else { return nil }
       if key.value("IV") != nil { return key.iv }
-      return SegmentIV.sequence(UInt64(truncatingIfNeeded: sequenceNumber))
+      return SegmentIV.sequence(sequenceNumber)
     }
   }
 
-  /// nil when absent or not a decimal integer.
+  /// nil when absent or not a decimal-integer; one above `Int.max` is read as `Int.max`.
   public var targetDuration: Int?
   public var targetDurationLine: Int?
+  /// EXT-X-TARGETDURATION's value as written.
+  public var targetDurationText: String?
   public var playlistType: String?
   public var hasEndList = false
   public var iFramesOnly = false
@@ -61,10 +68,10 @@ public struct VerifiedMediaPlaylist: Sendable {
   public var segments: [Segment] = []
 
   public init(_ text: PlaylistText) {
-    var sequence = 0
-    var pendingDuration: Double?
-    var pendingRange: (length: Int, offset: Int)?
-    var nextRangeOffset: [String: Int] = [:]
+    var sequence: UInt64 = 0
+    var pendingDuration: String?
+    var pendingRange: String?
+    var ranges = ByteRangeReader()
     var key: Key?
     var map: String?
     var discontinuity = false
@@ -73,17 +80,18 @@ public struct VerifiedMediaPlaylist: Sendable {
       case .tag(let tag):
         switch tag.name {
         case "EXT-X-TARGETDURATION":
-          targetDuration = Int(tag.value)
+          targetDuration = PlaylistNumber.decimalInteger(tag.value).map { Int(clamping: $0) }
           targetDurationLine = tag.line
+          targetDurationText = tag.value
         case "EXT-X-MEDIA-SEQUENCE":
           mediaSequenceTags.append((tag.line, tag.value, !segments.isEmpty))
-          if segments.isEmpty { sequence = Int(tag.value) ?? 0 }
+          if segments.isEmpty { sequence = PlaylistNumber.decimalInteger(tag.value) ?? 0 }
         case "EXT-X-PLAYLIST-TYPE": playlistType = tag.value
         case "EXT-X-ENDLIST": hasEndList = true
         case "EXT-X-DISCONTINUITY": discontinuity = true
         case "EXT-X-I-FRAMES-ONLY": iFramesOnly = true
-        case "EXTINF": pendingDuration = Double(tag.value.split(separator: ",", maxSplits: 1).first ?? "")
-        case "EXT-X-BYTERANGE": pendingRange = Self.parseRange(tag.value)
+        case "EXTINF": pendingDuration = String(tag.value.prefix { $0 != "," })
+        case "EXT-X-BYTERANGE": pendingRange = tag.value
         case "EXT-X-KEY":
           let parsed = Key(line: tag.line, attributes: tag.attributes)
           keys.append(parsed)
@@ -94,33 +102,18 @@ public struct VerifiedMediaPlaylist: Sendable {
         default: break
         }
       case .uri(let uri, let line):
-        var range: (length: Int, offset: Int)?
-        if let pending = pendingRange {
-          // Without an offset a range continues where the previous one of the same resource ended.
-          let offset = pending.offset >= 0 ? pending.offset : nextRangeOffset[uri, default: 0]
-          range = (pending.length, offset)
-          nextRangeOffset[uri] = offset + pending.length
-        }
+        let range = ranges.next(pendingRange, uri: uri)
         segments.append(
           Segment(
-            uri: uri, line: line, duration: pendingDuration, sequenceNumber: sequence, key: key, mapURI: map,
-            byteRange: range, discontinuity: discontinuity))
+            uri: uri, line: line, duration: pendingDuration.flatMap(PlaylistNumber.decimalFloat),
+            durationText: pendingDuration, sequenceNumber: sequence, key: key, mapURI: map, byteRange: range.range,
+            byteRangeProblem: range.problem, discontinuity: discontinuity))
         discontinuity = false
-        sequence += 1
+        // Past 2^64 − 1 the numbers wrap, as the IVs derived from them (a 128-bit integer's low half) do.
+        sequence &+= 1
         pendingDuration = nil
         pendingRange = nil
       }
     }
-  }
-
-  /// `n[@o]`; the offset is -1 when absent.
-  static func parseRange(_ text: String) -> (length: Int, offset: Int)? {
-    let parts = text.split(separator: "@", maxSplits: 1)
-    guard let first = parts.first, let length = Int(first) else { return nil }
-    if parts.count == 2 {
-      guard let offset = Int(parts[1]) else { return nil }
-      return (length, offset)
-    }
-    return (length, -1)
   }
 }

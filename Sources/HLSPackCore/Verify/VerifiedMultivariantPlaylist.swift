@@ -8,8 +8,14 @@ public struct VerifiedMultivariantPlaylist: Sendable {
     public var attributes: [KeyURIRewriter.Attribute]
 
     public func value(_ name: String) -> String? { attributes.first { $0.name == name }?.value }
-    public var bandwidth: Int? { value("BANDWIDTH").flatMap { Int($0) } }
-    public var averageBandwidth: Int? { value("AVERAGE-BANDWIDTH").flatMap { Int($0) } }
+    /// nil when absent or not a decimal-integer (`playlist.number-invalid` says so).
+    public var bandwidth: UInt64? { number("BANDWIDTH") }
+    public var averageBandwidth: UInt64? { number("AVERAGE-BANDWIDTH") }
+
+    /// A decimal-integer attribute, written unquoted as its type is.
+    private func number(_ name: String) -> UInt64? {
+      attributes.first { $0.name == name && !$0.quoted }.flatMap { PlaylistNumber.decimalInteger($0.value) }
+    }
   }
 
   public struct Rendition: Sendable {

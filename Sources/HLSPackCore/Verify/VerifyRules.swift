@@ -120,6 +120,16 @@ public enum VerifyRules {
   public static let segmentMissing = VerifyRule(
     id: "segment.missing", severity: .must, source: "RFC 8216bis §3", owner: .publisher,
     summary: "a segment or initialization section file the playlist lists does not exist")
+  public static let segmentUnreadable = VerifyRule(
+    id: "segment.unreadable", severity: .must, source: "RFC 8216bis §3, §4.4.4.5", owner: .publisher,
+    summary:
+      "a segment or initialization section the playlist lists is there but cannot be read to its end (a read error, an HTTP error, a body cut off, not an initialization section)"
+  )
+  public static let segmentByteRangeInvalid = VerifyRule(
+    id: "segment.byterange-invalid", severity: .must, source: "RFC 8216bis §4.2, §4.4.4.2", owner: .packager,
+    summary:
+      "an EXT-X-BYTERANGE names no bytes a client can fetch: not n[@o] decimal-integers, empty, without an offset after a segment of another resource, or past the end of its resource"
+  )
   public static let segmentAES128Length = VerifyRule(
     id: "segment.aes128-length", severity: .must, source: "RFC 8216bis §5.2", owner: .packager,
     summary: "an AES-128 segment is not a whole number of 16-byte blocks (truncated, or not encrypted)")
