@@ -79,8 +79,16 @@ enum DocBlockProcess {
       script: scratch.appendingPathComponent("block.sh"), stdout: scratch.appendingPathComponent("stdout"),
       stderr: scratch.appendingPathComponent("stderr"), group: scratch.appendingPathComponent("group")
     )
-    // The block's own first line records its process group, which setsid made its own.
-    try ("echo $$ > '\(files.group.path)'\n" + script + "\n").write(to: files.script, atomically: true, encoding: .utf8)
+    // The block records its process group (setsid made it its own), and on
+    // leaving, also on an error under -e, stops what it left running in the
+    // background: a server holding the block's descriptors would keep the
+    // block from being seen to end.
+    let prologue = """
+      echo $$ > '\(files.group.path)'
+      trap 'status=$?; trap "" TERM; kill -TERM 0 2>/dev/null; exit $status' EXIT
+
+      """
+    try (prologue + script + "\n").write(to: files.script, atomically: true, encoding: .utf8)
     for file in [files.stdout, files.stderr] { try Data().write(to: file) }
 
     let process = Process()
