@@ -34,7 +34,7 @@ struct DocAnnotations: Sendable, Equatable {
   /// A fixture made by another block (`makes`): its folder is copied in first.
   var needs: String?
   var makes: String?
-  var timeout: Double = 120
+  var timeout: Double = 60
 
   static let keys = ["skip", "exit", "expect", "stdout", "stderr", "ports", "needs", "makes", "timeout"]
 
