@@ -12,7 +12,8 @@ struct ArchitectureDocTests {
   /// Every type, protocol and alias declared in Sources/, and every target Package.swift names.
   static func declaredNames() throws -> Set<String> {
     let manifest = try String(contentsOf: DocPages.projectRoot.appendingPathComponent("Package.swift"), encoding: .utf8)
-    var names = Set(manifest.matches(of: try Regex(#"name: "([A-Za-z]+)""#)).compactMap { $0.output[1].substring.map(String.init) })
+    var names = Set(
+      manifest.matches(of: try Regex(#"name: "([A-Za-z]+)""#)).compactMap { $0.output[1].substring.map(String.init) })
     let declaration = try Regex(#"(?:struct|class|enum|actor|protocol|typealias)\s+([A-Z][A-Za-z0-9_]*)"#)
     let files = FileManager.default.enumerator(atPath: sources.path)?.compactMap { $0 as? String } ?? []
     for file in files where file.hasSuffix(".swift") {
@@ -52,6 +53,7 @@ struct ArchitectureDocTests {
     let declared = try Self.declaredNames()
     #expect(declared.contains("SegmentBoundaries"))
     #expect(!declared.contains("AssetEncoder"))
-    #expect(try Self.namedThings(in: "`AssetEncoder` in `HLSPack/Asset`, `ffmpeg`") == ["AssetEncoder", "HLSPack/Asset"])
+    #expect(
+      try Self.namedThings(in: "`AssetEncoder` in `HLSPack/Asset`, `ffmpeg`") == ["AssetEncoder", "HLSPack/Asset"])
   }
 }

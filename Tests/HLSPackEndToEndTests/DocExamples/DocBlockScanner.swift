@@ -31,7 +31,8 @@ enum DocBlockScanner {
         if shellLanguages.contains(fence.language) {
           let script = fence.language == "console" ? consoleCommands(body) : body.joined(separator: "\n")
           blocks.append(
-            DocBlock(page: page, line: index + 1, script: script, annotations: pending?.annotations ?? DocAnnotations()))
+            DocBlock(page: page, line: index + 1, script: script, annotations: pending?.annotations ?? DocAnnotations())
+          )
         } else if let pending {
           throw DocPageError("\(page):\(pending.line): a doc-test comment before a \(fence.language) block")
         }

@@ -32,7 +32,8 @@ struct UsageDocsTests {
       let text = try DocPages.text(of: page)
       let start = "<!-- usage: \(command) -->"
       let expected = "\(start)\n```text\n\(try Self.help([command]).trimmingSuffixNewlines())\n```\n<!-- /usage -->"
-      guard let from = text.range(of: start), let to = text.range(of: "<!-- /usage -->", range: from.upperBound..<text.endIndex)
+      guard let from = text.range(of: start),
+        let to = text.range(of: "<!-- /usage -->", range: from.upperBound..<text.endIndex)
       else {
         Issue.record("\(page) has no \(start) … <!-- /usage --> markers")
         continue
