@@ -1,6 +1,6 @@
 import ArgumentParser
 
-/// The exit codes documented in README.md.
+/// The exit codes documented in docs/ (each command's page, "Exit status").
 enum ExitStatus {
   /// Every asset was published.
   static let success = ExitCode(0)

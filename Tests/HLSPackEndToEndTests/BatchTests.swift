@@ -4,7 +4,7 @@ import Testing
 
 /// `hlspack batch` as a catalog pipeline runs it: shards as concurrent
 /// processes on one output folder, resumed after SIGKILL, reruns that skip what
-/// is up to date and remake only what changed (README, "Catalogs").
+/// is up to date and remake only what changed (docs/batch.md).
 @Suite("hlspack batch")
 struct BatchTests {
   struct Catalog {

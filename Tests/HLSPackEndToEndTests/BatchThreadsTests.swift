@@ -2,8 +2,7 @@ import Foundation
 import HLSPackTestSupport
 import Testing
 
-/// `batch --jobs N` shares the usable cores among its jobs (README,
-/// "Catalogs"): each job's decoder and encoders get its share, so two assets
+/// `batch --jobs N` shares the usable cores among its jobs (docs/batch.md): each job's decoder and encoders get its share, so two assets
 /// at once on two cores run about as many threads as one asset alone. x265
 /// sizes its thread pool from the machine, not from FFmpeg's thread count, and
 /// the video decoder chose its own count: two HEVC assets ran twice the threads.

@@ -6,7 +6,7 @@ import Testing
 /// object storage: the Kubernetes and AWS Batch files pass the engines' own
 /// schemas offline, and deploy/upload sends a batch to a real S3-compatible
 /// server on 127.0.0.1 (`rclone serve s3`) with playlists last and every
-/// object checked (README, "Catalogs").
+/// object checked (docs/batch.md).
 @Suite("Deploy files and upload")
 struct DeployTests {
   static let root = URL(fileURLWithPath: #filePath)

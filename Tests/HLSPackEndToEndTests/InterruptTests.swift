@@ -3,7 +3,7 @@ import HLSPackTestSupport
 import Testing
 
 /// SIGINT while `hlspack encode` runs: exit 130 and nothing unfinished left,
-/// whenever it arrives (README, Exit status).
+/// whenever it arrives (docs/encode.md, Exit status).
 @Suite("hlspack interrupted")
 struct InterruptTests {
   /// Starts `executable` (hlspack by default) with no signal blocked, as a

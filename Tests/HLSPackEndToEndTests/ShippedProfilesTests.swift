@@ -98,7 +98,7 @@ struct ShippedProfilesTests {
   /// An audio-only variant whose URI is an EXT-X-MEDIA rendition's (as
   /// `audio_only_variants` writes it) makes VLC 3.0 put the renditions among the
   /// video variants: it played 0-4 s without picture, then no sound. The
-  /// examples leave those variants out (README, *Players tried*).
+  /// examples leave those variants out (docs/players.md).
   private func expectNoVariantIsARendition(_ asset: URL) throws {
     let master = try PlaylistReader(contentsOf: asset.appendingPathComponent("master.m3u8"))
     let renditions = Set(master.values(of: "#EXT-X-MEDIA").compactMap { PlaylistReader.attributes($0)["URI"] })

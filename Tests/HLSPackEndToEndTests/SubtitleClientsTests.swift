@@ -68,7 +68,7 @@ struct SubtitleClientsTests {
   /// timestamps, on which the first picture is at 1 s
   /// (MediaClock.timelineOffset), so it shows every cue 1 s early. Kept so:
   /// cues on the MPEG-TS clock, which FFmpeg times right, come 1 s late in
-  /// VLC and yt-dlp (see the README's *Players tried*).
+  /// VLC and yt-dlp (see docs/players.md).
   @Test func ffmpeg51ShowsEveryCueOneSecondEarly() throws {
     let package = try PlayablePackage.of("alternate-renditions.json")
     let server = try LocalHTTPServer(serving: package.asset)

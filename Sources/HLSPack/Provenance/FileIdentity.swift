@@ -6,7 +6,7 @@ import HLSPackCrypto
 /// time and a digest of samples of its content. The samples keep the digest
 /// cheap for 50 GB mezzanines: files up to 6 MiB are read whole; larger ones
 /// give their first and last MiB and 64 KiB at each of 62 evenly spaced
-/// offsets between (6 MiB whatever the size). See README, "Catalogs".
+/// offsets between (6 MiB whatever the size). See docs/batch.md.
 public struct FileIdentity: Sendable, Codable, Equatable {
   public var path: String
   public var size: Int64

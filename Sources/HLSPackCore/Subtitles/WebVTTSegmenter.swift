@@ -9,7 +9,7 @@
 /// 8.1 take cue times for MPEG-TS timestamps (cues at presentation times come
 /// 1 s early there). The two agree only when the first picture's PTS is 0,
 /// which B-frame decode times, AAC priming and the PCR's lead rule out
-/// without wrapping the timestamps (README, *Players tried*).
+/// without wrapping the timestamps (docs/players.md).
 public struct WebVTTSegmenter: Sendable {
   /// The media timestamp (90 kHz) of source time 0.
   public var originTicks: Int64

@@ -103,7 +103,7 @@ public enum VerifyRules {
     id: "key.file-size", severity: .must, source: "RFC 8216bis §5.1", owner: .packager,
     summary: "an AES-128 key file is not 16 octets")
   public static let keyFileWorldReadable = VerifyRule(
-    id: "key.file-world-readable", severity: .should, source: "README.md, Keys and keys.json (key files mode 0600)",
+    id: "key.file-world-readable", severity: .should, source: "docs/profile.md, Keys and keys.json (key files mode 0600)",
     owner: .publisher, summary: "a key file can be read by every local user")
   public static let keyUnavailable = VerifyRule(
     id: "key.unavailable", severity: .should, source: "RFC 8216bis §4.4.4.4", owner: .publisher,

@@ -163,7 +163,7 @@ import Testing
       "Apple HLS Authoring Specification, Playlists (CODECS on every variant); RFC 8216bis §4.4.6.2")
     let rfcFirst = rule("RFC 8216bis §4.4.6.2; Apple HLS Authoring Specification (within 10%)")
     let iso = rule("ISO/IEC 14496-12 §8.8.12; Apple HLS Authoring Specification §1")
-    let own = rule("README.md, Verifying a package (the package folder)")
+    let own = rule("docs/verify.md, What it reads (the package folder)")
     #expect([apple, appleFirst, rfcFirst, iso, own].allSatisfy(VerifyRuleSet.apple.includes))
     #expect(!VerifyRuleSet.rfc.includes(apple) && !VerifyRuleSet.rfc.includes(appleFirst))
     #expect([rfcFirst, iso, own].allSatisfy(VerifyRuleSet.rfc.includes))
