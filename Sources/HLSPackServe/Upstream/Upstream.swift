@@ -151,6 +151,10 @@ final class Upstream: Sendable {
     if let error = error as? HTTPClientError {
       return error == .deadlineExceeded ? OriginFailure.tooSlow(timeout: timeout).description : "\(error)"
     }
+    if let error = error as? HTTPParserError, error == .invalidEOFState {
+      return "the connection closed before the end of the response"
+    }
+    if let error = error as? IOError { return "connection error: \(String(cString: strerror(error.errnoCode)))" }
     return String(describing: error)
   }
 }
