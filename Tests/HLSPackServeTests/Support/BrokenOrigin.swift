@@ -16,7 +16,8 @@ final class BrokenOrigin {
     case cut
     /// The connection reset (RST) once the request head is read.
     case reset
-    /// A good response of 1000 bytes, then the connection closed without `Connection: close`.
+    /// A good response of 1000 bytes, then the connection closed 3 ms later without
+    /// `Connection: close`: just as the proxy's next request may be sent on it.
     case closeAfterEachResponse = "close-after-each"
   }
 
@@ -75,6 +76,7 @@ final class BrokenOrigin {
             while read_head(conn) is not None:
                 if mode == "close-after-each":
                     conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n" + b"x" * 1000)
+                    time.sleep(0.003)
                     return
                 if mode == "huge":
                     length = 17 * 1024 * 1024
