@@ -95,7 +95,7 @@ struct ServeCommand: ParsableCommand {
   @Option(
     name: .long,
     help: ArgumentHelp(
-      "Seconds a client has to send a request head: from the connection's start, or from its first byte after an idle wait; also between two reads of a request body.",
+      "Seconds a client has to send a request head (from the connection's start, or from its first byte after an idle wait), and then its body if it has one.",
       valueName: "seconds"))
   var headerTimeout = Self.seconds(ConnectionLimits.defaultHeaderTimeout)
 

@@ -11,7 +11,7 @@ extension ServeEndToEnd {
   struct ConnectionLimitTests {
     static let timeouts = ["--header-timeout", "1", "--idle-timeout", "1.5"]
 
-    @Test func silentHalfHeadAndByteByByteClientsAreClosedByTheHeaderTimeout() throws {
+    @Test func silentHalfHeadByteByByteAndSlowBodyClientsAreClosedByTheHeaderTimeout() throws {
       let server = try ServerProcess(folder: try ServeFixtures.tree(), arguments: Self.timeouts)
       let silent = try RawConnection(port: server.port)
       let halfHead = try RawConnection(port: server.port)
@@ -24,6 +24,16 @@ extension ServeEndToEnd {
           break
         }
       }
+      let slowBody = try RawConnection(port: server.port)
+      slowBody.send("POST /_hlspack/scenario HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100\r\n\r\n")
+      var slowBodyClosed: Double?
+      for _ in 0..<20 {
+        guard slowBody.send("{"), slowBody.read(upTo: 1, timeout: 0.2) == nil else {
+          slowBodyClosed = Date().timeIntervalSince(slowBody.opened)
+          break
+        }
+      }
+      #expect(slowBodyClosed.map { $0 >= 0.9 && $0 < 2.5 } == true, "\(String(describing: slowBodyClosed))")
       for (name, connection) in [("silent", silent), ("half head", halfHead)] {
         let closed = connection.secondsUntilClosed(timeout: 4)
         #expect(closed.map { $0 >= 0.9 && $0 < 2.5 } == true, "\(name): \(String(describing: closed))")

@@ -20,7 +20,8 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     case head(since: NIODeadline)
     /// The first byte of the next request, since the last response ended.
     case idle(since: NIODeadline)
-    /// The rest of a request body, since the last byte read.
+    /// The rest of the request (its body), since its head came: a body sent
+    /// a byte at a time must not hold the connection for ever either.
     case body(since: NIODeadline)
     /// The response: only a client that stops taking it is timed.
     case responding
@@ -50,12 +51,10 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
   }
 
   func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-    switch phase {
-    case .idle: phase = .head(since: .now())
-    case .body: phase = .body(since: .now())
-    case .head, .responding: break
+    if case .idle = phase {
+      phase = .head(since: .now())
+      arm(context)
     }
-    arm(context)
     context.fireChannelRead(data)
   }
 

@@ -8,8 +8,8 @@ import NIOCore
 /// `client_header_timeout`, `keepalive_timeout` and `send_timeout`.
 public struct ConnectionLimits: Sendable, Equatable {
   /// From the connection's accept, or from the first byte after an idle
-  /// wait, until the request head is complete; also between two reads of a
-  /// request body.
+  /// wait, until the request head is complete; and from the head to the end
+  /// of the request's body, if it has one.
   public var headerTimeout: Duration
   /// Between the end of a response and the first byte of the next request.
   public var idleTimeout: Duration
