@@ -16,9 +16,19 @@ struct ServeCommand: ParsableCommand {
 
       With --upstream URL instead of FOLDER, serves the same paths from an origin \
       (proxy mode): range and conditional headers go to it, its status, validators and \
-      body come back, streamed, through the same rules, log and stats; an origin that \
-      does not answer gives 502 Bad Gateway. --gzip compresses playlists (only they) \
-      for clients that send Accept-Encoding: gzip, except for Range requests.
+      body come back, streamed, through the same rules, log and stats. An origin that \
+      does not answer, resets, cuts a playlist or key short, sends one over 16 MiB or not \
+      within --upstream-timeout gives 502 Bad Gateway with the reason as plain text (and in \
+      the log's upstream_error); a GET or HEAD whose kept-alive connection the origin had \
+      closed is sent again once on a new one. A segment the origin cuts short after its \
+      head was passed on ends the client's connection early. --gzip compresses playlists \
+      (only they) for clients that send Accept-Encoding: gzip, except for Range requests.
+
+      Connections are closed, without an answer, when the client has not sent a whole \
+      request head (and body) within --header-timeout of the connection's start or of its \
+      first byte, when a kept-alive one stays silent --idle-timeout after a response, and \
+      when the client has taken none of the response for --send-timeout. Connections beyond \
+      --max-connections are closed as soon as they are accepted.
 
       --scenario takes rules (JSON; Profiles/serve-scenario.schema.json) that require \
       a header, cookie or query token, answer a status, delay, stall, truncate, close \

@@ -119,7 +119,10 @@ extension ServeEndToEnd {
       }
       let beyond = try Command.run(
         "/bin/sh",
-        ["-c", "ulimit -n 200 && exec \"$0\" serve \"$1\" --port 0 --max-connections 5000", try ServerProcess.executable(), folder.path])
+        [
+          "-c", "ulimit -n 200 && exec \"$0\" serve \"$1\" --port 0 --max-connections 5000",
+          try ServerProcess.executable(), folder.path,
+        ])
       #expect(beyond.status == 64)
       #expect(beyond.stderr.contains("raise it with ulimit -n"), "\(beyond.stderr)")
     }

@@ -32,7 +32,7 @@ struct ProxyAnswer {
     let url = upstream.url(requestPath: exchange.path, query: exchange.query)
     do {
       return try await passOn(url: url)
-    } catch where !(error is CancellationError) && !Task.isCancelled {
+    } catch  where !(error is CancellationError) && !Task.isCancelled {
       return failed(url: url, error: error)
     }
   }

@@ -53,7 +53,8 @@ public struct FixtureServer: Sendable {
     let (limits, connections) = (options.limits, ConnectionCount(limit: options.limits.maxConnections))
     var services: [any Service] = [
       Application(
-        responder: responder, server: ServerChannels.http(budget: responder.budget, limits: limits, connections: connections),
+        responder: responder,
+        server: ServerChannels.http(budget: responder.budget, limits: limits, connections: connections),
         configuration: .init(address: .hostname(options.host, port: options.port), serverName: "hlspack"),
         onServerRunning: announcer(scheme: "http", authority: nil), logger: logger)
     ]

@@ -73,7 +73,7 @@ final class Upstream: Sendable {
     request.headers = headers
     do {
       return try await client.execute(request, deadline: deadline)
-    } catch where (method == .GET || method == .HEAD) && Self.foundClosed(error) {
+    } catch  where (method == .GET || method == .HEAD) && Self.foundClosed(error) {
       return try await freshClient.execute(request, deadline: deadline)
     }
   }
