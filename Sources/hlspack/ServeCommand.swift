@@ -16,9 +16,19 @@ struct ServeCommand: ParsableCommand {
 
       With --upstream URL instead of FOLDER, serves the same paths from an origin \
       (proxy mode): range and conditional headers go to it, its status, validators and \
-      body come back, streamed, through the same rules, log and stats; an origin that \
-      does not answer gives 502 Bad Gateway. --gzip compresses playlists (only they) \
-      for clients that send Accept-Encoding: gzip, except for Range requests.
+      body come back, streamed, through the same rules, log and stats. An origin that \
+      does not answer, resets, cuts a playlist or key short, sends one over 16 MiB or not \
+      within --upstream-timeout gives 502 Bad Gateway with the reason as plain text (and in \
+      the log's upstream_error); a GET or HEAD whose kept-alive connection the origin had \
+      closed is sent again once on a new one. A segment the origin cuts short after its \
+      head was passed on ends the client's connection early. --gzip compresses playlists \
+      (only they) for clients that send Accept-Encoding: gzip, except for Range requests.
+
+      Connections are closed, without an answer, when the client has not sent a whole \
+      request head (and body) within --header-timeout of the connection's start or of its \
+      first byte, when a kept-alive one stays silent --idle-timeout after a response, and \
+      when the client has taken none of the response for --send-timeout. Connections beyond \
+      --max-connections are closed as soon as they are accepted.
 
       --scenario takes rules (JSON; Profiles/serve-scenario.schema.json) that require \
       a header, cookie or query token, answer a status, delay, stall, truncate, close \
@@ -95,9 +105,56 @@ struct ServeCommand: ParsableCommand {
       valueName: "dir"))
   var state: String?
 
+  @Option(
+    name: .long,
+    help: ArgumentHelp(
+      "Seconds a client has to send a request head (from the connection's start, or from its first byte after an idle wait), and then its body if it has one.",
+      valueName: "seconds"))
+  var headerTimeout = Self.seconds(ConnectionLimits.defaultHeaderTimeout)
+
+  @Option(
+    name: .long,
+    help: ArgumentHelp(
+      "Seconds a kept-alive connection may wait, after a response, for the next request.", valueName: "seconds"))
+  var idleTimeout = Self.seconds(ConnectionLimits.defaultIdleTimeout)
+
+  @Option(
+    name: .long,
+    help: ArgumentHelp(
+      "Seconds a client may leave response bytes waiting without taking any.", valueName: "seconds"))
+  var sendTimeout = Self.seconds(ConnectionLimits.defaultSendTimeout)
+
+  @Option(
+    name: .long,
+    help: ArgumentHelp(
+      "Connections served at once over HTTP and HTTPS; more are closed at once (default: half the open-file limit less a reserve, at most \(ConnectionLimits.largestDefaultCap)).",
+      valueName: "n"))
+  var maxConnections: Int?
+
+  @Option(
+    name: .long,
+    help: ArgumentHelp(
+      "Proxy mode: seconds for each request to the origin, for its response head and for the whole of a playlist or key.",
+      valueName: "seconds"))
+  var upstreamTimeout = 30.0
+
   func validate() throws {
     guard (0...65535).contains(port) else { throw ValidationError("--port \(port) is not 0…65535") }
     guard (0...65535).contains(tlsPort) else { throw ValidationError("--tls-port \(tlsPort) is not 0…65535") }
+    for (name, value) in [
+      ("--header-timeout", headerTimeout), ("--idle-timeout", idleTimeout), ("--send-timeout", sendTimeout),
+      ("--upstream-timeout", upstreamTimeout),
+    ] {
+      guard value >= 0.001, value <= 86400 else { throw ValidationError("\(name) \(value) is not 0.001…86400 seconds") }
+    }
+    if let maxConnections {
+      guard maxConnections >= 1 else { throw ValidationError("--max-connections \(maxConnections) is not 1 or more") }
+      if let largest = ConnectionLimits.largestAllowedCap(ConnectionLimits.openFileLimit()), maxConnections > largest {
+        throw ValidationError(
+          "--max-connections \(maxConnections) needs more file descriptors than the open-file limit allows (at most \(largest) connections now; raise it with ulimit -n)"
+        )
+      }
+    }
     switch (folder, upstream) {
     case (_?, _?): throw ValidationError("give either FOLDER or --upstream URL, not both")
     case (nil, nil): throw ValidationError("give a FOLDER to serve, or --upstream URL to proxy an origin")
@@ -114,9 +171,13 @@ struct ServeCommand: ParsableCommand {
       let source = try tls.map {
         try TLSSource(argument: $0, state: state ?? TLSSource.defaultState(), names: tlsName)
       }
-      let options = ServeOptions(
+      var options = ServeOptions(
         folder: folder, upstream: upstream, host: host, port: port, log: log, logSecrets: logSecrets,
         scenario: scenario, tls: source, tlsPort: tlsPort, gzipPlaylists: gzip)
+      options.limits = ConnectionLimits(
+        headerTimeout: Self.duration(headerTimeout), idleTimeout: Self.duration(idleTimeout),
+        sendTimeout: Self.duration(sendTimeout), maxConnections: maxConnections)
+      options.upstreamTimeout = Self.duration(upstreamTimeout)
       server = try FixtureServer(options: options)
     } catch {
       printError("\(error)")
@@ -127,6 +188,9 @@ struct ServeCommand: ParsableCommand {
       throw Self.cannotListen
     }
   }
+
+  private static func seconds(_ duration: Duration) -> Double { ConnectionLimits.seconds(duration) }
+  private static func duration(_ seconds: Double) -> Duration { .milliseconds(Int64((seconds * 1000).rounded())) }
 
   /// Runs `work` on the concurrency pool and waits for it: the other
   /// commands are synchronous, so the root command stays a ParsableCommand.

@@ -26,23 +26,27 @@ struct ProxyAnswer {
     "Accept-Ranges", "Cache-Control", "Expires", "Location", "WWW-Authenticate",
   ]
 
+  /// The origin's answer, or 502 Bad Gateway when there is none to pass on:
+  /// every failure before the response head leaves is the origin's.
   func response() async throws -> Response {
     let url = upstream.url(requestPath: exchange.path, query: exchange.query)
+    do {
+      return try await passOn(url: url)
+    } catch  where !(error is CancellationError) && !Task.isCancelled {
+      return failed(url: url, error: error)
+    }
+  }
+
+  private func passOn(url: String) async throws -> Response {
     let encoding = PlaylistGzip.choose(
       enabled: responder.gzipPlaylists, target: exchange.target, headers: request.headers)
     let keyFault = exchange.plan.key
     // A corrupted key is made from the whole key, so its request carries no range or condition;
     // HEAD of a gzipped playlist needs the body too, for the compressed length.
     let method: HTTPMethod = request.method == .head && keyFault == nil && encoding != .gzip ? .HEAD : .GET
-    let origin: HTTPClientResponse
-    do {
-      origin = try await upstream.fetch(
-        method, url: url, headers: forwardedHeaders(encoding: encoding, bare: keyFault != nil))
-    } catch is CancellationError {
-      throw CancellationError()
-    } catch {
-      return unreachable(url: url, error: error)
-    }
+    let deadline = NIODeadline.now() + TimeAmount(upstream.timeout)
+    let origin = try await upstream.fetch(
+      method, url: url, headers: forwardedHeaders(encoding: encoding, bare: keyFault != nil), by: deadline)
     var headers = HTTPFields()
     for name in Self.passedResponseHeaders {
       if let value = origin.headers.first(name: name), let field = HTTPField.Name(name) { headers[field] = value }
@@ -53,14 +57,14 @@ struct ProxyAnswer {
     if encoding != .notApplicable { headers[.vary] = "Accept-Encoding" }
     let status = HTTPResponse.Status(code: Int(origin.status.code))
     if let keyFault, status == .ok {
-      let key = try await origin.body.collect(upTo: 64 * 1024)
+      let key = try await upstream.collect(origin.body, upTo: 64 * 1024, by: deadline)
       return responder.corruptedKey(
         keyFault, key: Array(key.readableBytesView), headers: headers, request: request, exchange: exchange,
         context: context)
     }
     let isPlaylist = exchange.target.map { $0.kind == .media || $0.kind == .master } ?? false
     if status == .ok, headers[.contentEncoding] == nil, encoding == .gzip || (isPlaylist && request.method == .get) {
-      let playlist = try await origin.body.collect(upTo: PlaylistGzip.largestPlaylist)
+      let playlist = try await upstream.collect(origin.body, upTo: PlaylistGzip.largestPlaylist, by: deadline)
       if let target = exchange.target {
         responder.keyURIs.learn(playlist: String(buffer: playlist), at: target.relativePath)
       }
@@ -97,11 +101,11 @@ struct ProxyAnswer {
   }
 
   /// 502 Bad Gateway (RFC 9110 section 15.6.3), with the origin's error in the body and the log.
-  private func unreachable(url: String, error: any Error) -> Response {
+  private func failed(url: String, error: any Error) -> Response {
     var exchange = exchange
-    let reason = Upstream.describe(error)
+    let reason = upstream.describe(error)
     exchange.upstreamError = "\(url): \(reason)"
     return responder.finish(
-      FixtureResponder.plain(.badGateway, "the origin did not answer: \(url): \(reason)\n"), exchange)
+      FixtureResponder.plain(.badGateway, "no usable answer from the origin: \(url): \(reason)\n"), exchange)
   }
 }

@@ -29,7 +29,7 @@ public struct FixtureServer: Sendable {
     if let folder {
       content = .folder(folder)
     } else {
-      content = .upstream(try Upstream(url: options.upstream ?? ""))
+      content = .upstream(try Upstream(url: options.upstream ?? "", timeout: options.upstreamTimeout))
     }
     responder = FixtureResponder(
       content: content, scenario: ScenarioState(scenario), stats: ServeStats(), log: log, pacers: Pacers(),
@@ -41,9 +41,11 @@ public struct FixtureServer: Sendable {
   public func run() async throws {
     var logger = Logger(label: "hlspack.serve")
     logger.logLevel = .warning
+    let (limits, connections) = (options.limits, ConnectionCount(limit: options.limits.maxConnections))
     var services: [any Service] = [
       Application(
-        responder: responder, server: ServerChannels.http(budget: responder.budget),
+        responder: responder,
+        server: ServerChannels.http(budget: responder.budget, limits: limits, connections: connections),
         configuration: .init(address: .hostname(options.host, port: options.port), serverName: "hlspack"),
         onServerRunning: announcer(scheme: "http", authority: nil), logger: logger)
     ]
@@ -52,7 +54,9 @@ public struct FixtureServer: Sendable {
       secure.scheme = "https"
       services.append(
         Application(
-          responder: secure, server: try ServerChannels.https(budget: responder.budget, tls: tls.configuration),
+          responder: secure,
+          server: try ServerChannels.https(
+            budget: responder.budget, limits: limits, connections: connections, tls: tls.configuration),
           configuration: .init(address: .hostname(options.host, port: options.tlsPort), serverName: "hlspack"),
           onServerRunning: announcer(scheme: "https", authority: tls.authority), logger: logger))
       if let authority = tls.authority { Self.explainTrust(authority: authority) }

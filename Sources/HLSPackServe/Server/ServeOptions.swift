@@ -16,6 +16,11 @@ public struct ServeOptions: Sendable {
   /// HTTPS on `tlsPort` as well as HTTP on `port`, when set.
   public var tls: TLSSource?
   public var tlsPort: Int
+  /// Timeouts on clients, and the cap on connections.
+  public var limits = ConnectionLimits()
+  /// Proxy mode: the time allowed for the origin's response head, and for the
+  /// whole of a body read before it is answered (playlists, keys).
+  public var upstreamTimeout = Duration.seconds(30)
 
   public init(
     folder: String?, upstream: String? = nil, host: String, port: Int, log: String?, logSecrets: Bool,

@@ -15,15 +15,22 @@ final class ServerProcess {
 
   /// Starts `hlspack serve folder --port 0 --log FILE` plus `arguments`, and waits for its
   /// "listening" lines (two with `--tls`). No folder: proxy mode, with `--upstream` in `arguments`.
-  /// `log` replaces the log file (`-` for standard output).
-  init(folder: URL?, arguments: [String] = [], log: String? = nil) throws {
+  /// `log` replaces the log file (`-` for standard output). `fileLimit`: started by a shell
+  /// that lowers the open-file limit (`ulimit -n`) first.
+  init(folder: URL?, arguments: [String] = [], log: String? = nil, fileLimit: Int? = nil) throws {
     let scratch = try ScratchFolder.make("server")
     logFile = scratch.appendingPathComponent("requests.jsonl")
     errorFile = scratch.appendingPathComponent("stderr.txt")
     _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
-    process.executableURL = URL(fileURLWithPath: try Self.executable())
-    process.arguments =
+    let serve =
       ["serve"] + (folder.map { [$0.path] } ?? []) + ["--port", "0", "--log", log ?? logFile.path] + arguments
+    if let fileLimit {
+      process.executableURL = URL(fileURLWithPath: "/bin/sh")
+      process.arguments = ["-c", "ulimit -n \(fileLimit) && exec \"$0\" \"$@\"", try Self.executable()] + serve
+    } else {
+      process.executableURL = URL(fileURLWithPath: try Self.executable())
+      process.arguments = serve
+    }
     process.standardOutput = output
     process.standardError = try FileHandle(forWritingTo: errorFile)
     process.standardInput = FileHandle.nullDevice
