@@ -25,15 +25,21 @@ let package = Package(
     // links every library the code calls: pkg-config alone gives only -lavformat.
     .systemLibrary(
       name: "CFFmpeg", pkgConfig: "libavformat",
-      providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev", "libswresample-dev"])]),
+      providers: [
+        .apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev", "libswresample-dev", "libavfilter-dev"])
+      ]),
     .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
     // gzip of playlists by `hlspack serve --gzip`.
     .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+    // `hlspack fixture`: the QR code burned into each frame, and the reader of a recording.
+    .systemLibrary(name: "CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
+    .systemLibrary(name: "CZBar", pkgConfig: "zbar", providers: [.apt(["libzbar-dev"])]),
 
     // Pure Swift: profile, segmenting, playlists, reporting, publishing. Sees no C type.
     .target(name: "HLSPackCore"),
     // The only importer of FFmpeg: demux, decode, scale, resample, encode, mux.
-    .target(name: "HLSPackMedia", dependencies: ["HLSPackCore", "CFFmpeg"]),
+    // Also the fixture's labels: QR codes (libqrencode) drawn into frames, read back with libzbar.
+    .target(name: "HLSPackMedia", dependencies: ["HLSPackCore", "CFFmpeg", "CQREncode", "CZBar"]),
     // The only importer of OpenSSL, primitives only: AES-128-CBC, the SAMPLE-AES
     // and cbcs block patterns, CSPRNG, SHA-256, HMAC. Bitstreams are read in Core.
     .target(name: "HLSPackCrypto", dependencies: ["COpenSSL"]),
@@ -97,7 +103,7 @@ let package = Package(
     .testTarget(
       name: "HLSPackEndToEndTests",
       dependencies: [
-        "hlspack", "HLSPack", "HLSPackCore", "HLSPackCrypto", "HLSPackTestSupport",
+        "hlspack", "HLSPack", "HLSPackCore", "HLSPackCrypto", "HLSPackMedia", "HLSPackTestSupport",
         .product(name: "Logging", package: "swift-log"),
       ],
       exclude: ["Golden"]),

@@ -17,6 +17,9 @@
 #include <libavutil/display.h>
 #include <libswscale/swscale.h>
 #include <libswresample/swresample.h>
+#include <libavfilter/avfilter.h>
+#include <libavfilter/buffersrc.h>
+#include <libavfilter/buffersink.h>
 
 static inline int hlspack_averror(int posix_error) { return AVERROR(posix_error); }
 static inline int hlspack_averror_eof(void) { return AVERROR_EOF; }

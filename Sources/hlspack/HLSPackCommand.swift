@@ -9,5 +9,6 @@ struct HLSPackCommand: ParsableCommand {
     version: HLSPackVersion.current,
     subcommands: [
       EncodeCommand.self, BatchCommand.self, RewriteKeysCommand.self, VerifyCommand.self, ServeCommand.self,
+      FixtureCommand.self,
     ])
 }

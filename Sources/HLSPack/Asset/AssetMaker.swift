@@ -175,6 +175,7 @@ struct AssetMaker {
     var job = LadderJob(rungs: profile.video, audio: profile.audio, output: output)
     job.audioRenditions = profile.audioRenditions
     job.coreShare = coreShare
+    job.labels = profile.labels
     return try LadderTranscoder(path: input.path, job: job)
   }
 }

@@ -18,6 +18,8 @@ public struct Profile: Sendable, Equatable {
   public var subtitles: [SubtitleTrack] = []
   /// Warn when no variant's BANDWIDTH is at or below this (offline downloads start low).
   public var lowVariantBandwidth = 265_000
+  /// Test labels burned into every encoded rung (`hlspack fixture make`).
+  public var labels = false
   public var encryption: EncryptionSettings
 
   /// Packaging only: every rung copies its source's video.

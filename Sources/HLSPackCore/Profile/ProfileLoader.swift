@@ -106,6 +106,10 @@ public enum ProfileLoader {
       throw r.error("audio_only_variants", "needs alternate audio renditions (\"audio\" as a list)")
     }
     let lowVariantBandwidth = try r.integer("low_variant_bandwidth", in: 1...2_000_000_000) ?? 265_000
+    let labels = try r.bool("labels") ?? false
+    if labels, rungs.contains(where: { $0.codec == .copy }) {
+      throw r.error("labels", "are drawn on encoded pictures: a rung with codec \"copy\" has none")
+    }
     try checkCopyRungs(rungs, audio: audio, alternates: !audioRenditions.isEmpty || !subtitles.isEmpty, file: file)
     let encryption =
       try r.object("encryption").map {
@@ -122,6 +126,7 @@ public enum ProfileLoader {
     profile.audioOnlyVariants = audioOnlyVariants
     profile.subtitles = subtitles
     profile.lowVariantBandwidth = lowVariantBandwidth
+    profile.labels = labels
     return profile
   }
 

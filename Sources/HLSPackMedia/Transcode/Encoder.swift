@@ -104,6 +104,21 @@ final class Encoder {
     return encoder
   }
 
+  /// Signed 16-bit PCM: the lossless audio of the labelled source.
+  static func pcm(sampleRate: Int, channels: Int) throws -> Encoder {
+    guard let codec = avcodec_find_encoder(AV_CODEC_ID_PCM_S16LE) else {
+      throw MediaError("this FFmpeg has no pcm_s16le encoder")
+    }
+    let encoder = try allocate(codec)
+    let ctx = encoder.ctx
+    ctx.pointee.sample_fmt = AV_SAMPLE_FMT_S16
+    ctx.pointee.sample_rate = Int32(sampleRate)
+    av_channel_layout_default(&ctx.pointee.ch_layout, Int32(channels))
+    ctx.pointee.time_base = AVRational(num: 1, den: Int32(sampleRate))
+    try check(avcodec_open2(ctx, codec, nil), "avcodec_open2(pcm_s16le)")
+    return encoder
+  }
+
   private static func allocate(_ codec: UnsafePointer<AVCodec>) throws -> Encoder {
     guard let ctx = avcodec_alloc_context3(codec) else {
       throw FFmpegError(call: "avcodec_alloc_context3", code: hlspack_averror(ENOMEM))

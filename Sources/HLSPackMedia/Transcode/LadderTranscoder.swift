@@ -14,6 +14,9 @@ public struct LadderJob: Sendable {
   /// choose from the machine (FFmpeg's automatic count). A batch making
   /// several assets at once shares the cores this way.
   public var coreShare: Int?
+  /// Burn test labels (name, size, bit rate, frame number, time, QR code)
+  /// into every rung's pictures after scaling; off for normal encodes.
+  public var labels = false
 
   /// Threads per video encoder: each rung's encoder runs beside the others.
   var encoderThreads: Int { coreShare.map { max(1, $0 / max(1, rungs.count)) } ?? 0 }
@@ -273,7 +276,7 @@ public final class LadderTranscoder: RenditionProducer {
     }
     return try RungWorker(
       rung: rung, rate: rate, output: job.output, threads: job.encoderThreads, source: input, audio: audio,
-      destination: destination)
+      labels: job.labels ? try LabelOverlay(rung: rung, rate: rate) : nil, destination: destination)
   }
 
   /// What the finished rungs wrote; throws the first rung's failure, naming the rung.

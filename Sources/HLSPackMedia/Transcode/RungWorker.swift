@@ -15,6 +15,7 @@ final class RungWorker: @unchecked Sendable {
   private let schedule: KeyframeSchedule
   private var converter: FrameRateConverter
   private let scaler: VideoScaler
+  private let labels: LabelOverlay?
   private let encoder: Encoder
   private let muxer: SegmentMuxer
   private let audioCodec: String?
@@ -29,8 +30,10 @@ final class RungWorker: @unchecked Sendable {
 
   init(
     rung: VideoRung, rate: FrameRate, output: RenditionOutput, threads: Int, source: MediaInput,
-    audio: (parameters: CodecParameters, timeBase: AVRational, codec: String)?, destination: SegmentDestination
+    audio: (parameters: CodecParameters, timeBase: AVRational, codec: String)?, labels: LabelOverlay? = nil,
+    destination: SegmentDestination
   ) throws {
+    self.labels = labels
     self.rung = rung
     schedule = KeyframeSchedule(segmentDuration: output.segmentDuration, rate: rate)
     converter = FrameRateConverter(rate: rate)
@@ -99,10 +102,11 @@ final class RungWorker: @unchecked Sendable {
   }
 
   private func encode(_ frame: Frame) throws {
-    let picture = try scaler.scale(frame.pointer)
-    picture.pointee.pts = nextFrameIndex
-    picture.pointee.pict_type =
+    let scaled = try scaler.scale(frame.pointer)
+    scaled.pointee.pict_type =
       schedule.isBoundary(frameIndex: nextFrameIndex) ? AV_PICTURE_TYPE_I : AV_PICTURE_TYPE_NONE
+    let picture = try labels?.label(scaled, frame: nextFrameIndex) ?? scaled
+    picture.pointee.pts = nextFrameIndex
     nextFrameIndex += 1
     try encoder.send(picture)
     try drain()

@@ -26,6 +26,10 @@ extension ProfileLoaderTests {
     Rejection(
       P.profile(["encryption": #"{"method": "aes-256"}"#]), "$.encryption.method", #"must be one of "none", "aes-128""#),
     Rejection(P.profile(["encryption": #"{"method": "aes-128", "iv": "zero"}"#]), "$.encryption.iv", #"found "zero""#),
+    Rejection(P.profile(["labels": #""yes""#]), "$.labels", "expected true or false"),
+    Rejection(
+      P.profile(["labels": "true", "video": #"[{"name": "src", "codec": "copy"}]"#]), "$.labels",
+      #"a rung with codec "copy" has none"#),
     // Version.
     Rejection(P.profile(["version": "2"]), "$.version", "unsupported version 2"),
     Rejection(P.profile(["version": nil]), "$.version", "is required"),

@@ -1,0 +1,105 @@
+import Foundation
+
+/// One package of the fixture matrix: what it tests, and the profile that
+/// makes it through the normal pipeline. Each case changes the base profile
+/// (`FixtureProfile`) in a few fields; nothing else is special about it.
+struct FixtureCase {
+  var id: String
+  /// What it tests and what a correct player does.
+  var description: String
+  var method: String
+  var container: String
+  var videoCodec: String
+  /// From `FixtureFeature`'s vocabulary (docs/fixture.md).
+  var features: [FixtureFeature]
+  /// The `Profiles/scenarios/` file to serve it with, where one applies.
+  var scenario: String?
+  /// Fields set over the base profile's, as JSON values.
+  var overrides: [String: Any]
+  /// Extra encryption fields (over `{"method": method}`).
+  var encryption: [String: Any] = [:]
+}
+
+/// The documented vocabulary of `features` in fixtures.json.
+enum FixtureFeature: String, Sendable, CaseIterable {
+  case clear, aes128 = "aes-128", sampleAES = "sample-aes", ts, fmp4
+  case ladder, keyRotation = "key-rotation", clearLead = "clear-lead", sessionKey = "session-key"
+  case alternateAudio = "alternate-audio", subtitles, iframes, hevc, customScheme = "custom-scheme"
+  case fairplay, cbcs
+}
+
+extension FixtureCase {
+  /// The matrix, in catalogue order.
+  static var matrix: [FixtureCase] {
+    [
+    FixtureCase(
+      id: "clear-ts", description: "Clear H.264 + AAC in MPEG-TS, one rendition: the baseline every player must play.",
+      method: "none", container: "ts", videoCodec: "avc1", features: [.clear, .ts], overrides: [:]),
+    FixtureCase(
+      id: "aes128-ts-ladder",
+      description:
+        "AES-128 MPEG-TS, three renditions (720p, 480p, 360p), one key per rendition: the player fetches each rendition's key when it switches, and the labels show which rendition is on screen.",
+      method: "aes-128", container: "ts", videoCodec: "avc1", features: [.aes128, .ts, .ladder],
+      scenario: "abr-bandwidth-drop.json", overrides: ["video": FixtureProfile.ladder],
+      encryption: ["scope": "rendition"]),
+    FixtureCase(
+      id: "aes128-fmp4",
+      description:
+        "AES-128 whole-segment encryption of fMP4 segments (the init segment stays clear): players that decrypt only TS fail here.",
+      method: "aes-128", container: "fmp4", videoCodec: "avc1", features: [.aes128, .fmp4], overrides: [:]),
+    FixtureCase(
+      id: "sample-aes-ts",
+      description: "SAMPLE-AES MPEG-TS (H.264 and AAC, packets and headers clear): the player decrypts sample by sample.",
+      method: "sample-aes", container: "ts", videoCodec: "avc1", features: [.sampleAES, .ts], overrides: [:]),
+    FixtureCase(
+      id: "fairplay-cbcs-fmp4",
+      description:
+        "SAMPLE-AES fMP4 (cbcs) with FairPlay signalling (skd:// key URIs, KEYFORMAT=\"com.apple.streamingkeydelivery\"): a FairPlay player asks its key server; the keys are listed here for test servers.",
+      method: "sample-aes", container: "fmp4", videoCodec: "avc1", features: [.sampleAES, .fmp4, .cbcs, .fairplay],
+      scenario: "fairplay-skd-keys.json", overrides: [:],
+      encryption: ["fairplay": true, "key_uri": "skd://{key_id}"]),
+    FixtureCase(
+      id: "hevc-fmp4", description: "Clear HEVC tagged hvc1 in fMP4 with AAC: plays with picture on Apple players (hev1 would not).",
+      method: "none", container: "fmp4", videoCodec: "hvc1", features: [.clear, .fmp4, .hevc],
+      overrides: ["video": [FixtureProfile.rung("360p", 640, 360, 500_000, codec: "hevc")]]),
+    FixtureCase(
+      id: "key-rotation",
+      description:
+        "AES-128 TS with a new key every 2 segments: the player fetches each key as its EXT-X-KEY changes; fixtures.json lists every key.",
+      method: "aes-128", container: "ts", videoCodec: "avc1", features: [.aes128, .ts, .keyRotation],
+      scenario: "key-outage-and-missing-segment.json", overrides: [:], encryption: ["rotate_every": 2]),
+    FixtureCase(
+      id: "clear-lead",
+      description:
+        "Two clear segments, then AES-128: the player starts at once and switches to decrypting without a stall (METHOD=NONE, then AES-128).",
+      method: "aes-128", container: "ts", videoCodec: "avc1", features: [.aes128, .ts, .clearLead], overrides: [:],
+      encryption: ["clear_lead_segments": 2]),
+    FixtureCase(
+      id: "session-key",
+      description:
+        "EXT-X-SESSION-KEY in the multivariant playlist: a player may fetch the key before the media playlist (offline download, FairPlay preloading).",
+      method: "aes-128", container: "ts", videoCodec: "avc1", features: [.aes128, .ts, .sessionKey],
+      scenario: "offline-download-key-persists.json", overrides: [:], encryption: ["session_key": true]),
+    FixtureCase(
+      id: "custom-scheme",
+      description:
+        "AES-128 with key URIs of an app's own scheme (hlspack-test://): an app resolves them itself (AVAssetResourceLoader, a custom DataSource) with the keys listed here; a plain player cannot.",
+      method: "aes-128", container: "ts", videoCodec: "avc1", features: [.aes128, .ts, .customScheme], overrides: [:],
+      encryption: ["key_uri": "hlspack-test://{asset}/{key_id}"]),
+    FixtureCase(
+      id: "alternate-audio-subtitles",
+      description:
+        "Alternate audio in two languages (English: a 440 Hz tone, French: a 660 Hz tone, both with the sync beeps) and WebVTT subtitles whose cues show their own media time: the player switches audio and shows each cue at the time it names.",
+      method: "aes-128", container: "ts", videoCodec: "avc1", features: [.aes128, .ts, .alternateAudio, .subtitles],
+      overrides: ["audio": FixtureProfile.alternateAudio, "subtitles": FixtureProfile.subtitles]),
+    FixtureCase(
+      id: "iframes",
+      description:
+        "AES-128 TS with I-frame playlists (EXT-X-I-FRAME-STREAM-INF): trick play and thumbnails decrypt byte ranges of encrypted segments.",
+      method: "aes-128", container: "ts", videoCodec: "avc1", features: [.aes128, .ts, .iframes],
+      overrides: ["segment": FixtureProfile.segment(container: "ts", iFrames: true)]),
+    ]
+  }
+
+  static var ids: [String] { matrix.map(\.id) }
+}
