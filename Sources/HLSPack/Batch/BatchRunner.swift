@@ -46,6 +46,9 @@ public struct BatchRunner: Sendable {
     let asset = plan.entry.asset
     var outcome = BatchOutcome(plan: plan)
     do {
+      // Held from the decision to the publish: a concurrent run that wants this asset fails it instead.
+      let claim = try AssetClaim.take(plan.destination)
+      defer { claim.release() }
       switch try decision(plan) {
       case .upToDate:
         outcome.status = .skipped
@@ -66,6 +69,7 @@ public struct BatchRunner: Sendable {
         if share < cores { encoder.coreShare = share }
         encoder.provenance = provenance
         encoder.verifies = verifies
+        encoder.claim = claim
         _ = try encoder.encode()
         outcome.status = .published
       }
