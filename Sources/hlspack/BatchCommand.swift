@@ -95,6 +95,7 @@ struct BatchCommand: ParsableCommand {
       plans: mine, jobs: jobs ?? BatchRunner.defaultJobs(for: mine, cores: cores), force: packaging.force,
       progress: packaging.reporter(), logger: logger, cores: cores)
     runner.verifies = packaging.verify
+    runner.startedAt = FileSystemClock.now(in: outputFolder)
     let started = Date()
     signal(SIGXFSZ, SIG_IGN)
     let outcomes = runner.run()
