@@ -68,7 +68,7 @@ public struct JSONLinesProgress: ProgressReporter {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     guard let data = try? encoder.encode(event) else { return }
-    FileHandle.standardOutput.write(data + Data("\n".utf8))
+    FileHandle.standardOutput.write(Data(TerminalText.jsonEscaped(String(decoding: data, as: UTF8.self)).utf8) + Data("\n".utf8))
   }
 }
 

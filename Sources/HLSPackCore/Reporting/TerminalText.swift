@@ -15,4 +15,26 @@ public enum TerminalText {
     }
     return escaped
   }
+
+  /// JSON text with every such character inside its strings written as a
+  /// JSON escape (`\u202E`), so the line reads the same to a parser and
+  /// shows as itself in a terminal. JSONEncoder escapes only C0 controls.
+  /// For compact JSON (no line breaks between tokens), as progress lines are.
+  public static func jsonEscaped(_ json: String) -> String {
+    guard !json.unicodeScalars.allSatisfy(ShellQuoting.isPrintable) else { return json }
+    var escaped = ""
+    for scalar in json.unicodeScalars {
+      if ShellQuoting.isPrintable(scalar) {
+        escaped.unicodeScalars.append(scalar)
+      } else {
+        for unit in String(scalar).utf16 { escaped += "\\u" + hex4(unit) }
+      }
+    }
+    return escaped
+  }
+
+  private static func hex4(_ unit: UInt16) -> String {
+    let digits = String(unit, radix: 16, uppercase: true)
+    return String(repeating: "0", count: 4 - digits.count) + digits
+  }
 }
