@@ -14,7 +14,7 @@ struct EncodeCommand: ParsableCommand {
       rung (index.m3u8 and its segments), keys/ and report.json (keys/ and keys.json \
       in DIR/<input file stem>/ with --keys-dir). The asset is built in a hidden \
       staging folder and moved into place only when complete; a second run making the \
-      same asset meanwhile fails it, naming it.
+      same asset meanwhile waits for the first, then replaces it only with --force.
 
       OUTPUT is --output; else, when inputs are named on the command line, ./out in the \
       current folder; else the profile's "output" (relative to the profile), or ./out. \

@@ -53,7 +53,8 @@ struct AssetMaker {
     let subtitles = try profile.subtitles.map { try SubtitleRendition.load($0, input: input) }
     let provenance =
       try self.provenance ?? AssetProvenance(profile: profile, input: input, reproducible: isReproducible)
-    let ownClaim = claim == nil ? try AssetClaim.take(destination) : nil
+    // One run at a time: a second encode of this asset waits, then finds it published.
+    let ownClaim = claim == nil ? try AssetClaim.take(destination, waiting: true) : nil
     defer { ownClaim?.release() }
     let staging = try AssetStaging(destination: destination, replace: replace, protecting: protecting)
     defer { staging.discard() }

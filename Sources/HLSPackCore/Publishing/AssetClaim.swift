@@ -12,7 +12,11 @@ public enum AssetClaim {
   }
 
   /// Locks `destination` for this run, making its parent folder if needed.
-  public static func take(_ destination: URL, registry: StagingRegistry = .shared) throws -> FileLock {
+  /// `waiting`: while another run holds it, wait (encode: the asset then
+  /// exists, and is replaced only with --force) instead of failing (batch).
+  public static func take(_ destination: URL, waiting: Bool = false, registry: StagingRegistry = .shared) throws
+    -> FileLock
+  {
     try AssetStaging.checkNameLength(destination)
     let parent = destination.deletingLastPathComponent()
     try registry.unlessInterrupted(at: parent.path) {
@@ -25,7 +29,7 @@ public enum AssetClaim {
     }
     let file = lockFile(for: destination)
     do {
-      return try FileLock(at: file, registry: registry)
+      return try FileLock(at: file, registry: registry, waiting: waiting)
     } catch .held {
       throw PackError.output(
         path: destination.path,

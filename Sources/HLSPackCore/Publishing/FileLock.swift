@@ -26,12 +26,16 @@ public final class FileLock: @unchecked Sendable {
     case unusable(String)
   }
 
-  /// Takes the lock at `path` (its folder must exist), or fails at once.
-  /// The file is registered with `registry`, so an interrupted run removes it.
-  public init(at path: URL, registry: StagingRegistry = .shared) throws(Failure) {
+  /// Takes the lock at `path` (its folder must exist). While another holds
+  /// it: fails at once, or with `waiting` tries again every 50 ms until it
+  /// is free (outside the registry's lock, so an interrupt is never held
+  /// up). The file is registered with `registry`, so an interrupted run
+  /// removes it.
+  public init(at path: URL, registry: StagingRegistry = .shared, waiting: Bool = false) throws(Failure) {
     self.path = path
     self.registry = registry
-    for _ in 0..<100 {
+    var replaced = 0
+    while replaced < 100 {
       // Made, locked and registered in one step an interrupt cannot split.
       let taken: Result<Int32?, Failure>
       do {
@@ -43,9 +47,13 @@ public final class FileLock: @unchecked Sendable {
       } catch {
         throw .unusable("interrupted")
       }
-      if let descriptor = try taken.get() {
+      switch taken {
+      case .success(let descriptor?):
         self.descriptor = descriptor
         return
+      case .success(nil): replaced += 1
+      case .failure(.held) where waiting: usleep(50_000)
+      case .failure(let failure): throw failure
       }
     }
     throw .unusable("the lock file keeps being replaced")
