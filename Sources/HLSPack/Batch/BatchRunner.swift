@@ -53,6 +53,10 @@ public struct BatchRunner: Sendable {
       // Held from the decision to the publish: a concurrent run that wants this asset fails it instead.
       let claim = try AssetClaim.take(plan.destination)
       defer { claim.release() }
+      // Also for an asset found up to date: what a killed run left beside it goes.
+      if let note = AssetStaging.removedNote(AssetStaging.removeAbandoned(beside: plan.destination).removed) {
+        logger.warning("\(asset): \(note)")
+      }
       switch try decision(plan) {
       case .upToDate:
         outcome.status = .skipped

@@ -65,24 +65,39 @@ public final class AssetStaging: @unchecked Sendable {
       ownerOnly
       ? PrivateFolder.mode
       : try registry.unlessInterrupted(at: destination.path) { PrivateFolder.umaskFolderMode(probingIn: folder) }
+    (removedLeftovers, othersFolders) = Self.removeAbandoned(beside: destination, except: folder)
+  }
+
+  /// Removes the hidden folders of `destination` that killed runs left
+  /// (`StagingMarker.isAbandoned`); returns those and the others, which stay.
+  public static func removeAbandoned(beside destination: URL, except own: URL? = nil) -> (
+    removed: [URL], kept: [URL]
+  ) {
+    let parent = destination.deletingLastPathComponent()
     let name = destination.lastPathComponent
-    let others = ((try? fm.contentsOfDirectory(atPath: parent.path)) ?? [])
-      .filter { ($0.hasPrefix(".\(name).partial-") || $0.hasPrefix(".\(name).old-")) && $0 != folder.lastPathComponent }
+    let hidden = ((try? FileManager.default.contentsOfDirectory(atPath: parent.path)) ?? [])
+      .filter { ($0.hasPrefix(".\(name).partial-") || $0.hasPrefix(".\(name).old-")) && $0 != own?.lastPathComponent }
       .sorted().map { parent.appendingPathComponent($0) }
-    for other in others {
-      if StagingMarker.isAbandoned(other) {
-        removeTree(at: other)
-        removedLeftovers.append(other)
+    var removed: [URL] = []
+    var kept: [URL] = []
+    for folder in hidden {
+      if StagingMarker.isAbandoned(folder) {
+        removeTree(at: folder)
+        removed.append(folder)
       } else {
-        othersFolders.append(other)
+        kept.append(folder)
       }
     }
+    return (removed, kept)
   }
 
   /// What to tell of `removedLeftovers`, if there are any.
-  public var removedLeftoversNote: String? {
-    guard !removedLeftovers.isEmpty else { return nil }
-    return "removed \(removedLeftovers.map(\.path).joined(separator: ", ")): left by a killed hlspack run of this asset"
+  public var removedLeftoversNote: String? { Self.removedNote(removedLeftovers) }
+
+  /// What to tell of folders `removeAbandoned` removed, if any.
+  public static func removedNote(_ removed: [URL]) -> String? {
+    guard !removed.isEmpty else { return nil }
+    return "removed \(removed.map(\.path).joined(separator: ", ")): left by a killed hlspack run of this asset"
   }
 
   /// Fails when the destination's name leaves no room for its hidden folders' names.
