@@ -18,8 +18,14 @@ struct BatchCommand: ParsableCommand {
       An asset whose provenance.json matches its input, other files, effective profile and hlspack \
       version is skipped without decoding; one whose record differs is made anew and replaces the old \
       one in one step. --shard K/N (or JOB_COMPLETION_INDEX / AWS_BATCH_JOB_ARRAY_INDEX with --shards N \
-      or HLSPACK_SHARDS) takes only the assets whose name hashes to shard K. Each run writes \
-      OUTPUT/batch-report-K.json.
+      or HLSPACK_SHARDS) takes only the assets whose name hashes to shard K.
+
+      OUTPUT is --output, else ./out in the current folder (a profile's "output" is not used: \
+      the inputs come from the manifest). Each run writes OUTPUT/batch-report-K.json \
+      (batch-report-K-<pid>.json while another run of shard K writes into OUTPUT), prints each \
+      published master.m3u8 (relative to the current folder when below it) and a summary line \
+      naming the report. An asset another run is making at the same time fails in this run, \
+      named, and is left to that run.
 
       Exit status: 0 every asset published or up to date; 1 at least one asset failed (the others were \
       done); 2 the manifest, a profile or the arguments are invalid (nothing was done); 64 usage error; \
@@ -32,9 +38,8 @@ struct BatchCommand: ParsableCommand {
   @Option(name: .long, help: ArgumentHelp("The profile of lines that name none.", valueName: "file"))
   var profile: String?
 
-  @Option(
-    name: .long, help: ArgumentHelp("Output folder (default: --profile's \"output\", else ./out).", valueName: "dir"))
-  var output: String?
+  @OptionGroup(title: "Packaging options (shared with encode)")
+  var packaging: PackagingOptions
 
   @Option(
     name: .long,
@@ -52,62 +57,45 @@ struct BatchCommand: ParsableCommand {
       "The number of shards, the index coming from JOB_COMPLETION_INDEX or AWS_BATCH_JOB_ARRAY_INDEX.", valueName: "n"))
   var shards: Int?
 
-  @Option(
-    name: .long,
-    help: ArgumentHelp(
-      "Keep the keys out of the assets: key files, keys.json and key-info files go to DIR/<asset>/. Overrides encryption.keys_dir.",
-      valueName: "dir"))
-  var keysDir: String?
-
-  @Flag(name: .long, help: "Make every asset anew, up to date or not.")
-  var force = false
-
-  @Option(
-    name: .long, help: ArgumentHelp("Progress display: auto, bar, json, none (as for encode).", valueName: "mode"))
-  var progress: EncodeCommand.ProgressMode = .auto
-
-  @Flag(
-    name: .long,
-    help: "Check each asset as `hlspack verify` does before publishing it; a must-fix finding fails that asset.")
-  var verify = false
-
-  @Flag(name: .long, help: "Let FFmpeg's own warnings through to stderr.")
-  var verbose = false
-
   func run() throws {
-    let logger = startCommand(verbose: verbose)
+    let logger = startCommand(verbose: packaging.verbose)
     let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
     let environment = ProcessInfo.processInfo.environment
     let manifestURL = ProfileLoader.resolve(manifest, against: cwd)
 
     let plans: [BatchPlan]
     let selected: Shard
-    let outputFolder: URL
+    // The inputs come from the manifest, never from a profile: the assets go
+    // where the user runs, as encode's do for inputs named on its command line.
+    let outputFolder = packaging.outputFolder(cwd: cwd)
     do {
       if let jobs, !(1...256).contains(jobs) { throw ValidationFailure("--jobs must be 1 to 256, found \(jobs)") }
-      if output == "" { throw ValidationFailure("--output must not be empty") }
+      try packaging.check()
       selected = try Shard.resolve(option: shard, count: shards, environment: environment)
-      let defaultProfile = profile.map { ProfileLoader.resolve($0, against: cwd) }
-      let defaultOutput = try defaultProfile.flatMap {
-        try ProfileLoader.load(contentsOf: $0, environment: environment).output
-      }
-      outputFolder =
-        output.map { ProfileLoader.resolve($0, against: cwd) } ?? defaultOutput ?? cwd.appendingPathComponent("out")
       let entries = try BatchManifest.load(contentsOf: manifestURL)
-      if keysDir == "" { throw ValidationFailure("--keys-dir must not be empty") }
       plans = try BatchPlan.make(
-        entries: entries, manifest: manifestURL.path, defaultProfile: defaultProfile, output: outputFolder,
-        keysFolder: keysDir.map { ProfileLoader.resolve($0, against: cwd) }, environment: environment)
+        entries: entries, manifest: manifestURL.path, defaultProfile: profile.map { ProfileLoader.resolve($0, against: cwd) },
+        output: outputFolder, settings: CommandLineSettings(keysFolder: packaging.keysFolder(cwd: cwd)),
+        environment: environment)
     } catch {
       printError("\(error)")
       throw ExitStatus.invalidProfile
     }
     let mine = plans.filter { selected.contains(asset: $0.entry.asset) }
+    let reportFile: (file: URL, lock: FileLock?)
+    do {
+      reportFile = try BatchReport.claimFile(in: outputFolder, shard: selected)
+    } catch {
+      printError("\(error)")
+      throw ExitStatus.assetFailed
+    }
+    defer { reportFile.lock?.release() }
     let cores = UsableCores.count
     var runner = BatchRunner(
-      plans: mine, jobs: jobs ?? BatchRunner.defaultJobs(for: mine, cores: cores), force: force,
-      progress: progress.reporter(), logger: logger, cores: cores)
-    runner.verifies = verify
+      plans: mine, jobs: jobs ?? BatchRunner.defaultJobs(for: mine, cores: cores), force: packaging.force,
+      progress: packaging.reporter(), logger: logger, cores: cores)
+    runner.verifies = packaging.verify
+    runner.startedAt = FileSystemClock.now(in: outputFolder)
     let started = Date()
     signal(SIGXFSZ, SIG_IGN)
     let outcomes = runner.run()
@@ -116,7 +104,7 @@ struct BatchCommand: ParsableCommand {
       manifest: manifestURL.path, shard: selected,
       jobs: runner.jobs, seconds: Date().timeIntervalSince(started), assets: outcomes)
     do {
-      try report.write(into: outputFolder, shard: selected)
+      try report.write(to: reportFile.file)
     } catch {
       printError("\(error)")
       throw ExitStatus.assetFailed
@@ -124,9 +112,13 @@ struct BatchCommand: ParsableCommand {
     for outcome in outcomes where outcome.status == .failed {
       printError("\(outcome.asset): \(outcome.error ?? "failed")")
     }
-    if progress != .json {
+    if packaging.progress != .json {
+      // Quoted when needed, as encode prints them: a name cannot split a line or send an escape sequence.
+      for outcome in outcomes where outcome.status == .published {
+        print(ShellQuoting.quote(DisplayPath.of(URL(fileURLWithPath: outcome.output).appendingPathComponent("master.m3u8"))))
+      }
       print(
-        "\(report.published) published, \(report.skipped) up to date, \(report.failed) failed: \(outputFolder.appendingPathComponent(BatchReport.fileName(for: selected)).path)"
+        "\(report.published) published, \(report.skipped) up to date, \(report.failed) failed: \(ShellQuoting.quote(DisplayPath.of(reportFile.file)))"
       )
     }
     if report.failed > 0 { throw ExitStatus.assetFailed }

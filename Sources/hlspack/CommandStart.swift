@@ -1,4 +1,5 @@
 import Foundation
+import HLSPackCore
 import HLSPackMedia
 import Logging
 
@@ -9,7 +10,7 @@ import Logging
 func startCommand(verbose: Bool) -> Logger {
   InterruptCleanup.install()
   LoggingSystem.bootstrap { label in
-    var handler = StreamLogHandler.standardError(label: label)
+    var handler = EscapingLogHandler(StreamLogHandler.standardError(label: label))
     handler.logLevel = .warning
     return handler
   }
@@ -17,6 +18,35 @@ func startCommand(verbose: Bool) -> Logger {
   return Logger(label: "hlspack")
 }
 
+/// Messages name files and assets, whose names may hold control characters: escaped (`TerminalText`).
 func printError(_ message: String) {
-  FileHandle.standardError.write(Data("hlspack: error: \(message)\n".utf8))
+  FileHandle.standardError.write(Data("hlspack: error: \(TerminalText.escaped(message))\n".utf8))
+}
+
+/// swift-log's handler for stderr, with every message escaped as `printError` does.
+struct EscapingLogHandler: LogHandler {
+  private var inner: StreamLogHandler
+
+  init(_ inner: StreamLogHandler) { self.inner = inner }
+
+  func log(event: LogEvent) {
+    var escaped = event
+    escaped.message = "\(TerminalText.escaped(event.message.description))"
+    inner.log(event: escaped)
+  }
+
+  subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+    get { inner[metadataKey: key] }
+    set { inner[metadataKey: key] = newValue }
+  }
+
+  var metadata: Logger.Metadata {
+    get { inner.metadata }
+    set { inner.metadata = newValue }
+  }
+
+  var logLevel: Logger.Level {
+    get { inner.logLevel }
+    set { inner.logLevel = newValue }
+  }
 }

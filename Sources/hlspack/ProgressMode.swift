@@ -2,7 +2,9 @@ import ArgumentParser
 import Foundation
 import HLSPackCore
 
-extension EncodeCommand.ProgressMode {
+enum ProgressMode: String, ExpressibleByArgument, CaseIterable {
+  case auto, bar, json, none
+
   func reporter() -> ProgressReporter {
     switch self {
     case .json: JSONLinesProgress()

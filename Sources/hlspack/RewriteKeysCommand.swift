@@ -69,7 +69,7 @@ struct RewriteKeysCommand: ParsableCommand {
       throw ExitStatus.assetFailed
     }
     for warning in summary.warnings {
-      FileHandle.standardError.write(Data("hlspack: warning: \(warning)\n".utf8))
+      FileHandle.standardError.write(Data("hlspack: warning: \(TerminalText.escaped(warning))\n".utf8))
     }
     for path in summary.rewrittenPlaylists {
       print(summary.result.appendingPathComponent(path).path)

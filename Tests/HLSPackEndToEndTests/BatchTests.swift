@@ -163,9 +163,15 @@ struct BatchTests {
     let published = try FileManager.default.contentsOfDirectory(atPath: c.output.path).filter { !$0.hasPrefix(".") }
       .sorted()
     #expect(published.count >= 2 && published.count < 6, "\(published)")
+    let left = try FileManager.default.contentsOfDirectory(atPath: c.output.path).filter { $0.hasPrefix(".") }
+    #expect(left.contains { $0.contains(".partial-") }, "the killed run's staging folder: \(left)")
 
     let rerun = try Command.run(try Fixtures.executable(), arguments(c, ["--progress", "json", "--jobs", "1"]))
     #expect(rerun.status == 0, "\(rerun.stderr)")
+    // Before, no rerun removed the killed run's staging folder (with its keys): now the rerun does, saying so.
+    let hidden = try FileManager.default.contentsOfDirectory(atPath: c.output.path).filter { $0.hasPrefix(".") }
+    #expect(hidden.isEmpty, "left behind: \(hidden)")
+    #expect(rerun.stderr.contains("left by a killed hlspack run"), "\(rerun.stderr)")
     let made = events(rerun).filter { $0.event == "done" }.map(\.asset)
     #expect(Set(made) == Set(c.names).subtracting(published))
     #expect(Set(events(rerun).filter { $0.event == "skipped" }.map(\.asset)) == Set(published))

@@ -136,4 +136,32 @@ struct DeployTests {
       !inBucket.contains { $0.hasSuffix(".key") || $0.hasSuffix("keys.json") }, "keys reached the bucket: \(inBucket)")
     #expect(inBucket.contains("second/src/segment_00000.ts"))
   }
+
+  /// Before, deploy/upload looked for rclone on PATH only, so the rclone
+  /// scripts/bootstrap installs (in its tool folder) was not found: "rclone
+  /// is not installed", exit 2.
+  @Test func uploadFindsTheRcloneBootstrapInstalled() throws {
+    let folder = try ScratchFolder.make()
+    try FileManager.default.copyItem(at: try Fixtures.clip(), to: folder.appendingPathComponent("one.mp4"))
+    let profile = folder.appendingPathComponent("copy.json")
+    try Data(
+      #"{"version": 1, "segment": {"duration": 2}, "video": [{"name": "src", "codec": "copy"}], "audio": {"codec": "copy"}}"#
+        .utf8
+    ).write(to: profile)
+    let output = folder.appendingPathComponent("out")
+    let made = try Command.run(
+      try Fixtures.executable(),
+      ["encode", "--profile", profile.path, "--output", output.path, folder.appendingPathComponent("one.mp4").path])
+    #expect(made.status == 0, "\(made.stderr)")
+    let server = try S3Server(in: folder)
+    var environment = server.environment
+    // Nothing of the tool folder on PATH: only HLSPACK_TOOLS says where it is.
+    environment["PATH"] = "/usr/local/bin:/usr/bin:/bin"
+    environment["HLSPACK_TOOLS"] = Self.tools
+    let upload = try Command.run(
+      Self.root.appendingPathComponent("deploy/upload").path, [output.path, "s3:fixtures/one"],
+      environment: environment)
+    #expect(upload.status == 0, "\(upload.stderr)")
+    #expect(upload.text.contains("uploaded and checked"), "\(upload.text)")
+  }
 }

@@ -31,6 +31,9 @@ struct AssetMaker {
   /// Check the staged asset as `hlspack verify` does before publishing it;
   /// a must-fix finding refuses publication.
   var verifies = false
+  /// The caller's claim on `destination` (`AssetClaim`), held from before it
+  /// decided to make the asset; without one the asset is claimed here.
+  var claim: FileLock?
 
   private var isReproducible: Bool { reproducible || profile.encryption.seed != nil }
 
@@ -50,11 +53,15 @@ struct AssetMaker {
     let subtitles = try profile.subtitles.map { try SubtitleRendition.load($0, input: input) }
     let provenance =
       try self.provenance ?? AssetProvenance(profile: profile, input: input, reproducible: isReproducible)
+    // One run at a time: a second encode of this asset waits, then finds it published.
+    let ownClaim = claim == nil ? try AssetClaim.take(destination, waiting: true) : nil
+    defer { ownClaim?.release() }
     let staging = try AssetStaging(destination: destination, replace: replace, protecting: protecting)
     defer { staging.discard() }
     let keysStaging = try keysDestination.map { try KeysFolder.stage($0, replace: replace, protecting: protecting) }
     defer { keysStaging?.discard() }
-    for warning in [staging.othersFoldersWarning, keysStaging?.othersFoldersWarning].compactMap(\.self) {
+    let notes = [staging, keysStaging].compactMap(\.self).flatMap { [$0.removedLeftoversNote, $0.othersFoldersWarning] }
+    for warning in notes.compactMap(\.self) {
       logger.warning("\(assetName): \(warning)")
     }
     let keysFolder = keysStaging?.folder ?? staging.folder
@@ -79,7 +86,8 @@ struct AssetMaker {
     progress.report(
       ProgressEvent(
         event: .done, asset: assetName, input: input.path, seconds: transcoder.duration ?? made.seconds,
-        duration: transcoder.duration, elapsed: Date().timeIntervalSince(started)))
+        duration: transcoder.duration, elapsed: Date().timeIntervalSince(started),
+        master: DisplayPath.of(destination.appendingPathComponent("master.m3u8"))))
     return made.report
   }
 

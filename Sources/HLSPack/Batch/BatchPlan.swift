@@ -12,8 +12,8 @@ public struct BatchPlan: Sendable {
   /// line's settings written into it, so every check and message of a profile
   /// applies; a failure names the manifest line and the field.
   public static func make(
-    entries: [ManifestEntry], manifest: String, defaultProfile: URL?, output: URL, keysFolder: URL? = nil,
-    environment: [String: String]
+    entries: [ManifestEntry], manifest: String, defaultProfile: URL?, output: URL,
+    settings: CommandLineSettings = CommandLineSettings(), environment: [String: String]
   ) throws(ManifestError) -> [BatchPlan] {
     var documents: [URL: JSONValue] = [:]
     var plans: [BatchPlan] = []
@@ -35,11 +35,10 @@ public struct BatchPlan: Sendable {
         var profile = try ProfileLoader.load(
           root: try entry.overrides.applied(to: document), file: profileURL.path,
           baseDirectory: ProfileLoader.baseDirectory(of: profileURL), environment: environment)
-        if let keysFolder {
-          profile.encryption.keysFolder = keysFolder
-          if profile.encryption.method != .none, let conflict = profile.encryption.keysFolderConflict {
-            throw fail("key_uri", "--keys-dir \(conflict)")
-          }
+        do {
+          try settings.apply(to: &profile)
+        } catch {
+          throw fail(error.field, error.description)
         }
         plans.append(BatchPlan(entry: entry, profile: profile, destination: output.appendingPathComponent(entry.asset)))
       } catch let error as ManifestError {

@@ -55,12 +55,30 @@ public struct BatchReport: Sendable, Codable, Equatable {
 
   public static func fileName(for shard: Shard) -> String { "batch-report-\(shard.index).json" }
 
+  /// Where this run's report goes, and the lock that keeps the name its own:
+  /// batch-report-K.json, locked (`.batch-report-K.lock`) for the whole run.
+  /// A second run of the same shard into the same folder while the first
+  /// runs writes batch-report-K-<pid>.json instead, so neither replaces the
+  /// other's report. Makes `folder` if needed.
+  public static func claimFile(in folder: URL, shard: Shard) throws -> (file: URL, lock: FileLock?) {
+    try createFolder(folder)
+    let usual = folder.appendingPathComponent(fileName(for: shard))
+    do {
+      let lock = try FileLock(at: folder.appendingPathComponent(".batch-report-\(shard.index).lock"))
+      return (usual, lock)
+    } catch .held {
+      return (folder.appendingPathComponent("batch-report-\(shard.index)-\(getpid()).json"), nil)
+    } catch .unusable(let reason) {
+      throw PackError.output(path: usual.path, reason: "cannot lock the batch report (\(reason))")
+    }
+  }
+
   /// Written beside the assets under a temporary name and renamed into place,
   /// so a reader finds the previous report or this one, never half of one.
-  public func write(into folder: URL, shard: Shard) throws {
+  public func write(to target: URL) throws {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-    let target = folder.appendingPathComponent(Self.fileName(for: shard))
+    let folder = target.deletingLastPathComponent()
     let temporary = folder.appendingPathComponent(".\(target.lastPathComponent).\(UUID().uuidString.prefix(8))")
     try createFolder(folder)
     try writeFile(try encoder.encode(self) + Data("\n".utf8), to: temporary, exclusive: true)

@@ -17,6 +17,10 @@ public struct BatchRunner: Sendable {
   public var cores: Int
   /// `batch --verify`: each asset is verified before it is published (`AssetMaker.verifies`).
   public var verifies = false
+  /// When the run started, by the output file system's clock
+  /// (`FileSystemClock`): an asset changed since was published by a
+  /// concurrent run, and is left to it.
+  public var startedAt: timespec?
 
   public init(plans: [BatchPlan], jobs: Int, force: Bool, progress: ProgressReporter, logger: Logger, cores: Int) {
     self.plans = plans
@@ -46,6 +50,13 @@ public struct BatchRunner: Sendable {
     let asset = plan.entry.asset
     var outcome = BatchOutcome(plan: plan)
     do {
+      // Held from the decision to the publish: a concurrent run that wants this asset fails it instead.
+      let claim = try AssetClaim.take(plan.destination)
+      defer { claim.release() }
+      // Also for an asset found up to date: what a killed run left beside it goes.
+      if let note = AssetStaging.removedNote(AssetStaging.removeAbandoned(beside: plan.destination).removed) {
+        logger.warning("\(asset): \(note)")
+      }
       switch try decision(plan) {
       case .upToDate:
         outcome.status = .skipped
@@ -53,6 +64,7 @@ public struct BatchRunner: Sendable {
         progress.report(
           ProgressEvent(event: .skipped, asset: asset, input: plan.entry.input.path, message: "up to date"))
       case .make(let replace, let reason, let provenance):
+        if replace { try checkNotPublishedDuringThisRun(plan) }
         outcome.reason = reason
         let encryption = plan.profile.encryption
         let keysDestination = try Packager.keysDestinations(
@@ -66,6 +78,7 @@ public struct BatchRunner: Sendable {
         if share < cores { encoder.coreShare = share }
         encoder.provenance = provenance
         encoder.verifies = verifies
+        encoder.claim = claim
         _ = try encoder.encode()
         outcome.status = .published
       }
@@ -107,6 +120,20 @@ public struct BatchRunner: Sendable {
           ? "the profile changed"
           : "made by hlspack \(recorded.version)"
     return .make(replace: true, reason: reason, provenance: current)
+  }
+
+  /// Two runs at once whose manifests name one asset must not both report
+  /// it as theirs: one that another run published after this one started
+  /// (its folder changed since, by the same clock) is that run's.
+  private func checkNotPublishedDuringThisRun(_ plan: BatchPlan) throws {
+    guard let startedAt, let changed = FileSystemClock.changeTime(of: plan.destination.path),
+      FileSystemClock.isAtOrAfter(changed, startedAt)
+    else { return }
+    throw PackError.output(
+      path: plan.destination.path,
+      reason:
+        "another hlspack run published this asset after this run started; this run leaves it to that one (run again to replace it)"
+    )
   }
 
   /// The bytes of the regular files under `folder`.

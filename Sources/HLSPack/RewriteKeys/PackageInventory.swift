@@ -32,7 +32,8 @@ struct PackageInventory {
     } catch {
       throw PackError.input(path: folder.path, reason: "cannot list the folder (\(error.localizedDescription))")
     }
-    for name in names {
+    // The lock of an in-place rewrite (its own, or a running or killed one's): never a package file.
+    for name in names where !(prefix.isEmpty && name == RewriteJournal.fileName) {
       let path = prefix + name
       let url = folder.appendingPathComponent(name)
       var info = stat()

@@ -87,6 +87,9 @@ public struct PackageKeyRewriter {
       throw PackError.input(path: package.path, reason: "no such folder")
     }
     guard isFolder.boolValue else { throw PackError.input(path: package.path, reason: "not a folder") }
+    // In place: one run at a time, and what a killed one left goes first, so the inventory no longer sees it.
+    let journal = output == nil ? try RewriteJournal(package: package) : nil
+    defer { journal?.finish() }
 
     let inventory = try PackageInventory(of: package)
     if output != nil, !inventory.links.isEmpty {
@@ -108,7 +111,7 @@ public struct PackageKeyRewriter {
     let plan = try RewritePlan(
       package: package, asset: asset, playlists: playlists, template: template, locator: &locator)
 
-    var warnings = inventory.warnings(package: package, copying: output != nil)
+    var warnings = [journal?.removedNote].compactMap(\.self) + inventory.warnings(package: package, copying: output != nil)
     if plan.keyTagCount == 0 {
       warnings.append(
         "\(package.path): no EXT-X-KEY or EXT-X-SESSION-KEY with a URI in any playlist; nothing to rewrite")
@@ -118,7 +121,7 @@ public struct PackageKeyRewriter {
     let result: URL
     if let output {
       let staging = try AssetStaging(destination: output, replace: replace)
-      if let warning = staging.othersFoldersWarning { warnings.append(warning) }
+      warnings += [staging.removedLeftoversNote, staging.othersFoldersWarning].compactMap(\.self)
       // Keys the rewrite stages are written afresh, owner-only, not copied with the source's mode.
       let staged = Set(plan.keys.keys.map(RewritePlan.keyFile))
       try PackageFiles.copy(inventory, from: package, into: staging.folder, except: staged)
@@ -126,7 +129,7 @@ public struct PackageKeyRewriter {
       if let warning = try staging.publish() { warnings.append(warning) }
       result = output
     } else {
-      try apply(plan, in: package, previous: manifest)
+      try apply(plan, in: package, previous: manifest, journal: journal)
       result = package
     }
     return Summary(
@@ -163,8 +166,10 @@ public struct PackageKeyRewriter {
   /// it was). They are renamed into place keys first, so that every new URI
   /// resolves as soon as a playlist shows it, and keys.json last, so that it
   /// describes the playlists as written.
-  private func apply(_ plan: RewritePlan, in folder: URL, previous: KeysManifest?) throws {
-    try FileTransaction.run(in: folder) { files in
+  private func apply(
+    _ plan: RewritePlan, in folder: URL, previous: KeysManifest?, journal: RewriteJournal? = nil
+  ) throws {
+    try FileTransaction.run(in: folder, journal: journal) { files in
       for (id, bytes) in plan.keys.sorted(by: { $0.key < $1.key }) {
         try PackageFiles.stageKey(bytes, id: id, in: folder, files)
       }

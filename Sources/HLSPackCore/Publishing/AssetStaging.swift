@@ -15,10 +15,13 @@ public final class AssetStaging: @unchecked Sendable {
   /// The staging folder is owner-only until published; the asset then gets
   /// the mode a new folder gets under the umask.
   private var publishedMode: mode_t = 0o755
-  /// Hidden folders of this destination that another run made: one still
-  /// running, or one killed before it could remove them (SIGKILL, a power
-  /// cut). They may hold keys, and only a person can tell which case it is.
+  /// Hidden folders of this destination that another run made and that
+  /// cannot be shown abandoned (`StagingMarker`): one still running, one on
+  /// another machine, or one made before runs marked their folders. They may
+  /// hold keys, and only a person can tell which case it is.
   public private(set) var othersFolders: [URL] = []
+  /// Hidden folders of this destination that killed runs left, removed here.
+  public private(set) var removedLeftovers: [URL] = []
 
   /// The longest destination name: the staging and retired folders are named
   /// ".<name>.partial-XXXXXXXX" and ".<name>.old-XXXXXXXX", within a file name's 255 bytes.
@@ -39,13 +42,7 @@ public final class AssetStaging: @unchecked Sendable {
     self.protecting = protecting
     self.registry = registry
     let parent = destination.deletingLastPathComponent()
-    let nameBytes = destination.lastPathComponent.utf8.count
-    guard nameBytes <= Self.longestName else {
-      throw PackError.output(
-        path: destination.path,
-        reason:
-          "the folder name is \(nameBytes) bytes; at most \(Self.longestName) leave room for its staging folder's name")
-    }
+    try Self.checkNameLength(destination)
     try AssetDestination.check(destination, replace: replace, protecting: protecting)
     do {
       try fm.createDirectory(at: parent, withIntermediateDirectories: true)
@@ -60,6 +57,7 @@ public final class AssetStaging: @unchecked Sendable {
     // A failure from here on runs deinit, which unregisters the folder.
     do {
       try PrivateFolder.create(folder, registry: registry)
+      try registry.unlessInterrupted(at: folder.path) { try StagingMarker.write(into: folder) }
     } catch PackError.output(_, let reason) {
       throw PackError.output(path: parent.path, reason: "cannot write in the output folder: \(reason)")
     }
@@ -67,10 +65,50 @@ public final class AssetStaging: @unchecked Sendable {
       ownerOnly
       ? PrivateFolder.mode
       : try registry.unlessInterrupted(at: destination.path) { PrivateFolder.umaskFolderMode(probingIn: folder) }
+    (removedLeftovers, othersFolders) = Self.removeAbandoned(beside: destination, except: folder)
+  }
+
+  /// Removes the hidden folders of `destination` that killed runs left
+  /// (`StagingMarker.isAbandoned`); returns those and the others, which stay.
+  public static func removeAbandoned(beside destination: URL, except own: URL? = nil) -> (
+    removed: [URL], kept: [URL]
+  ) {
+    let parent = destination.deletingLastPathComponent()
     let name = destination.lastPathComponent
-    othersFolders = ((try? fm.contentsOfDirectory(atPath: parent.path)) ?? [])
-      .filter { ($0.hasPrefix(".\(name).partial-") || $0.hasPrefix(".\(name).old-")) && $0 != folder.lastPathComponent }
+    let hidden = ((try? FileManager.default.contentsOfDirectory(atPath: parent.path)) ?? [])
+      .filter { ($0.hasPrefix(".\(name).partial-") || $0.hasPrefix(".\(name).old-")) && $0 != own?.lastPathComponent }
       .sorted().map { parent.appendingPathComponent($0) }
+    var removed: [URL] = []
+    var kept: [URL] = []
+    for folder in hidden {
+      if StagingMarker.isAbandoned(folder) {
+        removeTree(at: folder)
+        removed.append(folder)
+      } else {
+        kept.append(folder)
+      }
+    }
+    return (removed, kept)
+  }
+
+  /// What to tell of `removedLeftovers`, if there are any.
+  public var removedLeftoversNote: String? { Self.removedNote(removedLeftovers) }
+
+  /// What to tell of folders `removeAbandoned` removed, if any.
+  public static func removedNote(_ removed: [URL]) -> String? {
+    guard !removed.isEmpty else { return nil }
+    return "removed \(removed.map(\.path).joined(separator: ", ")): left by a killed hlspack run of this asset"
+  }
+
+  /// Fails when the destination's name leaves no room for its hidden folders' names.
+  static func checkNameLength(_ destination: URL) throws {
+    let nameBytes = destination.lastPathComponent.utf8.count
+    guard nameBytes <= Self.longestName else {
+      throw PackError.output(
+        path: destination.path,
+        reason:
+          "the folder name is \(nameBytes) bytes; at most \(Self.longestName) leave room for its staging folder's name")
+    }
   }
 
   /// What to tell of `othersFolders`, if there are any.
@@ -117,6 +155,8 @@ public final class AssetStaging: @unchecked Sendable {
   private func moveIntoPlace(_ registered: inout Set<URL>) throws -> URL? {
     // Checked again: the destination may have appeared or changed while the asset was made.
     try AssetDestination.check(destination, replace: replace, protecting: protecting)
+    // The published asset holds only what the run made; the interrupt handler still removes the folder by its registration.
+    StagingMarker.remove(from: folder)
     guard chmod(folder.path, publishedMode) == 0 else {
       throw PackError.output(
         path: folder.path, reason: "cannot set the asset folder's mode (\(String(cString: strerror(errno))))")
@@ -140,7 +180,10 @@ public final class AssetStaging: @unchecked Sendable {
     published = true
     registered.remove(folder)
     // Only now: until the new asset is in place, the old one must not go.
-    if let retired { registered.insert(retired) }
+    if let retired {
+      try? StagingMarker.write(into: retired)
+      registered.insert(retired)
+    }
     return retired
   }
 
@@ -157,6 +200,8 @@ public final class AssetStaging: @unchecked Sendable {
   /// Returns where it is.
   private func retireSwapped(registered: inout Set<URL>) -> URL {
     let retired = retiredPath()
+    // Marked as this run's, so a rerun may remove it if this run is killed before it does.
+    try? StagingMarker.write(into: folder)
     guard rename(folder.path, retired.path) == 0 else { return folder }
     registered.remove(folder)
     registered.insert(retired)

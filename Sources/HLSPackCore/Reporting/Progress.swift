@@ -20,17 +20,20 @@ public struct ProgressEvent: Sendable, Codable, Equatable {
   public var speed: Double?
   public var etaSeconds: Double?
   public var message: String?
+  /// `done`: the published master playlist, as `DisplayPath` gives it.
+  public var master: String?
 
   enum CodingKeys: String, CodingKey {
-    case event, asset, input, seconds, duration, percent, speed, message
+    case event, asset, input, seconds, duration, percent, speed, message, master
     case etaSeconds = "eta_seconds"
   }
 
   public init(
     event: Kind, asset: String, input: String, seconds: Double = 0, duration: Double? = nil,
-    elapsed: Double = 0, message: String? = nil
+    elapsed: Double = 0, message: String? = nil, master: String? = nil
   ) {
     self.event = event
+    self.master = master
     self.asset = asset
     self.input = input
     // Milliseconds: frame times summed in binary floating point print as 13.320000000000007.
@@ -65,7 +68,7 @@ public struct JSONLinesProgress: ProgressReporter {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     guard let data = try? encoder.encode(event) else { return }
-    FileHandle.standardOutput.write(data + Data("\n".utf8))
+    FileHandle.standardOutput.write(Data(TerminalText.jsonEscaped(String(decoding: data, as: UTF8.self)).utf8) + Data("\n".utf8))
   }
 }
 
@@ -95,6 +98,7 @@ public struct TerminalProgress: ProgressReporter {
       line = "\(event.asset): skipped: \(event.message ?? "")"
     }
     let ending = event.event == .progress ? "" : "\n"
-    FileHandle.standardError.write(Data(("\r\u{1B}[2K" + line + ending).utf8))
+    // Asset names and messages may hold escape sequences: the line's own is the only one sent.
+    FileHandle.standardError.write(Data(("\r\u{1B}[2K" + TerminalText.escaped(line) + ending).utf8))
   }
 }

@@ -37,7 +37,10 @@ public enum ShellQuoting {
     return !" !\"$&'()*;<=>?[\\^`|".unicodeScalars.contains(scalar)
   }
 
-  private static func isPrintable(_ scalar: Unicode.Scalar) -> Bool {
+  /// What a terminal shows as itself: not a control (an escape sequence's
+  /// ESC, a newline), a format character (a right-to-left override) or a
+  /// line or paragraph separator.
+  static func isPrintable(_ scalar: Unicode.Scalar) -> Bool {
     switch scalar.properties.generalCategory {
     case .control, .format, .lineSeparator, .paragraphSeparator, .unassigned, .surrogate, .privateUse: false
     default: true
