@@ -112,17 +112,24 @@ public struct FixtureMaker {
     return FixtureDatabase.Fixture(
       id: fixture.id, description: fixture.description, master: "\(asset)/master.m3u8", method: fixture.method,
       container: fixture.container, videoCodec: fixture.videoCodec, features: fixture.features.map(\.rawValue),
-      keys: try keys(staging.appendingPathComponent("\(asset)/keys.json")),
+      keys: try keys(staging.appendingPathComponent("\(asset)/keys.json"), asset: asset),
       frames: request.source == nil ? request.frameCount : nil,
       scenario: fixture.scenario.map { "Profiles/scenarios/\($0)" }, profile: "profiles/\(fixture.id).json")
   }
 
-  /// Key URI → key in hex, from the package's keys.json (exported keys).
-  private func keys(_ file: URL) throws -> [String: String] {
+  /// The package's exported keys (keys.json), named so that `hlspack verify
+  /// --key NAME=HEX` and a test server can use them as they are: a URI with a
+  /// scheme (`skd://`, `hlspack-test://`) exactly as EXT-X-KEY writes it, since
+  /// only the app or key server resolves it; a key file under its path
+  /// relative to DIR, once, whatever relative URI each playlist writes for it.
+  private func keys(_ file: URL, asset: String) throws -> [String: String] {
     guard FileManager.default.fileExists(atPath: file.path) else { return [:] }
     let manifest = try JSONDecoder().decode(KeysManifest.self, from: Data(contentsOf: file))
     var keys: [String: String] = [:]
-    for key in manifest.keys { keys[key.uri] = key.key }
+    for key in manifest.keys {
+      guard let hex = key.key else { continue }
+      keys[URIReference.scheme(of: key.uri) == nil ? "\(asset)/\(key.keyFile)" : key.uri] = hex
+    }
     return keys
   }
 }
