@@ -29,20 +29,32 @@ public struct FixtureMaker {
     let output = request.output.standardizedFileURL
     let staging = output.deletingLastPathComponent()
       .appendingPathComponent(".\(output.lastPathComponent).staging-\(getpid())")
-    try? FileManager.default.removeItem(at: staging)
-    try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
     do {
+      // Registered, an interrupt (SIGINT, SIGTERM) removes it; the move into
+      // place and the unregistering happen together, so an interrupt sees the
+      // staging folder or the published DIR, never both.
+      try StagingRegistry.shared.register(staging)
+      try? FileManager.default.removeItem(at: staging)
+      try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
       let database = try build(in: staging)
-      if FileManager.default.fileExists(atPath: output.path) { try FileManager.default.removeItem(at: output) }
-      try FileManager.default.moveItem(at: staging, to: output)
+      try StagingRegistry.shared.unlessInterrupted(at: output.path) { registered in
+        if FileManager.default.fileExists(atPath: output.path) { try FileManager.default.removeItem(at: output) }
+        try FileManager.default.moveItem(at: staging, to: output)
+        registered.remove(staging)
+      }
       return database
     } catch let error as FixtureRequestError {
-      try? FileManager.default.removeItem(at: staging)
+      discard(staging)
       throw error
     } catch {
-      try? FileManager.default.removeItem(at: staging)
+      discard(staging)
       throw FixtureRequestError("\(error)", usage: false)
     }
+  }
+
+  private func discard(_ staging: URL) {
+    try? FileManager.default.removeItem(at: staging)
+    StagingRegistry.shared.unregister(staging)
   }
 
   private func build(in staging: URL) throws -> FixtureDatabase {
@@ -62,6 +74,11 @@ public struct FixtureMaker {
     for fixture in request.fixtures {
       started(fixture.id)
       fixtures.append(try package(fixture, source: source, profiles: profiles, staging: staging))
+    }
+    if request.keepSource, request.source == nil {
+      let kept = staging.appendingPathComponent("source")
+      try FileManager.default.createDirectory(at: kept, withIntermediateDirectories: true)
+      try FileManager.default.moveItem(at: source, to: kept.appendingPathComponent(source.lastPathComponent))
     }
     let database = FixtureDatabase(
       fps: FixtureRequest.fps, duration: request.duration, seed: request.seed, syncEvents: sync?.seconds ?? [],
