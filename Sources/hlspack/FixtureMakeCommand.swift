@@ -34,6 +34,11 @@ struct FixtureMakeCommand: ParsableCommand {
     help: ArgumentHelp("Label this footage instead of the synthesised source (no sync events then).", valueName: "file"))
   var source: String?
 
+  @Flag(
+    name: .long,
+    help: "Keep the synthesised source as DIR/source/labelled.mkv, to package it again with another profile.")
+  var keepSource = false
+
   @Flag(name: .long, help: "Let FFmpeg's own warnings through to stderr.")
   var verbose = false
 
@@ -44,15 +49,18 @@ struct FixtureMakeCommand: ParsableCommand {
       printError("--output must not be empty")
       throw ExitStatus.invalidProfile
     }
-    let request = FixtureRequest(
+    var request = FixtureRequest(
       output: URL(fileURLWithPath: output, relativeTo: cwd).standardizedFileURL, duration: duration, seed: seed,
       only: only.map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) },
       source: source.map { URL(fileURLWithPath: $0, relativeTo: cwd).standardizedFileURL })
+    request.keepSource = keepSource
     var maker = FixtureMaker(request: request, logger: logger)
     maker.started = { id in FileHandle.standardError.write(Data("hlspack: fixture \(id)\n".utf8)) }
+    let made = Result { try maker.make() }
+    InterruptCleanup.finishing()
     let database: FixtureDatabase
     do {
-      database = try maker.make()
+      database = try made.get()
     } catch let error as FixtureRequestError {
       printError(error.description)
       throw error.isUsage ? ExitStatus.invalidProfile : ExitStatus.assetFailed

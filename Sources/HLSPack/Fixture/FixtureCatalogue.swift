@@ -3,7 +3,8 @@ import Foundation
 /// DIR/index.html: every fixture with what it tests, a native `<video>`
 /// player (Safari plays HLS natively; other browsers show the link), the
 /// playlist URL, its keys, and how to serve it. Self-contained: no external
-/// scripts, styles or fonts.
+/// scripts, styles or fonts, and an empty inline icon: without one a browser
+/// asks for /favicon.ico, which the folder does not have (a 404 in its console).
 enum FixtureCatalogue {
   static func html(_ database: FixtureDatabase) -> String {
     var page = """
@@ -12,6 +13,7 @@ enum FixtureCatalogue {
       <head>
       <meta charset="utf-8">
       <title>hlspack fixtures</title>
+      <link rel="icon" href="data:,">
       <style>
       body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 60em; padding: 0 1em; }
       code, pre { font-family: ui-monospace, monospace; }

@@ -13,7 +13,8 @@ public struct FixtureDatabase: Codable, Sendable, Equatable {
     public var container: String
     public var videoCodec: String
     public var features: [String]
-    /// Key URI as the playlists name it → the key as 32 hex digits (test keys).
+    /// The keys as 32 hex digits (test keys): a key URI with a scheme exactly
+    /// as EXT-X-KEY writes it, a key file by its path relative to the database's folder.
     public var keys: [String: String]
     /// Pictures every video rendition has; nil when made from a `--source` of unknown length.
     public var frames: Int?

@@ -29,20 +29,32 @@ public struct FixtureMaker {
     let output = request.output.standardizedFileURL
     let staging = output.deletingLastPathComponent()
       .appendingPathComponent(".\(output.lastPathComponent).staging-\(getpid())")
-    try? FileManager.default.removeItem(at: staging)
-    try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
     do {
+      // Registered, an interrupt (SIGINT, SIGTERM) removes it; the move into
+      // place and the unregistering happen together, so an interrupt sees the
+      // staging folder or the published DIR, never both.
+      try StagingRegistry.shared.register(staging)
+      try? FileManager.default.removeItem(at: staging)
+      try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
       let database = try build(in: staging)
-      if FileManager.default.fileExists(atPath: output.path) { try FileManager.default.removeItem(at: output) }
-      try FileManager.default.moveItem(at: staging, to: output)
+      try StagingRegistry.shared.unlessInterrupted(at: output.path) { registered in
+        if FileManager.default.fileExists(atPath: output.path) { try FileManager.default.removeItem(at: output) }
+        try FileManager.default.moveItem(at: staging, to: output)
+        registered.remove(staging)
+      }
       return database
     } catch let error as FixtureRequestError {
-      try? FileManager.default.removeItem(at: staging)
+      discard(staging)
       throw error
     } catch {
-      try? FileManager.default.removeItem(at: staging)
+      discard(staging)
       throw FixtureRequestError("\(error)", usage: false)
     }
+  }
+
+  private func discard(_ staging: URL) {
+    try? FileManager.default.removeItem(at: staging)
+    StagingRegistry.shared.unregister(staging)
   }
 
   private func build(in staging: URL) throws -> FixtureDatabase {
@@ -62,6 +74,11 @@ public struct FixtureMaker {
     for fixture in request.fixtures {
       started(fixture.id)
       fixtures.append(try package(fixture, source: source, profiles: profiles, staging: staging))
+    }
+    if request.keepSource, request.source == nil {
+      let kept = staging.appendingPathComponent("source")
+      try FileManager.default.createDirectory(at: kept, withIntermediateDirectories: true)
+      try FileManager.default.moveItem(at: source, to: kept.appendingPathComponent(source.lastPathComponent))
     }
     let database = FixtureDatabase(
       fps: FixtureRequest.fps, duration: request.duration, seed: request.seed, syncEvents: sync?.seconds ?? [],
@@ -112,17 +129,24 @@ public struct FixtureMaker {
     return FixtureDatabase.Fixture(
       id: fixture.id, description: fixture.description, master: "\(asset)/master.m3u8", method: fixture.method,
       container: fixture.container, videoCodec: fixture.videoCodec, features: fixture.features.map(\.rawValue),
-      keys: try keys(staging.appendingPathComponent("\(asset)/keys.json")),
+      keys: try keys(staging.appendingPathComponent("\(asset)/keys.json"), asset: asset),
       frames: request.source == nil ? request.frameCount : nil,
       scenario: fixture.scenario.map { "Profiles/scenarios/\($0)" }, profile: "profiles/\(fixture.id).json")
   }
 
-  /// Key URI → key in hex, from the package's keys.json (exported keys).
-  private func keys(_ file: URL) throws -> [String: String] {
+  /// The package's exported keys (keys.json), named so that `hlspack verify
+  /// --key NAME=HEX` and a test server can use them as they are: a URI with a
+  /// scheme (`skd://`, `hlspack-test://`) exactly as EXT-X-KEY writes it, since
+  /// only the app or key server resolves it; a key file under its path
+  /// relative to DIR, once, whatever relative URI each playlist writes for it.
+  private func keys(_ file: URL, asset: String) throws -> [String: String] {
     guard FileManager.default.fileExists(atPath: file.path) else { return [:] }
     let manifest = try JSONDecoder().decode(KeysManifest.self, from: Data(contentsOf: file))
     var keys: [String: String] = [:]
-    for key in manifest.keys { keys[key.uri] = key.key }
+    for key in manifest.keys {
+      guard let hex = key.key else { continue }
+      keys[URIReference.scheme(of: key.uri) == nil ? "\(asset)/\(key.keyFile)" : key.uri] = hex
+    }
     return keys
   }
 }

@@ -25,6 +25,9 @@ public struct FixtureRequest: Sendable {
   public var only: [String]?
   /// Footage to label instead of the synthesised source.
   public var source: URL?
+  /// Keep the synthesised source as DIR/source/labelled.mkv, to package it
+  /// again with another profile (e.g. a fixture's clear twin).
+  public var keepSource = false
 
   public init(output: URL, duration: Double, seed: String, only: [String]?, source: URL?) {
     self.output = output

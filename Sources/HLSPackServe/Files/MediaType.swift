@@ -19,6 +19,9 @@ enum MediaType {
     case "json": return "application/json"
     case "key", "bin": return "application/octet-stream"
     case "txt": return "text/plain; charset=utf-8"
+    // A page: as application/octet-stream a browser downloads it and aborts
+    // the navigation (net::ERR_ABORTED) instead of showing fixture make's index.
+    case "html", "htm": return "text/html; charset=utf-8"
     default: return "application/octet-stream"
     }
   }

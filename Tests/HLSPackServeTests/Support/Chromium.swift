@@ -65,6 +65,33 @@ enum Chromium {
     return home
   }
 
+  /// What scripts/chromium-page saw of a page; the names are its JSON keys.
+  struct Page: Decodable {
+    var status: Int?
+    var contentType: String?
+    var navigationError: String?
+    var title: String?
+    var sectionIds: [String]
+    var consoleErrors: [String]
+    var failedRequests: [String]
+  }
+
+  static let pageScript = script.deletingLastPathComponent().appendingPathComponent("chromium-page")
+
+  /// Opens `url` as a page and waits for its load event; `screenshot` gets a PNG of its first screen.
+  static func open(_ url: String, screenshot: URL? = nil) throws -> Page {
+    let run = try Command.run(
+      "python3", [pageScript.path, url] + (screenshot.map { ["--screenshot", $0.path] } ?? []))
+    guard run.status == 0 else { throw FixtureError("chromium-page \(url) failed: \(run.stderr)") }
+    let decoder = JSONDecoder()
+    decoder.keyDecodingStrategy = .convertFromSnakeCase
+    do {
+      return try decoder.decode(Page.self, from: run.stdout)
+    } catch {
+      throw FixtureError("chromium-page \(url): \(error) in \(run.text)")
+    }
+  }
+
   /// Plays `url` until it ends, fails, or `timeout` seconds pass; `home` is the browser's HOME.
   static func play(_ url: String, timeout: Int = 60, home: URL? = nil) throws -> Playback {
     let run = try Command.run(
