@@ -96,6 +96,7 @@ struct BatchCommand: ParsableCommand {
       progress: packaging.reporter(), logger: logger, cores: cores)
     runner.verifies = packaging.verify
     runner.startedAt = FileSystemClock.now(in: outputFolder)
+    runner.anotherRunActive = reportFile.lock == nil
     let started = Date()
     signal(SIGXFSZ, SIG_IGN)
     let outcomes = runner.run()

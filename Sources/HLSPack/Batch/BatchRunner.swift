@@ -21,6 +21,10 @@ public struct BatchRunner: Sendable {
   /// (`FileSystemClock`): an asset changed since was published by a
   /// concurrent run, and is left to it.
   public var startedAt: timespec?
+  /// Another run of this shard was writing into the output folder when this
+  /// one started (it held the report's lock): an existing asset may be that
+  /// run's, published before this one's clock started, so none is replaced.
+  public var anotherRunActive = false
 
   public init(plans: [BatchPlan], jobs: Int, force: Bool, progress: ProgressReporter, logger: Logger, cores: Int) {
     self.plans = plans
@@ -126,6 +130,13 @@ public struct BatchRunner: Sendable {
   /// it as theirs: one that another run published after this one started
   /// (its folder changed since, by the same clock) is that run's.
   private func checkNotPublishedDuringThisRun(_ plan: BatchPlan) throws {
+    if anotherRunActive {
+      throw PackError.output(
+        path: plan.destination.path,
+        reason:
+          "another hlspack run is writing into this output folder and this asset exists; this run leaves it to that one (run again to replace it)"
+      )
+    }
     guard let startedAt, let changed = FileSystemClock.changeTime(of: plan.destination.path),
       FileSystemClock.isAtOrAfter(changed, startedAt)
     else { return }
