@@ -4,16 +4,7 @@
 /// of output nor send an escape sequence to the terminal.
 public enum TerminalText {
   public static func escaped(_ text: String) -> String {
-    guard !text.unicodeScalars.allSatisfy(ShellQuoting.isPrintable) else { return text }
-    var escaped = ""
-    for scalar in text.unicodeScalars {
-      if ShellQuoting.isPrintable(scalar) {
-        escaped.unicodeScalars.append(scalar)
-      } else {
-        escaped += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
-      }
-    }
-    return escaped
+    replacingUnprintable(in: text) { "\\u{" + String($0.value, radix: 16, uppercase: true) + "}" }
   }
 
   /// JSON text with every such character inside its strings written as a
@@ -21,13 +12,20 @@ public enum TerminalText {
   /// shows as itself in a terminal. JSONEncoder escapes only C0 controls.
   /// For compact JSON (no line breaks between tokens), as progress lines are.
   public static func jsonEscaped(_ json: String) -> String {
-    guard !json.unicodeScalars.allSatisfy(ShellQuoting.isPrintable) else { return json }
+    replacingUnprintable(in: json) { scalar in
+      String(scalar).utf16.map { "\\u" + hex4($0) }.joined()
+    }
+  }
+
+  /// `text` with each scalar a terminal would not show as itself replaced by `escape(scalar)`.
+  private static func replacingUnprintable(in text: String, with escape: (Unicode.Scalar) -> String) -> String {
+    guard !text.unicodeScalars.allSatisfy(ShellQuoting.isPrintable) else { return text }
     var escaped = ""
-    for scalar in json.unicodeScalars {
+    for scalar in text.unicodeScalars {
       if ShellQuoting.isPrintable(scalar) {
         escaped.unicodeScalars.append(scalar)
       } else {
-        for unit in String(scalar).utf16 { escaped += "\\u" + hex4(unit) }
+        escaped += escape(scalar)
       }
     }
     return escaped
