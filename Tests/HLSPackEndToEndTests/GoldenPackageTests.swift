@@ -58,6 +58,17 @@ struct GoldenPackageTests {
       sums.append("\(hex(try Digest.sha256(bytes)))  \(path)")
     }
     try assertSnapshot(sums.joined(separator: "\n") + "\n", named: "\(name)/SHA256SUMS", in: Self.golden)
+    #expect(try Self.bandwidthFindings(asset) == [], "\(name)")
+  }
+
+  /// `hlspack verify` measures with the meter the packager declared
+  /// BANDWIDTH and AVERAGE-BANDWIDTH with: on its own packages, none of the
+  /// bandwidth rules may fail.
+  static func bandwidthFindings(_ asset: URL) throws -> [String] {
+    let run = try Command.run(try Fixtures.executable(), ["verify", "--json", asset.path])
+    let json = try #require(try JSONSerialization.jsonObject(with: run.stdout) as? [String: Any], "\(run.stderr)")
+    let rules = (json["findings"] as? [[String: Any]] ?? []).compactMap { $0["rule"] as? String }
+    return rules.filter { $0.contains("bandwidth") || $0.contains("peak") }
   }
 
   static func isText(_ path: String) -> Bool {

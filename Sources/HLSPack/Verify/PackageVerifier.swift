@@ -30,7 +30,7 @@ public struct PackageVerifier {
   /// What one media playlist's segments weigh, for the bandwidth rules; nil
   /// when a segment is missing or has no duration, so nothing can be measured.
   struct Measured {
-    var samples: [BandwidthRules.Sample]
+    var samples: [BandwidthMeter.Sample]
     var targetDuration: Int
   }
 
@@ -140,9 +140,9 @@ public struct PackageVerifier {
     func path(_ uri: String) -> String { URIReference.fromPackageRoot(uri, writtenIn: folder) }
     func rates(_ path: String) -> (peak: Double, average: Double)? {
       guard let found = measured[path], let found else { return nil }
-      return (
-        BandwidthRules.peak(found.samples, targetDuration: found.targetDuration), BandwidthRules.average(found.samples)
-      )
+      // Whole bit/s rounded up, as the packager declares them: the same numbers for an hlspack package.
+      let peak = BandwidthMeter.peak(found.samples, targetDuration: Int64(found.targetDuration))
+      return (Double(peak), Double(BandwidthMeter.average(found.samples)))
     }
     for variant in playlist.variants where !variant.iFrame {
       let groups = VerifiedMultivariantPlaylist.groupAttributes.map { _, type in
@@ -164,7 +164,7 @@ public struct PackageVerifier {
       run.mediaKeys.append(
         SessionKeyRules.MediaKey(key, uri: URIReference.fromPackageRoot(uri, writtenIn: folder), file: file))
     }
-    var samples: [BandwidthRules.Sample] = []
+    var samples: [BandwidthMeter.Sample] = []
     var complete = true
     var initializationSections: Set<String> = []
     var unverified: [KeyAvailabilityRules.Unverified] = []
@@ -197,7 +197,7 @@ public struct PackageVerifier {
         continue
       }
       if let duration = segment.duration {
-        samples.append(BandwidthRules.Sample(bytes: segment.byteRange?.length ?? size, seconds: duration))
+        samples.append(BandwidthMeter.Sample(bytes: segment.byteRange?.length ?? size, seconds: duration))
       } else {
         complete = false
       }

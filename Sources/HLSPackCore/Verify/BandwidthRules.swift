@@ -1,41 +1,6 @@
-/// BANDWIDTH and AVERAGE-BANDWIDTH against the bytes a client downloads.
+/// BANDWIDTH and AVERAGE-BANDWIDTH against the bytes a client downloads,
+/// measured by `BandwidthMeter`, the packager's own meter.
 public enum BandwidthRules {
-  /// One segment as a client fetches it: its size on the server and its EXTINF.
-  public struct Sample: Sendable, Equatable {
-    public var bytes: Int
-    public var seconds: Double
-
-    public init(bytes: Int, seconds: Double) {
-      self.bytes = bytes
-      self.seconds = seconds
-    }
-  }
-
-  /// The peak segment bit rate of RFC 8216bis §4.1: the largest bit rate of
-  /// any contiguous run of segments lasting 0.5 to 1.5 target durations. A
-  /// presentation with no such run (shorter than half a target duration) is
-  /// measured whole.
-  public static func peak(_ samples: [Sample], targetDuration: Int) -> Double {
-    let low = 0.5 * Double(targetDuration), high = 1.5 * Double(targetDuration)
-    var best: Double?
-    for start in samples.indices {
-      var bits = 0.0, seconds = 0.0
-      for sample in samples[start...] {
-        bits += Double(sample.bytes) * 8
-        seconds += sample.seconds
-        if seconds > high { break }
-        if seconds >= low, seconds > 0 { best = max(best ?? 0, bits / seconds) }
-      }
-    }
-    return best ?? average(samples)
-  }
-
-  /// Total bits over total duration.
-  public static func average(_ samples: [Sample]) -> Double {
-    let seconds = samples.reduce(0) { $0 + $1.seconds }
-    return seconds > 0 ? samples.reduce(0) { $0 + Double($1.bytes) * 8 } / seconds : 0
-  }
-
   /// The peak and average of a variant's heaviest playable combination
   /// (RFC 8216bis §4.4.6.2): its own media playlist and, for each rendition
   /// group it names, the member that adds the most. A playlist is fetched once
@@ -75,8 +40,12 @@ public enum BandwidthRules {
     counted.contains(path) ? 0 : rate
   }
 
-  /// EXTINF is written to a microsecond or coarser, so a rate measured over
-  /// it can exceed the packager's exact one by that much: 0.01 % absorbs it.
+  /// How far a measured peak may exceed BANDWIDTH before it is a finding.
+  /// An hlspack package measures exactly what its packager declared (the
+  /// meter gets its ticks back from EXTINF). Another packager's durations,
+  /// on another clock and written to the microsecond, reach the meter rounded
+  /// to a 90 kHz tick: a few parts per million of a window of at least half a
+  /// target duration, which 0.01 % absorbs.
   static let roundingSlack = 1.0001
 
   /// `measuredPeak` and `measuredAverage` are the largest sums over the

@@ -81,6 +81,44 @@ private func ceilDiv(_ a: Int64, _ b: Int64) -> Int64 { (a + b - 1) / b }
     #expect(BandwidthMeter.peak([Sample(bytes: 500, durationTicks: 0)], targetDuration: 6) == 0)
   }
 
+  /// The window the packager declared BANDWIDTH over, [0.5·TD, 1.5·TD + 0.5 s],
+  /// is RFC 8216bis §4.1's; verify used to measure over [0.5·TD, 1.5·TD]. TD 6:
+  /// a 6.4 s segment (EXTINF rounds to 6) at 800 kbit/s, then a 2.9 s one too
+  /// short to count alone (< 3 s). Together they last 9.3 s, inside 9.5 s but
+  /// past 9 s: 1 365 000 B · 8 / 9.3 s = 1 174 193.5 bit/s, which the old
+  /// verify window missed (it measured 800 000 and passed a BANDWIDTH of 800 000).
+  @Test func runsUpToHalfASecondPastOneAndAHalfTargetDurationsCount() {
+    let s = [Sample(bytes: 640_000, seconds: 6.4), Sample(bytes: 725_000, seconds: 2.9)]
+    #expect(s.map(\.durationTicks) == [576_000, 261_000])
+    #expect(BandwidthMeter.peak(s, targetDuration: 6) == 1_174_194)
+  }
+
+  /// verify measures from EXTINF, which `MediaPlaylist` writes to the
+  /// microsecond: the seconds give back the packager's ticks, so both measure
+  /// the same rates.
+  @Test func extinfGivesBackThePackagersTicks() throws {
+    for ticks: Int64 in [0, 1, 2, 3_003, 45_045, 539_999, 540_540, 576_001, 8_100_011] {
+      let seconds = try #require(Double(MediaPlaylist.formatDuration(ticks)))
+      #expect(Sample(bytes: 1, seconds: seconds).durationTicks == ticks, "\(ticks)")
+    }
+    // Hostile EXTINF values: counted as no time, or saturated, never a trap.
+    #expect(Sample(bytes: 1, seconds: -2).durationTicks == 0)
+    #expect(Sample(bytes: 1, seconds: .nan).durationTicks == 0)
+    #expect(Sample(bytes: 1, seconds: 1e300).durationTicks == 1 << 62)
+    #expect(Sample(bytes: 1, seconds: .infinity).durationTicks == 1 << 62)
+    #expect(BandwidthMeter.peak([Sample(bytes: .max, durationTicks: 1)], targetDuration: 0) == .max)
+    #expect(BandwidthMeter.average([Sample(bytes: .max, durationTicks: 1), Sample(bytes: .max, durationTicks: 1)]) == .max)
+  }
+
+  @Test func twoSecondSegmentsAtTargetTwo() {
+    // TD 2: runs of 1–3.5 s count. The 4 s run of both 2 s segments does not.
+    let s = [Sample(bytes: 1000, seconds: 2), Sample(bytes: 3000, seconds: 2)]
+    #expect(BandwidthMeter.peak(s, targetDuration: 2) == 12000)
+    #expect(BandwidthMeter.average(s) == 8000)
+    // No run qualifies: the whole presentation is measured.
+    #expect(BandwidthMeter.peak([Sample(bytes: 100, seconds: 0.4)], targetDuration: 2) == 2000)
+  }
+
   @Test func matchesReferenceOnRandomPresentations() {
     var rng = SplitMix64(seed: 0x686C_7370_6163_6B21)
     for round in 0..<2_000 {

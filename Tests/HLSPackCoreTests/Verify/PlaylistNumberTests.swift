@@ -19,7 +19,7 @@ import Testing
     let parsed = PlaylistText(Array(text.utf8))
     let playlist = VerifiedMediaPlaylist(parsed)
     let samples = playlist.segments.compactMap { segment in
-      segment.duration.map { BandwidthRules.Sample(bytes: segment.byteRange?.length ?? 1000, seconds: $0) }
+      segment.duration.map { BandwidthMeter.Sample(bytes: segment.byteRange?.length ?? 1000, seconds: $0) }
     }
     let variant = VerifiedMultivariantPlaylist.Variant(
       uri: "v.m3u8", line: 1, iFrame: false,
@@ -28,8 +28,8 @@ import Testing
     (facts.firstPTS, facts.endPTS, facts.frameDuration) = (0, 180_000, 3600)
     return PlaylistRules.common(parsed, file: "v.m3u8") + PlaylistRules.media(playlist, file: "v.m3u8")
       + BandwidthRules.check(
-        variant, measuredPeak: BandwidthRules.peak(samples, targetDuration: playlist.targetDuration ?? 1),
-        measuredAverage: BandwidthRules.average(samples), file: "m.m3u8")
+        variant, measuredPeak: Double(BandwidthMeter.peak(samples, targetDuration: Int64(playlist.targetDuration ?? 1))),
+        measuredAverage: Double(BandwidthMeter.average(samples)), file: "m.m3u8")
       + BitstreamRules.media(playlist.segments.map { InspectedSegment(segment: $0, facts: facts) }, file: "v.m3u8")
       + playlist.segments.compactMap { segment in
         segment.rangeProblem(size: 1000).map {

@@ -5,15 +5,6 @@ import Testing
 
 /// Bit rates, (key, IV) reuse, segment byte checks and the report's forms.
 @Suite struct VerifyMeasureTests {
-  @Test func peakUsesRunsOfHalfToOneAndAHalfTargetDurations() {
-    // TD 2: runs of 1–3 s count. The 4 s run of both 2 s segments does not.
-    let samples = [BandwidthRules.Sample(bytes: 1000, seconds: 2), .init(bytes: 3000, seconds: 2)]
-    #expect(BandwidthRules.peak(samples, targetDuration: 2) == 12000)
-    #expect(BandwidthRules.average(samples) == 8000)
-    // No run qualifies: the whole presentation is measured.
-    #expect(BandwidthRules.peak([.init(bytes: 100, seconds: 0.4)], targetDuration: 2) == 2000)
-  }
-
   @Test func bandwidthChecks() {
     let master = "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=12000,AVERAGE-BANDWIDTH=8000\nv.m3u8\n"
     let variant = VerifiedMultivariantPlaylist(PlaylistText(Array(master.utf8))).variants[0]
