@@ -43,31 +43,17 @@ public struct IFramePlaylist: Sendable {
   }
 
   public func render() -> String {
-    var lines = [
-      "#EXTM3U",
-      "#EXT-X-VERSION:\(version)",
-      "#EXT-X-TARGETDURATION:\(targetDuration)",
-      "#EXT-X-MEDIA-SEQUENCE:0",
-      "#EXT-X-PLAYLIST-TYPE:VOD",
-      "#EXT-X-I-FRAMES-ONLY",
-    ]
-    if let map { lines.append("#EXT-X-MAP:URI=\"\(map)\"") }
-    var current = KeyTag.none
+    var lines = MediaPlaylistLines(
+      version: version, targetDuration: targetDuration, mediaSequence: 0, iFramesOnly: true, map: map)
     var lastEnd: (uri: String, end: Int)?
     for entry in entries {
-      if entry.discontinuity { lines.append("#EXT-X-DISCONTINUITY") }
-      if entry.key != current {
-        lines.append("#EXT-X-KEY:\(entry.key.attributes)")
-        current = entry.key
-      }
-      lines.append("#EXTINF:\(MediaPlaylist.formatDuration(entry.durationTicks)),")
+      lines.beginEntry(durationTicks: entry.durationTicks, key: entry.key, discontinuity: entry.discontinuity)
       // The offset may be left out when the range continues the previous one.
       let continues = lastEnd.map { $0.uri == entry.uri && $0.end == entry.offset } ?? false
       lines.append("#EXT-X-BYTERANGE:\(entry.length)" + (continues ? "" : "@\(entry.offset)"))
       lines.append(entry.uri)
       lastEnd = (entry.uri, entry.offset + entry.length)
     }
-    lines.append("#EXT-X-ENDLIST")
-    return lines.joined(separator: "\n") + "\n"
+    return lines.rendered()
   }
 }

@@ -44,27 +44,13 @@ public struct MediaPlaylist: Sendable {
   }
 
   public func render() -> String {
-    var lines = [
-      "#EXTM3U",
-      "#EXT-X-VERSION:\(version)",
-      "#EXT-X-TARGETDURATION:\(targetDuration)",
-      "#EXT-X-MEDIA-SEQUENCE:\(mediaSequence)",
-      "#EXT-X-PLAYLIST-TYPE:VOD",
-    ]
-    // Before any key tag: a key tag in force would declare the init segment encrypted (RFC 8216bis §4.4.4.5).
-    if let map { lines.append("#EXT-X-MAP:URI=\"\(map)\"") }
-    var current = KeyTag.none
+    var lines = MediaPlaylistLines(
+      version: version, targetDuration: targetDuration, mediaSequence: mediaSequence, iFramesOnly: false, map: map)
     for entry in entries {
-      if entry.discontinuity { lines.append("#EXT-X-DISCONTINUITY") }
-      if entry.key != current {
-        lines.append("#EXT-X-KEY:\(entry.key.attributes)")
-        current = entry.key
-      }
-      lines.append("#EXTINF:\(Self.formatDuration(entry.durationTicks)),")
+      lines.beginEntry(durationTicks: entry.durationTicks, key: entry.key, discontinuity: entry.discontinuity)
       lines.append(entry.uri)
     }
-    lines.append("#EXT-X-ENDLIST")
-    return lines.joined(separator: "\n") + "\n"
+    return lines.rendered()
   }
 
   /// Six decimals from exact 90 kHz ticks, so prefix sums stay within a microsecond.

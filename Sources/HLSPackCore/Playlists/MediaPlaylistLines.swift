@@ -1,0 +1,38 @@
+/// The lines of a VOD media playlist as both kinds here write them (`MediaPlaylist`,
+/// `IFramePlaylist`): one header, then per entry its discontinuity, a key tag
+/// where the key changes, and its EXTINF; EXT-X-ENDLIST to close.
+struct MediaPlaylistLines {
+  private(set) var lines: [String]
+  private var key = KeyTag.none
+
+  /// `iFramesOnly`: EXT-X-I-FRAMES-ONLY after the header. The EXT-X-MAP comes
+  /// before any key tag: a key tag in force would declare the init segment
+  /// encrypted (RFC 8216bis §4.4.4.5).
+  init(version: Int, targetDuration: Int64, mediaSequence: Int, iFramesOnly: Bool, map: String?) {
+    lines = [
+      "#EXTM3U",
+      "#EXT-X-VERSION:\(version)",
+      "#EXT-X-TARGETDURATION:\(targetDuration)",
+      "#EXT-X-MEDIA-SEQUENCE:\(mediaSequence)",
+      "#EXT-X-PLAYLIST-TYPE:VOD",
+    ]
+    if iFramesOnly { lines.append("#EXT-X-I-FRAMES-ONLY") }
+    if let map { lines.append("#EXT-X-MAP:URI=\"\(map)\"") }
+  }
+
+  /// The tags that open an entry; its EXT-X-BYTERANGE, if any, and URI follow.
+  mutating func beginEntry(durationTicks: Int64, key: KeyTag, discontinuity: Bool) {
+    if discontinuity { lines.append("#EXT-X-DISCONTINUITY") }
+    if key != self.key {
+      lines.append("#EXT-X-KEY:\(key.attributes)")
+      self.key = key
+    }
+    lines.append("#EXTINF:\(MediaPlaylist.formatDuration(durationTicks)),")
+  }
+
+  mutating func append(_ line: String) { lines.append(line) }
+
+  func rendered() -> String {
+    (lines + ["#EXT-X-ENDLIST"]).joined(separator: "\n") + "\n"
+  }
+}
