@@ -70,13 +70,12 @@ struct BatchCommand: ParsableCommand {
     let outputFolder = packaging.outputFolder(cwd: cwd)
     do {
       if let jobs, !(1...256).contains(jobs) { throw ValidationFailure("--jobs must be 1 to 256, found \(jobs)") }
-      try packaging.check()
+      let settings = try packaging.settings(cwd: cwd)
       selected = try Shard.resolve(option: shard, count: shards, environment: environment)
       let entries = try BatchManifest.load(contentsOf: manifestURL)
       plans = try BatchPlan.make(
         entries: entries, manifest: manifestURL.path, defaultProfile: profile.map { ProfileLoader.resolve($0, against: cwd) },
-        output: outputFolder, settings: CommandLineSettings(keysFolder: packaging.keysFolder(cwd: cwd)),
-        environment: environment)
+        output: outputFolder, settings: settings, environment: environment)
     } catch {
       printError("\(error)")
       throw ExitStatus.invalidProfile

@@ -67,11 +67,8 @@ struct EncodeCommand: ParsableCommand {
       printError("invalid profile: \(error)")
       throw ExitStatus.invalidProfile
     }
-    let settings = CommandLineSettings(
-      seed: seed, exportKeys: exportKeys, checksums: checksums, keysFolder: packaging.keysFolder(cwd: cwd))
     do {
-      try packaging.check()
-      try settings.apply(to: &loaded)
+      try packaging.settings(cwd: cwd, seed: seed, exportKeys: exportKeys, checksums: checksums).apply(to: &loaded)
     } catch {
       printError("\(error)")
       throw ExitStatus.invalidProfile

@@ -46,10 +46,18 @@ struct PackagingOptions: ParsableArguments {
     var description: String
   }
 
-  /// Empty paths are refused: "" would silently mean the current folder.
-  func check() throws(Failure) {
+  /// What these options, and the encode-only ones given with them, write into
+  /// a profile: the one place both commands get it from (`CommandLineSettings.apply`
+  /// writes it, batch once per manifest line). Empty paths are refused first:
+  /// "" would silently mean the current folder.
+  func settings(cwd: URL, seed: String? = nil, exportKeys: Bool = false, checksums: Bool = false) throws(Failure)
+    -> CommandLineSettings
+  {
     if output == "" { throw Failure(description: "--output must not be empty") }
     if keysDir == "" { throw Failure(description: "--keys-dir must not be empty") }
+    return CommandLineSettings(
+      seed: seed, exportKeys: exportKeys, checksums: checksums,
+      keysFolder: keysDir.map { ProfileLoader.resolve($0, against: cwd) })
   }
 
   /// `--output`, else `profileOutput` (encode of the profile's own inputs),
@@ -57,8 +65,6 @@ struct PackagingOptions: ParsableArguments {
   func outputFolder(profileOutput: URL? = nil, cwd: URL) -> URL {
     output.map { ProfileLoader.resolve($0, against: cwd) } ?? profileOutput ?? cwd.appendingPathComponent("out")
   }
-
-  func keysFolder(cwd: URL) -> URL? { keysDir.map { ProfileLoader.resolve($0, against: cwd) } }
 
   func reporter() -> ProgressReporter { progress.reporter() }
 }

@@ -196,6 +196,21 @@ struct BatchTests {
     }
   }
 
+  /// `--profile <(make-profile)`: a pipe can be read once only, so every
+  /// line must be planned from that one reading (a second one reads nothing
+  /// and fails as invalid JSON).
+  @Test func theDefaultProfileIsReadOnceForEveryLine() throws {
+    let c = try catalog(2)
+    let run = try Command.run(
+      "bash",
+      [
+        "-c", #"exec "$0" batch --manifest "$1" --profile <(cat "$2") --output "$3" --progress none"#,
+        try Fixtures.executable(), c.manifest.path, c.profile.path, c.output.path,
+      ])
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(try statuses(report(c)) == ["title-01": "published", "title-02": "published"])
+  }
+
   @Test func aFailedAssetDoesNotStopTheOthersAndExitsOne() throws {
     let c = try catalog(2)
     try Data("not a movie".utf8).write(to: c.folder.appendingPathComponent("title-01.mp4"))
