@@ -23,6 +23,11 @@ func printError(_ message: String) {
   FileHandle.standardError.write(Data("hlspack: error: \(TerminalText.escaped(message))\n".utf8))
 }
 
+/// A warning that is not the logger's (a command's own summary), escaped as `printError` does.
+func printWarning(_ message: String) {
+  FileHandle.standardError.write(Data("hlspack: warning: \(TerminalText.escaped(message))\n".utf8))
+}
+
 /// swift-log's handler for stderr, with every message escaped as `printError` does.
 struct EscapingLogHandler: LogHandler {
   private var inner: StreamLogHandler

@@ -68,9 +68,7 @@ struct RewriteKeysCommand: ParsableCommand {
       printError(error.description)
       throw ExitStatus.assetFailed
     }
-    for warning in summary.warnings {
-      FileHandle.standardError.write(Data("hlspack: warning: \(TerminalText.escaped(warning))\n".utf8))
-    }
+    for warning in summary.warnings { printWarning(warning) }
     for path in summary.rewrittenPlaylists {
       print(summary.result.appendingPathComponent(path).path)
     }

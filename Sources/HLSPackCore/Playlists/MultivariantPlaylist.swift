@@ -135,39 +135,41 @@ public struct MultivariantPlaylist: Sendable {
     lines += sessionKeys.map { "#EXT-X-SESSION-KEY:\($0.attributes)" }
     lines += media.map(\.line)
     for v in Self.lowestBandwidthFirst(variants, \.bandwidth, audioOnly: { $0.width == 0 }) {
-      var attributes = [
-        "BANDWIDTH=\(v.bandwidth)",
-        "AVERAGE-BANDWIDTH=\(v.averageBandwidth)",
-        "CODECS=\"\(v.codecs.joined(separator: ","))\"",
-      ]
-      if v.width > 0 { attributes.append("RESOLUTION=\(v.width)x\(v.height)") }
-      if v.frameRate > 0 { attributes.append("FRAME-RATE=\(Self.formatFrameRate(v.frameRate))") }
-      if let level = v.hdcpLevel { attributes.append("HDCP-LEVEL=\(level.rawValue)") }
-      if let range = Self.videoRangeAttribute(v.videoRange) { attributes.append(range) }
+      var attributes = Self.streamAttributes(
+        bandwidth: v.bandwidth, averageBandwidth: v.averageBandwidth, codecs: v.codecs,
+        resolution: v.width > 0 ? (v.width, v.height) : nil, frameRate: v.frameRate, hdcpLevel: v.hdcpLevel,
+        videoRange: v.videoRange)
       if let group = v.audioGroup { attributes.append("AUDIO=\"\(group)\"") }
       if let group = v.subtitleGroup { attributes.append("SUBTITLES=\"\(group)\"") }
       lines.append("#EXT-X-STREAM-INF:" + attributes.joined(separator: ","))
       lines.append(v.uri)
     }
     for v in Self.lowestBandwidthFirst(iFrameVariants, \.bandwidth, audioOnly: { _ in false }) {
-      var attributes = [
-        "BANDWIDTH=\(v.bandwidth)",
-        "AVERAGE-BANDWIDTH=\(v.averageBandwidth)",
-        "CODECS=\"\(v.codecs.joined(separator: ","))\"",
-        "RESOLUTION=\(v.width)x\(v.height)",
-      ]
-      if let level = v.hdcpLevel { attributes.append("HDCP-LEVEL=\(level.rawValue)") }
-      if let range = Self.videoRangeAttribute(v.videoRange) { attributes.append(range) }
-      attributes.append("URI=\"\(v.uri)\"")
-      lines.append("#EXT-X-I-FRAME-STREAM-INF:" + attributes.joined(separator: ","))
+      // Always a RESOLUTION (an I-frame variant is video), never a FRAME-RATE (RFC 8216bis §4.4.6.3).
+      let attributes = Self.streamAttributes(
+        bandwidth: v.bandwidth, averageBandwidth: v.averageBandwidth, codecs: v.codecs, resolution: (v.width, v.height),
+        frameRate: 0, hdcpLevel: v.hdcpLevel, videoRange: v.videoRange)
+      lines.append("#EXT-X-I-FRAME-STREAM-INF:" + (attributes + ["URI=\"\(v.uri)\""]).joined(separator: ","))
     }
     return lines.joined(separator: "\n") + "\n"
   }
 
-  /// VIDEO-RANGE for HDR video only: absent means SDR (RFC 8216bis §4.4.6.2), and
-  /// SDR variants stay as every client has always read them.
-  private static func videoRangeAttribute(_ range: VideoRange) -> String? {
-    range == .sdr ? nil : "VIDEO-RANGE=\(range.rawValue)"
+  /// The attributes EXT-X-STREAM-INF and EXT-X-I-FRAME-STREAM-INF share, in
+  /// the order both are written. RESOLUTION only for video; FRAME-RATE only
+  /// when known (above 0); VIDEO-RANGE for HDR video only: absent means SDR
+  /// (RFC 8216bis §4.4.6.2), and SDR variants stay as every client has always read them.
+  private static func streamAttributes(
+    bandwidth: Int, averageBandwidth: Int, codecs: [String], resolution: (width: Int, height: Int)?, frameRate: Double,
+    hdcpLevel: HDCPLevel?, videoRange: VideoRange
+  ) -> [String] {
+    var attributes = [
+      "BANDWIDTH=\(bandwidth)", "AVERAGE-BANDWIDTH=\(averageBandwidth)", "CODECS=\"\(codecs.joined(separator: ","))\"",
+    ]
+    if let resolution { attributes.append("RESOLUTION=\(resolution.width)x\(resolution.height)") }
+    if frameRate > 0 { attributes.append("FRAME-RATE=\(formatFrameRate(frameRate))") }
+    if let hdcpLevel { attributes.append("HDCP-LEVEL=\(hdcpLevel.rawValue)") }
+    if videoRange != .sdr { attributes.append("VIDEO-RANGE=\(videoRange.rawValue)") }
+    return attributes
   }
 
   /// Audio-only variants come after every video variant: clients such as
