@@ -107,7 +107,8 @@ private func ceilDiv(_ a: Int64, _ b: Int64) -> Int64 { (a + b - 1) / b }
     #expect(Sample(bytes: 1, seconds: 1e300).durationTicks == 1 << 62)
     #expect(Sample(bytes: 1, seconds: .infinity).durationTicks == 1 << 62)
     #expect(BandwidthMeter.peak([Sample(bytes: .max, durationTicks: 1)], targetDuration: 0) == .max)
-    #expect(BandwidthMeter.average([Sample(bytes: .max, durationTicks: 1), Sample(bytes: .max, durationTicks: 1)]) == .max)
+    #expect(
+      BandwidthMeter.average([Sample(bytes: .max, durationTicks: 1), Sample(bytes: .max, durationTicks: 1)]) == .max)
   }
 
   @Test func twoSecondSegmentsAtTargetTwo() {

@@ -28,7 +28,8 @@ import Testing
     (facts.firstPTS, facts.endPTS, facts.frameDuration) = (0, 180_000, 3600)
     return PlaylistRules.common(parsed, file: "v.m3u8") + PlaylistRules.media(playlist, file: "v.m3u8")
       + BandwidthRules.check(
-        variant, measuredPeak: Double(BandwidthMeter.peak(samples, targetDuration: Int64(playlist.targetDuration ?? 1))),
+        variant,
+        measuredPeak: Double(BandwidthMeter.peak(samples, targetDuration: Int64(playlist.targetDuration ?? 1))),
         measuredAverage: Double(BandwidthMeter.average(samples)), file: "m.m3u8")
       + BitstreamRules.media(playlist.segments.map { InspectedSegment(segment: $0, facts: facts) }, file: "v.m3u8")
       + playlist.segments.compactMap { segment in
