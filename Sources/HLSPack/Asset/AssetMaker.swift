@@ -60,7 +60,9 @@ struct AssetMaker {
     defer { staging.discard() }
     let keysStaging = try keysDestination.map { try KeysFolder.stage($0, replace: replace, protecting: protecting) }
     defer { keysStaging?.discard() }
-    let notes = [staging, keysStaging].compactMap(\.self).flatMap { [$0.removedLeftoversNote, $0.othersFoldersWarning] }
+    let notes = [staging, keysStaging].compactMap(\.self).flatMap {
+      [$0.removedLeftoversNote, $0.othersFoldersWarning]
+    }
     for warning in notes.compactMap(\.self) {
       logger.warning("\(assetName): \(warning)")
     }
@@ -105,7 +107,7 @@ struct AssetMaker {
   ) throws -> (report: AssetReport, seconds: Double) {
     let encryption = profile.encryption
     // Decided here once for every rendition; the writers and muxers follow it.
-    let protection = SegmentProtection(method: encryption.method, container: profile.segment.container)
+    let protection = SegmentProtection(profile)
     let keys = protection.encrypts ? KeyRing(settings: encryption, asset: assetName, folder: keysFolder) : nil
     // Video renditions, then alternate audio renditions (under audio/), as the producer expects.
     let names = profile.video.map(\.name) + profile.audioRenditions.map { "audio/\($0.id)" }
@@ -147,8 +149,8 @@ struct AssetMaker {
     _ = try writers.mapAll { try $0.close() }
 
     let outputs = AssetOutputs(
-      profile: profile, input: input, assetName: assetName, folder: folder, keysFolder: keysFolder,
-      keysDestination: keysDestination ?? destination)
+      profile: profile, protection: protection, input: input, assetName: assetName, folder: folder,
+      keysFolder: keysFolder, keysDestination: keysDestination ?? destination)
     // A reproducible run's report carries no timings.
     let timed = isReproducible ? nil : started
     let (report, warnings) = try outputs.write(writers: writers, facts: facts, subtitles: subtitles, started: timed)

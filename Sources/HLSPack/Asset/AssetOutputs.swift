@@ -6,6 +6,8 @@ import HLSPackCore
 /// segment records only; media bytes are never read again.
 struct AssetOutputs {
   let profile: Profile
+  /// The asset's protection, as decided for its renditions.
+  let protection: SegmentProtection
   let input: URL
   let assetName: String
   let folder: URL
@@ -64,14 +66,14 @@ struct AssetOutputs {
 
     let report = AssetReport(
       version: HLSPackVersion.current, input: input.path, asset: assetName,
-      container: profile.segment.container.rawValue, encryption: profile.encryption.method.rawValue,
+      container: profile.segment.container.rawValue, encryption: protection.method.rawValue,
       ivMode: manifest.keys.isEmpty ? nil : ivModeName, targetDuration: targetDuration,
       keys: manifest.keys.map { AssetReport.Key(keyID: $0.keyID, uri: $0.uri, file: $0.keyFile) },
       renditions: renditions, subtitles: subtitleReports.isEmpty ? nil : subtitleReports,
       timings: started.map { timings(started: $0, writers: writers) })
     try writeJSON(report, to: folder.appendingPathComponent("report.json"), privateFile: false)
     var warnings = plan.warnings(master)
-    if profile.encryption.method != .none, manifest.keys.isEmpty {
+    if protection.encrypts, manifest.keys.isEmpty {
       let segments = writers.map(\.records.count).max() ?? 0
       warnings.append(
         "clear_lead_segments is \(profile.encryption.clearLeadSegments) but the asset has \(segments) segments: nothing was encrypted and no key was written"

@@ -91,7 +91,7 @@ public struct Packager {
 
   public func run(inputs: [URL]) throws -> [Outcome] {
     let destinations = try Self.destinations(for: inputs, output: output)
-    let encrypts = profile.encryption.method != .none
+    let encrypts = SegmentProtection(profile).encrypts
     let keysDestinations = try Self.keysDestinations(
       for: destinations, keysFolder: encrypts ? profile.encryption.keysFolder : nil)
     // A run that publishes nothing leaves no output folder it made itself.

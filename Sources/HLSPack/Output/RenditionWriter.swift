@@ -33,7 +33,8 @@ final class RenditionWriter: SegmentSink {
   let name: String
   let folder: URL
   private let container: Container
-  private let protection: RenditionProtection
+  /// Nil for a clear rendition.
+  private let protector: SegmentProtector?
   private let file: SegmentWriterLanes
   /// Complete after `close()`.
   private(set) var records: [SegmentRecord] = []
@@ -43,7 +44,7 @@ final class RenditionWriter: SegmentSink {
   private var index = 0
   /// A file writer has opened segment `index`.
   private var opened = false
-  /// cbcs: the fragment's bytes, protected whole once it is complete.
+  /// With a protector that `protectsFragments`: the fragment's bytes so far.
   private var fragment: [UInt8] = []
 
   init(
@@ -53,8 +54,7 @@ final class RenditionWriter: SegmentSink {
     self.name = name
     self.container = container
     folder = assetFolder.appendingPathComponent(name)
-    self.protection = try RenditionProtection(
-      protection, rendition: name, asset: asset, encryption: encryption, keys: keys)
+    protector = try protection.protector(rendition: name, asset: asset, encryption: encryption, keys: keys)
     try createFolder(folder)
     file = try SegmentWriterLanes(rendition: name, checksums: checksums, lanes: writerLanes)
   }
@@ -62,10 +62,10 @@ final class RenditionWriter: SegmentSink {
   /// Where the muxer sends this rendition's segments, with the sample
   /// encryptor it runs first when the rendition has one.
   var destination: SegmentDestination {
-    SegmentDestination(sink: self, sampleEncryptor: protection.sampleEncryptor)
+    SegmentDestination(sink: self, sampleEncryptor: protector?.sampleEncryptor)
   }
 
-  private var keying: SegmentKeying? { protection.keying }
+  private var keying: SegmentKeying? { protector?.keying }
 
   /// Waits until every segment is written; throws the first failure.
   func close() throws {
@@ -74,13 +74,7 @@ final class RenditionWriter: SegmentSink {
 
   func acceptInitialization(_ bytes: [UInt8]) throws {
     var bytes = bytes
-    if case .cbcs(_, let cbcs) = protection {
-      do {
-        bytes = try cbcs.protectInitialization(bytes)
-      } catch {
-        throw PackError.crypto("\(name)/init.mp4: \(error)")
-      }
-    }
+    if let protector { bytes = try protecting("init.mp4") { try protector.protectInitialization(bytes) } }
     try writeFile(bytes, to: folder.appendingPathComponent("init.mp4"))
     initialization = "init.mp4"
   }
@@ -88,7 +82,7 @@ final class RenditionWriter: SegmentSink {
   private var uri: String { String(format: "segment_%05d.", index) + container.segmentExtension }
 
   func acceptBytes(_ bytes: [UInt8]) throws {
-    if case .cbcs = protection {
+    if protector?.protectsFragments == true {
       fragment += bytes
       return
     }
@@ -99,10 +93,8 @@ final class RenditionWriter: SegmentSink {
   private func open() throws {
     guard !opened else { return }
     opened = true
-    let material = try keying?.material(for: index)
     // Only whole-segment AES-128 is the file writer's to encrypt.
-    var wholeSegment: SegmentKeying.Material?
-    if case .aes128Segments = protection { wholeSegment = material }
+    let wholeSegment = protector?.encryptsWholeSegments == true ? try keying?.material(for: index) : nil
     try file.send(.open(folder.appendingPathComponent(uri), wholeSegment: wholeSegment))
   }
 
@@ -110,32 +102,15 @@ final class RenditionWriter: SegmentSink {
     try open()
     let material = try keying?.material(for: index)
     var keyframes = segment.keyframes
-    if case .cbcs(_, let cbcs) = protection {
-      let protected: [UInt8]
-      do {
-        protected = try cbcs.protect(fragment, index: index)
-      } catch {
-        throw PackError.crypto("\(name)/\(uri): \(error)")
-      }
-      fragment.removeAll(keepingCapacity: true)
-      // The moof grew: measure the I-frame range (moof + first sample) again.
-      // Audio renditions have none: an I-frame playlist is of video (RFC 8216bis 4.4.3.6).
-      keyframes =
-        segment.keyframes.first.flatMap { first in
-          FragmentLayout.firstSampleEnd(protected).map {
-            [KeyframeRange(offset: 0, length: $0, ptsTicks: first.ptsTicks)]
-          }
-        } ?? []
-      try file.send(.bytes(protected))
-    }
     var discontinuity = false
-    if case .sampleAESTransportStream(let keying, let encryptor) = protection {
-      // Encrypted by the muxer: a segment that skipped it must never be published.
-      if material != nil, !encryptor.adjusted.contains(index) {
-        throw PackError.crypto("\(name)/\(uri): the segment reached the writer without SAMPLE-AES encryption")
+    if let protector {
+      if protector.protectsFragments {
+        let protected = try protecting(uri) { try protector.protectFragment(fragment, index: index) }
+        fragment.removeAll(keepingCapacity: true)
+        keyframes = Self.keyframes(of: protected, measuredAgain: segment.keyframes)
+        try file.send(.bytes(protected))
       }
-      // The PMT's stream types change after a clear lead (docs/conformance.md, SAMPLE-AES in MPEG-TS).
-      discontinuity = index > 0 && index == keying.encryption.clearLeadSegments
+      discontinuity = try protecting(uri) { try protector.finishSegment(index, material: material) }
     }
     let record = SegmentRecord(
       uri: uri, startTicks: segment.startTicks, durationTicks: segment.durationTicks, byteCount: 0, sha256: nil,
@@ -144,5 +119,25 @@ final class RenditionWriter: SegmentSink {
     try file.send(.close(record))
     index += 1
     opened = false
+  }
+
+  /// A protected fragment's moof grew: its I-frame range (moof + first sample)
+  /// is measured again. Audio renditions have none: an I-frame playlist is of
+  /// video (RFC 8216bis 4.4.3.6).
+  private static func keyframes(of protected: [UInt8], measuredAgain keyframes: [KeyframeRange]) -> [KeyframeRange] {
+    keyframes.first.flatMap { first in
+      FragmentLayout.firstSampleEnd(protected).map {
+        [KeyframeRange(offset: 0, length: $0, ptsTicks: first.ptsTicks)]
+      }
+    } ?? []
+  }
+
+  /// Runs a protector's hook on `file` of this rendition; its refusal names the file.
+  private func protecting<T>(_ file: String, _ hook: () throws -> T) throws -> T {
+    do {
+      return try hook()
+    } catch {
+      throw PackError.crypto("\(name)/\(file): \(error)")
+    }
   }
 }

@@ -29,19 +29,11 @@ final class H264SampleDecryptor {
   /// The same, reading the access unit where it lies.
   func decrypt(accessUnit: UnsafeBufferPointer<UInt8>, iv: [UInt8]) throws -> [UInt8] {
     try SampleAESCipher.withIV(iv) { iv in
-      var out: [UInt8] = []
-      out.reserveCapacity(accessUnit.count)
-      var scanner = try AnnexB.Scanner(accessUnit: accessUnit)
-      var copied = 0
-      while let nal = scanner.next() {
-        // The encryptor escaped exactly the NAL units it encrypted, and those
-        // were longer than 48 bytes before escaping, so longer after it too.
-        guard nal.count >= SampleAESLayout.minimumEncryptedNALLength,
-          SampleAESLayout.isEncryptedVideoType(accessUnit[nal.lowerBound])
-        else { continue }
-        out.append(contentsOf: UnsafeBufferPointer(rebasing: accessUnit[copied..<nal.lowerBound]))
+      // The encryptor escaped exactly the NAL units it encrypted, and those
+      // were longer than 48 bytes before escaping, so longer after it too.
+      try SampleAESNALWalk.rewrite(accessUnit, capacity: accessUnit.count) { nal, out in
         let start = out.count
-        AnnexB.appendUnescaped(UnsafeBufferPointer(rebasing: accessUnit[nal]), to: &out)
+        AnnexB.appendUnescaped(nal, to: &out)
         let offsets = SampleAESLayout.videoBlocks(nalLength: out.count - start)
         try cipher.restart(iv: iv)
         try out.withUnsafeMutableBufferPointer { buffer in
@@ -49,10 +41,7 @@ final class H264SampleDecryptor {
           // The context carries the chain from one block to the next.
           for offset in offsets { try cipher.crypt(base + start + offset, count: 16) }
         }
-        copied = nal.upperBound
       }
-      out.append(contentsOf: UnsafeBufferPointer(rebasing: accessUnit[copied...]))
-      return out
     }
   }
 }

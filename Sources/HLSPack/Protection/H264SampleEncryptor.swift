@@ -38,20 +38,9 @@ final class H264SampleEncryptor {
   /// The same, reading the access unit where it lies (e.g. a packet's buffer).
   func encrypt(accessUnit: UnsafeBufferPointer<UInt8>, iv: [UInt8]) throws -> [UInt8] {
     try SampleAESCipher.withIV(iv) { iv in
-      var out: [UInt8] = []
-      out.reserveCapacity(accessUnit.count + accessUnit.count / 64 + 16)
-      var scanner = try AnnexB.Scanner(accessUnit: accessUnit)
-      var copied = 0
-      while let nal = scanner.next() {
-        guard nal.count >= SampleAESLayout.minimumEncryptedNALLength,
-          SampleAESLayout.isEncryptedVideoType(accessUnit[nal.lowerBound])
-        else { continue }  // copied later together with the start codes around it
-        out.append(contentsOf: UnsafeBufferPointer(rebasing: accessUnit[copied..<nal.lowerBound]))
-        try appendEncrypted(UnsafeBufferPointer(rebasing: accessUnit[nal]), iv: iv, to: &out)
-        copied = nal.upperBound
+      try SampleAESNALWalk.rewrite(accessUnit, capacity: accessUnit.count + accessUnit.count / 64 + 16) { nal, out in
+        try appendEncrypted(nal, iv: iv, to: &out)
       }
-      out.append(contentsOf: UnsafeBufferPointer(rebasing: accessUnit[copied...]))
-      return out
     }
   }
 

@@ -37,30 +37,17 @@ extension PackageVerifier {
     else { return nil }
     var bytes = try source.readWhole(resource, limit: Self.fragmentLimit)
     guard bytes.count == size else { throw Self.sizeMismatch(atLeast: bytes.count, size: size) }
-    let cipher = key.flatMap { try? CBCSChainDecryptor(key: $0) }
+    let cipher = key.flatMap { try? CBCSCipher(key: $0, encrypt: false) }
     return FragmentInspector.inspect(&bytes, initSection: section, cipher: cipher) { annexB, hevc in
       StandaloneDecodeCheck.problem(annexB, codec: hevc ? .hevc : .h264)
     }
   }
 }
 
-/// `cbcs` decryption for `FragmentInspector`: one key schedule, a chain per call.
-final class CBCSChainDecryptor: CBCSChainDecrypting {
-  private let cipher: SampleAESCipher
-
-  init(key: [UInt8]) throws { cipher = try SampleAESCipher(key: key, encrypt: false) }
-
-  func decryptChain(_ bytes: inout [UInt8], runs: [Range<Int>], iv: [UInt8]) throws {
-    for run in runs where run.lowerBound < 0 || run.upperBound > bytes.count || run.count % 16 != 0 {
-      throw VerifyError(description: "cbcs run \(run) is not whole blocks inside \(bytes.count) bytes")
-    }
-    try SampleAESCipher.withIV(iv) { iv in
-      try cipher.restart(iv: iv)
-      try bytes.withUnsafeMutableBufferPointer { buffer in
-        guard let base = buffer.baseAddress else { return }
-        for run in runs where !run.isEmpty { try cipher.crypt(base + run.lowerBound, count: run.count) }
-      }
-    }
+/// `cbcs` decryption for `FragmentInspector`: the packager's own chain, run backwards.
+extension CBCSCipher: CBCSChainDecrypting {
+  public func decryptChain(_ bytes: inout [UInt8], runs: [Range<Int>], iv: [UInt8]) throws {
+    try processChain(&bytes, runs: runs, iv: iv)
   }
 }
 

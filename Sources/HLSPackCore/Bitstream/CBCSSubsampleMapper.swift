@@ -72,14 +72,14 @@ final class CBCSSubsampleMapper {
     var offset = sample.lowerBound
     while offset < sample.upperBound {
       guard sample.upperBound - offset >= nalLengthSize else {
-        throw CBCSError.malformedBitstream(
+        throw MediaFormatError.malformedBitstream(
           where: "NAL unit length", reason: "\(sample.upperBound - offset) stray bytes at the end of the sample")
       }
       var length = 0
       for i in 0..<nalLengthSize { length = length << 8 | Int(bytes[offset + i]) }
       let nal = (offset + nalLengthSize)..<(offset + nalLengthSize + length)
       guard length > 0, nal.upperBound <= sample.upperBound else {
-        throw CBCSError.malformedBitstream(
+        throw MediaFormatError.malformedBitstream(
           where: "NAL unit length",
           reason:
             "\(length) at sample offset \(offset - sample.lowerBound) does not fit the \(sample.count)-byte sample")
@@ -110,7 +110,8 @@ final class CBCSSubsampleMapper {
       return try 1 + H264SliceHeader.length(bytes, nal, sps: h264SPS, pps: h264PPS)
     case .hevc:
       guard nal.count >= 2 else {
-        throw CBCSError.malformedBitstream(where: "HEVC NAL unit header", reason: "the NAL unit is \(nal.count) byte")
+        throw MediaFormatError.malformedBitstream(
+          where: "HEVC NAL unit header", reason: "the NAL unit is \(nal.count) byte")
       }
       return try 2 + HEVCSliceHeader.length(bytes, nal, sps: hevcSPS, pps: hevcPPS)
     }

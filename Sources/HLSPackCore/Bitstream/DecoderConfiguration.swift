@@ -12,7 +12,7 @@ struct DecoderConfiguration: Equatable {
   static func avc(_ c: [UInt8]) throws -> DecoderConfiguration {
     var r = ByteCursor(c, "avcC")
     guard try r.u8("configurationVersion") == 1 else {
-      throw CBCSError.unsupportedBox("avcC configurationVersion is not 1")
+      throw MediaFormatError.unsupportedBox("avcC configurationVersion is not 1")
     }
     try r.skip(3, "profile, compatibility, level")
     let lengthSize = Int(try r.u8("lengthSizeMinusOne") & 3) + 1
@@ -32,7 +32,7 @@ struct DecoderConfiguration: Equatable {
   static func hevc(_ c: [UInt8]) throws -> DecoderConfiguration {
     var r = ByteCursor(c, "hvcC")
     guard try r.u8("configurationVersion") == 1 else {
-      throw CBCSError.unsupportedBox("hvcC configurationVersion is not 1")
+      throw MediaFormatError.unsupportedBox("hvcC configurationVersion is not 1")
     }
     try r.skip(20, "profile, tier, level, chroma and bit depth fields")
     let lengthSize = Int(try r.u8("lengthSizeMinusOne") & 3) + 1
@@ -51,7 +51,9 @@ struct DecoderConfiguration: Equatable {
   }
 
   private static func validated(_ size: Int, _ box: String) throws -> Int {
-    guard size != 3 else { throw CBCSError.unsupportedBox("\(box): NAL unit lengths of 3 bytes are not allowed") }
+    guard size != 3 else {
+      throw MediaFormatError.unsupportedBox("\(box): NAL unit lengths of 3 bytes are not allowed")
+    }
     return size
   }
 }
@@ -69,7 +71,7 @@ struct ByteCursor {
 
   mutating func bytes(_ n: Int, _ field: String) throws -> [UInt8] {
     guard n >= 0, offset + n <= bytes.count else {
-      throw CBCSError.malformedBox("\(box): \(field) runs past the end of the box")
+      throw MediaFormatError.malformedBox("\(box): \(field) runs past the end of the box")
     }
     defer { offset += n }
     return Array(bytes[offset..<offset + n])

@@ -108,11 +108,11 @@ struct NALBitReader {
     }
   }
 
-  func malformed(_ field: String, _ reason: String) -> CBCSError {
+  func malformed(_ field: String, _ reason: String) -> MediaFormatError {
     .malformedBitstream(where: "\(structure): \(field)", reason: reason)
   }
 
-  func unsupported(_ field: String, _ reason: String) -> CBCSError {
+  func unsupported(_ field: String, _ reason: String) -> MediaFormatError {
     .unsupportedBitstream(where: "\(structure): \(field)", reason: reason)
   }
 }

@@ -26,6 +26,20 @@ public enum SegmentProtection: Sendable, Equatable, CaseIterable {
     }
   }
 
+  /// The protection of every rendition `profile` makes.
+  public init(_ profile: Profile) {
+    self.init(method: profile.encryption.method, container: profile.segment.container)
+  }
+
   /// Whether segments carry keys at all (a clear lead aside).
   public var encrypts: Bool { self != .clear }
+
+  /// The playlist's METHOD for protected segments.
+  public var method: EncryptionMethod {
+    switch self {
+    case .clear: .none
+    case .aes128Segments: .aes128
+    case .sampleAESTransportStream, .cbcs: .sampleAES
+    }
+  }
 }

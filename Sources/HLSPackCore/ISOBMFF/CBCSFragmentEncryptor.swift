@@ -58,7 +58,7 @@ public final class CBCSFragmentEncryptor {
       switch box.type {
       case "moof": replacements[box.start] = try protect(moof: box, in: &bytes, mdats: mdats)
       case "sidx", "ssix", "mfra":
-        throw CBCSError.unsupportedBox("segment-level '\(box.type)' would point at moved bytes")
+        throw MediaFormatError.unsupportedBox("segment-level '\(box.type)' would point at moved bytes")
       default: break
       }
     }
@@ -68,7 +68,7 @@ public final class CBCSFragmentEncryptor {
 
   /// Encrypts the samples of one moof in `bytes` and returns the new moof.
   private func protect(moof: ISOBox, in bytes: inout [UInt8], mdats: [Range<Int>]) throws -> [UInt8] {
-    guard moof.payload - moof.start == 8 else { throw CBCSError.unsupportedBox("moof with a 64-bit size") }
+    guard moof.payload - moof.start == 8 else { throw MediaFormatError.unsupportedBox("moof with a 64-bit size") }
     let children = try ISOBox.children(of: bytes, in: moof.payloadRange, context: "moof")
     var newMoof = BoxWriter()
     newMoof.u32(0)
@@ -80,10 +80,10 @@ public final class CBCSFragmentEncryptor {
         newMoof.append(Array(bytes[child.range]))
         continue
       }
-      guard child.payload - child.start == 8 else { throw CBCSError.unsupportedBox("traf with a 64-bit size") }
+      guard child.payload - child.start == 8 else { throw MediaFormatError.unsupportedBox("traf with a 64-bit size") }
       let trafChildren = try ISOBox.children(of: bytes, in: child.payloadRange, context: "traf")
       for type in ["senc", "saiz", "saio"] where trafChildren.contains(where: { $0.type == type }) {
-        throw CBCSError.unsupportedBox("traf already has a '\(type)' box: the fragment is already protected")
+        throw MediaFormatError.unsupportedBox("traf already has a '\(type)' box: the fragment is already protected")
       }
       let layout = try TrackFragmentLayout(bytes, moof: moof, traf: child) { self.trexDefaultSizes[$0] }
       let boxes = try encryptSamples(layout, in: &bytes, mdats: mdats)
@@ -106,7 +106,7 @@ public final class CBCSFragmentEncryptor {
     for field in dataOffsetFields {
       let moved = Int(Int32(bitPattern: BigEndian.u32(out, field))) + growth
       guard let value = Int32(exactly: moved) else {
-        throw CBCSError.unsupportedBox("trun data_offset \(moved) overflows")
+        throw MediaFormatError.unsupportedBox("trun data_offset \(moved) overflows")
       }
       BigEndian.put32(UInt32(bitPattern: value), into: &out, at: field)
     }
@@ -120,7 +120,7 @@ public final class CBCSFragmentEncryptor {
     -> SampleEncryptionBoxes
   {
     guard let track = tracks[layout.trackID] else {
-      throw CBCSError.malformedBox("traf of track \(layout.trackID), which the init segment does not declare")
+      throw MediaFormatError.malformedBox("traf of track \(layout.trackID), which the init segment does not declare")
     }
     var records: [[CBCSSubsample]?] = []
     for (index, sample) in layout.samples.enumerated() {
@@ -129,7 +129,7 @@ public final class CBCSFragmentEncryptor {
           mdats.contains(where: { $0.contains(sample.lowerBound) && sample.upperBound <= $0.upperBound })
             || sample.isEmpty
         else {
-          throw CBCSError.malformedBox("the sample's bytes \(sample) are not inside an mdat")
+          throw MediaFormatError.malformedBox("the sample's bytes \(sample) are not inside an mdat")
         }
         guard let mapper = track.mapper else {
           let runs = CBCSPattern.audio.encryptedRuns(in: sample)
@@ -146,8 +146,8 @@ public final class CBCSFragmentEncryptor {
           offset = protected.upperBound
         }
         records.append(subsamples)
-      } catch let error as CBCSError {
-        throw CBCSError.inSample(track: layout.trackID, sample: index, error)
+      } catch let error as MediaFormatError {
+        throw MediaFormatError.inSample(track: layout.trackID, sample: index, error)
       }
     }
     return SampleEncryptionBoxes(records: records)

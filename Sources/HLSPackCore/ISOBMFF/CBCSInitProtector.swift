@@ -12,9 +12,11 @@ public struct CBCSInitProtector: Sendable {
   public let constantIV: [UInt8]
 
   public init(keyID: [UInt8], constantIV: [UInt8]) throws {
-    guard keyID.count == 16 else { throw CBCSError.invalidKeying("the key id is \(keyID.count) bytes, expected 16") }
+    guard keyID.count == 16 else {
+      throw MediaFormatError.invalidKeying("the key id is \(keyID.count) bytes, expected 16")
+    }
     guard constantIV.count == 16 else {
-      throw CBCSError.invalidKeying("the constant IV is \(constantIV.count) bytes, expected 16")
+      throw MediaFormatError.invalidKeying("the constant IV is \(constantIV.count) bytes, expected 16")
     }
     self.keyID = keyID
     self.constantIV = constantIV

@@ -21,18 +21,18 @@ public struct ISOBox: Equatable, Sendable {
     var offset = range.lowerBound
     while offset < range.upperBound {
       guard offset + 8 <= range.upperBound else {
-        throw CBCSError.malformedBox("\(context): \(range.upperBound - offset) stray bytes at offset \(offset)")
+        throw MediaFormatError.malformedBox("\(context): \(range.upperBound - offset) stray bytes at offset \(offset)")
       }
       let type = fourCC(bytes, offset + 4)
       var size = Int(BigEndian.u32(bytes, offset))
       var header = 8
       if size == 1 {
         guard offset + 16 <= range.upperBound else {
-          throw CBCSError.malformedBox("\(context): box '\(type)' at \(offset) is cut short")
+          throw MediaFormatError.malformedBox("\(context): box '\(type)' at \(offset) is cut short")
         }
         let large = BigEndian.u64(bytes, offset + 8)
         guard large <= UInt64(Int.max) else {
-          throw CBCSError.malformedBox("\(context): box '\(type)' at \(offset) is too large")
+          throw MediaFormatError.malformedBox("\(context): box '\(type)' at \(offset) is too large")
         }
         size = Int(large)
         header = 16
@@ -40,13 +40,13 @@ public struct ISOBox: Equatable, Sendable {
         // The last box of the file, up to its end (ISO/IEC 14496-12 §4.2). Inside a
         // container it would also swallow whatever is inserted after it there.
         guard range == bytes.indices else {
-          throw CBCSError.malformedBox(
+          throw MediaFormatError.malformedBox(
             "\(context): box '\(type)' at offset \(offset) has size 0, which only a top-level box may have")
         }
         size = range.upperBound - offset
       }
       guard size >= header, size <= range.upperBound - offset else {
-        throw CBCSError.malformedBox(
+        throw MediaFormatError.malformedBox(
           "\(context): box '\(type)' at offset \(offset) has size \(size), \(range.upperBound - offset) bytes remain")
       }
       boxes.append(ISOBox(type: type, start: offset, payload: offset + header, end: offset + size))
@@ -59,7 +59,7 @@ public struct ISOBox: Equatable, Sendable {
   public static func single(_ type: String, in boxes: [ISOBox], context: String) throws -> ISOBox {
     let found = boxes.filter { $0.type == type }
     guard found.count == 1, let box = found.first else {
-      throw CBCSError.malformedBox("\(context): expected one '\(type)' box, found \(found.count)")
+      throw MediaFormatError.malformedBox("\(context): expected one '\(type)' box, found \(found.count)")
     }
     return box
   }
@@ -89,8 +89,8 @@ public struct ISOBox: Equatable, Sendable {
       return
     }
     let size = Int(BigEndian.u32(bytes, start))
-    guard size != 0 else { throw CBCSError.unsupportedBox("'\(type)' with size 0 (to end of file) cannot grow") }
-    guard size + delta <= Int(UInt32.max) else { throw CBCSError.unsupportedBox("'\(type)' would exceed 4 GiB") }
+    guard size != 0 else { throw MediaFormatError.unsupportedBox("'\(type)' with size 0 (to end of file) cannot grow") }
+    guard size + delta <= Int(UInt32.max) else { throw MediaFormatError.unsupportedBox("'\(type)' would exceed 4 GiB") }
     BigEndian.put32(UInt32(size + delta), into: &bytes, at: start)
   }
 

@@ -23,23 +23,23 @@ public enum InitSegmentEditList {
       $0.type == "trak"
     }
     guard traks.count == mediaTimes.count else {
-      throw CBCSError.malformedBox("\(traks.count) traks for \(mediaTimes.count) edit lists")
+      throw MediaFormatError.malformedBox("\(traks.count) traks for \(mediaTimes.count) edit lists")
     }
     var insertions: [ISOBox.Insertion] = []
     for (trak, time) in zip(traks, mediaTimes) {
       let children = try ISOBox.children(of: initSegment, in: trak.payloadRange, context: "trak")
       guard !children.contains(where: { $0.type == "edts" }) else {
-        throw CBCSError.malformedBox("a trak already has an edit list; the mov muxer was asked for none")
+        throw MediaFormatError.malformedBox("a trak already has an edit list; the mov muxer was asked for none")
       }
       let tkhd = try ISOBox.single("tkhd", in: children, context: "trak")
       let timescale = Int64(try mediaTimescale(initSegment, trak: children))
       guard time.timescale > 0 else {
-        throw CBCSError.malformedBox("edit list media time in timescale \(time.timescale)")
+        throw MediaFormatError.malformedBox("edit list media time in timescale \(time.timescale)")
       }
       let mediaTime =
         time.timescale == timescale ? time.value : (time.value * timescale + time.timescale / 2) / time.timescale
       guard let mediaTime32 = Int32(exactly: mediaTime), mediaTime32 >= 0 else {
-        throw CBCSError.malformedBox(
+        throw MediaFormatError.malformedBox(
           "edit list media time \(mediaTime) at timescale \(timescale) is outside a version 0 elst's range")
       }
       // ISO/IEC 14496-12 box order: the edit list follows the track header.
@@ -64,12 +64,12 @@ public enum InitSegmentEditList {
     let mdia = try ISOBox.single("mdia", in: children, context: "trak")
     let mdhd = try ISOBox.single(
       "mdhd", in: try ISOBox.children(of: bytes, in: mdia.payloadRange, context: "mdia"), context: "mdia")
-    guard mdhd.payload + 4 <= mdhd.end else { throw CBCSError.malformedBox("mdhd is \(mdhd.size) bytes") }
+    guard mdhd.payload + 4 <= mdhd.end else { throw MediaFormatError.malformedBox("mdhd is \(mdhd.size) bytes") }
     // Version and flags, then two times of 32 or 64 bits, then the timescale.
     let offset = mdhd.payload + 4 + (bytes[mdhd.payload] == 1 ? 16 : 8)
-    guard offset + 4 <= mdhd.end else { throw CBCSError.malformedBox("mdhd is \(mdhd.size) bytes") }
+    guard offset + 4 <= mdhd.end else { throw MediaFormatError.malformedBox("mdhd is \(mdhd.size) bytes") }
     let timescale = BigEndian.u32(bytes, offset)
-    guard timescale > 0 else { throw CBCSError.malformedBox("mdhd timescale is 0") }
+    guard timescale > 0 else { throw MediaFormatError.malformedBox("mdhd timescale is 0") }
     return timescale
   }
 }

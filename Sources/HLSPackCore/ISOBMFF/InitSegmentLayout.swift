@@ -41,7 +41,7 @@ struct InitSegmentLayout {
   init(_ bytes: [UInt8], acceptProtected: Bool = false) throws {
     let top = try ISOBox.children(of: bytes, in: 0..<bytes.count, context: "init segment")
     guard top.map(\.type) == ["ftyp", "moov"], let ftyp = top.first, let moov = top.last else {
-      throw CBCSError.malformedBox("init segment: expected ftyp + moov, found \(top.map(\.type))")
+      throw MediaFormatError.malformedBox("init segment: expected ftyp + moov, found \(top.map(\.type))")
     }
     self.ftyp = ftyp
     self.moov = moov
@@ -49,27 +49,27 @@ struct InitSegmentLayout {
     var trex: [UInt32: UInt32] = [:]
     if let mvex = moovChildren.first(where: { $0.type == "mvex" }) {
       for box in try ISOBox.children(of: bytes, in: mvex.payloadRange, context: "mvex") where box.type == "trex" {
-        guard box.end - box.payload >= 24 else { throw CBCSError.malformedBox("trex is \(box.size) bytes") }
+        guard box.end - box.payload >= 24 else { throw MediaFormatError.malformedBox("trex is \(box.size) bytes") }
         trex[BigEndian.u32(bytes, box.payload + 4)] = BigEndian.u32(bytes, box.payload + 16)
       }
     } else {
-      throw CBCSError.malformedBox("moov has no mvex: not a fragmented movie")
+      throw MediaFormatError.malformedBox("moov has no mvex: not a fragmented movie")
     }
     if moovChildren.contains(where: { $0.type == "pssh" }) {
-      throw CBCSError.unsupportedBox("moov already carries a pssh box: the init segment is already protected")
+      throw MediaFormatError.unsupportedBox("moov already carries a pssh box: the init segment is already protected")
     }
     tracks = try moovChildren.filter { $0.type == "trak" }.map { trak in
       var track = try Self.track(bytes, moov: moov, trak: trak, acceptProtected: acceptProtected)
       track.trexDefaultSampleSize = trex[track.id]
       return track
     }
-    guard !tracks.isEmpty else { throw CBCSError.malformedBox("moov has no trak") }
+    guard !tracks.isEmpty else { throw MediaFormatError.malformedBox("moov has no trak") }
   }
 
   private static func track(_ bytes: [UInt8], moov: ISOBox, trak: ISOBox, acceptProtected: Bool) throws -> Track {
     let trakChildren = try ISOBox.children(of: bytes, in: trak.payloadRange, context: "trak")
     let tkhd = try ISOBox.single("tkhd", in: trakChildren, context: "trak")
-    guard tkhd.end - tkhd.payload >= 24 else { throw CBCSError.malformedBox("tkhd is \(tkhd.size) bytes") }
+    guard tkhd.end - tkhd.payload >= 24 else { throw MediaFormatError.malformedBox("tkhd is \(tkhd.size) bytes") }
     // tkhd: version/flags, then two times (32 or 64 bit each), then track_ID.
     let idOffset = tkhd.payload + 4 + (bytes[tkhd.payload] == 1 ? 16 : 8)
     let id = BigEndian.u32(bytes, idOffset)
@@ -84,17 +84,20 @@ struct InitSegmentLayout {
       // An init segment holds no samples; chunk offsets would move with the moov.
       let countOffset = table.payload + (table.type == "stsz" ? 8 : 4)
       guard countOffset + 4 <= table.end else {
-        throw CBCSError.malformedBox("\(context): \(table.type) is \(table.size) bytes")
+        throw MediaFormatError.malformedBox("\(context): \(table.type) is \(table.size) bytes")
       }
       guard BigEndian.u32(bytes, countOffset) == 0 else {
-        throw CBCSError.unsupportedBox("\(context): \(table.type) lists samples; an fMP4 init segment must have none")
+        throw MediaFormatError.unsupportedBox(
+          "\(context): \(table.type) lists samples; an fMP4 init segment must have none")
       }
     }
     let stsd = try ISOBox.single("stsd", in: stblChildren, context: context)
-    guard stsd.end - stsd.payload >= 8 else { throw CBCSError.malformedBox("\(context): stsd is \(stsd.size) bytes") }
+    guard stsd.end - stsd.payload >= 8 else {
+      throw MediaFormatError.malformedBox("\(context): stsd is \(stsd.size) bytes")
+    }
     let boxes = try ISOBox.children(of: bytes, in: (stsd.payload + 8)..<stsd.end, context: "\(context) stsd")
     guard boxes.count == Int(BigEndian.u32(bytes, stsd.payload + 4)), !boxes.isEmpty else {
-      throw CBCSError.malformedBox("\(context): stsd entry_count does not match its \(boxes.count) entries")
+      throw MediaFormatError.malformedBox("\(context): stsd entry_count does not match its \(boxes.count) entries")
     }
     var kinds: [Kind] = []
     var entries: [SampleEntry] = []
@@ -104,7 +107,7 @@ struct InitSegmentLayout {
       entries.append(entry)
     }
     guard let kind = kinds.first, kinds.allSatisfy({ $0 == kind }) else {
-      throw CBCSError.unsupportedBox("\(context): sample entries of different codecs \(entries.map(\.format))")
+      throw MediaFormatError.unsupportedBox("\(context): sample entries of different codecs \(entries.map(\.format))")
     }
     return Track(
       id: id, kind: kind, entries: entries, ancestors: [moov, trak, mdia, minf, stbl, stsd], trexDefaultSampleSize: nil)
@@ -116,7 +119,7 @@ struct InitSegmentLayout {
     var format = box.type
     if format == "encv" || format == "enca" {
       guard acceptProtected else {
-        throw CBCSError.unsupportedBox("\(context): sample entry '\(format)' is already protected")
+        throw MediaFormatError.unsupportedBox("\(context): sample entry '\(format)' is already protected")
       }
       format = try originalFormat(bytes, box, video: format == "encv", context: context)
     }
@@ -124,13 +127,13 @@ struct InitSegmentLayout {
       // VisualSampleEntry: 8 (SampleEntry) + 70 bytes of fixed fields (ISO 14496-12 §12.1.3).
       let childrenStart = box.payload + 78
       guard childrenStart <= box.end else {
-        throw CBCSError.malformedBox("\(context): '\(format)' is \(box.size) bytes")
+        throw MediaFormatError.malformedBox("\(context): '\(format)' is \(box.size) bytes")
       }
       let children = try ISOBox.children(of: bytes, in: childrenStart..<box.end, context: "\(context) \(format)")
       let configType = kind == .h264 ? "avcC" : "hvcC"
       let config = try ISOBox.single(configType, in: children, context: "\(context) \(format)")
       if !acceptProtected, children.contains(where: { $0.type == "sinf" }) {
-        throw CBCSError.unsupportedBox("\(context): '\(format)' already has a sinf box")
+        throw MediaFormatError.unsupportedBox("\(context): '\(format)' already has a sinf box")
       }
       return (
         kind,
@@ -142,11 +145,11 @@ struct InitSegmentLayout {
       let childrenStart = try audioChildrenStart(bytes, box, context: context)
       let children = try ISOBox.children(of: bytes, in: childrenStart..<box.end, context: "\(context) \(format)")
       if !acceptProtected, children.contains(where: { $0.type == "sinf" }) {
-        throw CBCSError.unsupportedBox("\(context): '\(format)' already has a sinf box")
+        throw MediaFormatError.unsupportedBox("\(context): '\(format)' already has a sinf box")
       }
       return (.audio, SampleEntry(box: box, format: format, childrenStart: childrenStart, configuration: []))
     }
-    throw CBCSError.unsupportedBox(
+    throw MediaFormatError.unsupportedBox(
       "\(context): sample entry '\(format)'; cbcs here covers avc1, hvc1 (parameter sets in the sample entry), mp4a, ac-3 and ec-3"
     )
   }
@@ -154,12 +157,16 @@ struct InitSegmentLayout {
   /// The `frma` format inside an encv/enca entry's sinf.
   private static func originalFormat(_ bytes: [UInt8], _ box: ISOBox, video: Bool, context: String) throws -> String {
     let start = video ? box.payload + 78 : try audioChildrenStart(bytes, box, context: context)
-    guard start <= box.end else { throw CBCSError.malformedBox("\(context): '\(box.type)' is \(box.size) bytes") }
+    guard start <= box.end else {
+      throw MediaFormatError.malformedBox("\(context): '\(box.type)' is \(box.size) bytes")
+    }
     let children = try ISOBox.children(of: bytes, in: start..<box.end, context: "\(context) \(box.type)")
     let sinf = try ISOBox.single("sinf", in: children, context: "\(context) \(box.type)")
     let frma = try ISOBox.single(
       "frma", in: try ISOBox.children(of: bytes, in: sinf.payloadRange, context: "sinf"), context: "sinf")
-    guard frma.end - frma.payload == 4 else { throw CBCSError.malformedBox("\(context): frma is \(frma.size) bytes") }
+    guard frma.end - frma.payload == 4 else {
+      throw MediaFormatError.malformedBox("\(context): frma is \(frma.size) bytes")
+    }
     return ISOBox.fourCC(bytes, frma.payload)
   }
 
@@ -167,7 +174,7 @@ struct InitSegmentLayout {
   /// versions 1 and 2 add 16 and 36 bytes.
   private static func audioChildrenStart(_ bytes: [UInt8], _ box: ISOBox, context: String) throws -> Int {
     guard box.payload + 28 <= box.end else {
-      throw CBCSError.malformedBox("\(context): '\(box.type)' is \(box.size) bytes")
+      throw MediaFormatError.malformedBox("\(context): '\(box.type)' is \(box.size) bytes")
     }
     let version = BigEndian.u16(bytes, box.payload + 8)
     let extra: Int
@@ -175,10 +182,10 @@ struct InitSegmentLayout {
     case 0: extra = 0
     case 1: extra = 16
     case 2: extra = 36
-    default: throw CBCSError.unsupportedBox("\(context): '\(box.type)' sound description version \(version)")
+    default: throw MediaFormatError.unsupportedBox("\(context): '\(box.type)' sound description version \(version)")
     }
     guard box.payload + 28 + extra <= box.end else {
-      throw CBCSError.malformedBox("\(context): '\(box.type)' is \(box.size) bytes")
+      throw MediaFormatError.malformedBox("\(context): '\(box.type)' is \(box.size) bytes")
     }
     return box.payload + 28 + extra
   }

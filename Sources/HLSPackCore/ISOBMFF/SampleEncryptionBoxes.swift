@@ -22,12 +22,12 @@ struct SampleEncryptionBoxes {
     for record in records {
       guard let record else { continue }
       guard record.count <= Int(UInt16.max) else {
-        throw CBCSError.unsupportedBox("a sample with \(record.count) subsamples")
+        throw MediaFormatError.unsupportedBox("a sample with \(record.count) subsamples")
       }
       w.u16(UInt16(record.count))
       for entry in record {
         guard entry.clear <= Int(UInt16.max), entry.protected <= Int(UInt32.max) else {
-          throw CBCSError.malformedBox("subsample (\(entry.clear), \(entry.protected)) does not fit senc")
+          throw MediaFormatError.malformedBox("subsample (\(entry.clear), \(entry.protected)) does not fit senc")
         }
         w.u16(UInt16(entry.clear))
         w.u32(UInt32(entry.protected))
@@ -64,7 +64,7 @@ struct SampleEncryptionBoxes {
     return BoxWriter.box("saio", w.bytes)
   }
 
-  private func tooManySubsamples(_ size: Int) -> CBCSError {
+  private func tooManySubsamples(_ size: Int) -> MediaFormatError {
     .unsupportedBox(
       "a sample needs \((size - 2) / 6) subsamples; saiz can describe at most 42 (more than 41 slices in one picture)")
   }

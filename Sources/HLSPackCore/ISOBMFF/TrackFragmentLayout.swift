@@ -22,15 +22,15 @@ struct TrackFragmentLayout {
     self.traf = traf
     let children = try ISOBox.children(of: bytes, in: traf.payloadRange, context: "traf")
     let tfhd = try ISOBox.single("tfhd", in: children, context: "traf")
-    guard tfhd.end - tfhd.payload >= 8 else { throw CBCSError.malformedBox("tfhd is \(tfhd.size) bytes") }
+    guard tfhd.end - tfhd.payload >= 8 else { throw MediaFormatError.malformedBox("tfhd is \(tfhd.size) bytes") }
     let flags = BigEndian.u32(bytes, tfhd.payload) & 0xFF_FFFF
     trackID = BigEndian.u32(bytes, tfhd.payload + 4)
     guard flags & 0x1 == 0 else {
-      throw CBCSError.unsupportedBox(
+      throw MediaFormatError.unsupportedBox(
         "track \(trackID): tfhd base_data_offset (the moof would move the data it points at)")
     }
     guard flags & 0x2_0000 != 0 else {
-      throw CBCSError.unsupportedBox("track \(trackID): tfhd without default-base-is-moof")
+      throw MediaFormatError.unsupportedBox("track \(trackID): tfhd without default-base-is-moof")
     }
     var i = tfhd.payload + 8
     if flags & 0x2 != 0 { i += 4 }  // sample_description_index
@@ -41,7 +41,9 @@ struct TrackFragmentLayout {
     }
     var defaultSize = trexDefaultSize(trackID)
     if flags & 0x10 != 0 {
-      guard i + 4 <= tfhd.end else { throw CBCSError.malformedBox("track \(trackID): tfhd is \(tfhd.size) bytes") }
+      guard i + 4 <= tfhd.end else {
+        throw MediaFormatError.malformedBox("track \(trackID): tfhd is \(tfhd.size) bytes")
+      }
       defaultSize = BigEndian.u32(bytes, i)
       i += 4
     }
@@ -55,7 +57,7 @@ struct TrackFragmentLayout {
         bytes, trun: trun, moof: moof, after: position, defaults: (defaultDuration, defaultSize, defaultFlags),
         dataMayBeCut: dataMayBeCut)
     }
-    guard !dataOffsetFields.isEmpty else { throw CBCSError.malformedBox("track \(trackID): traf has no trun") }
+    guard !dataOffsetFields.isEmpty else { throw MediaFormatError.malformedBox("track \(trackID): traf has no trun") }
   }
 
   /// One trun's samples (§8.8.8), appended; returns where its data ends.
@@ -67,19 +69,21 @@ struct TrackFragmentLayout {
     let (defaultDuration, defaultSize, defaultFlags) = defaults
     var position = position
     guard trun.end - trun.payload >= 8 else {
-      throw CBCSError.malformedBox("track \(trackID): trun is \(trun.size) bytes")
+      throw MediaFormatError.malformedBox("track \(trackID): trun is \(trun.size) bytes")
     }
     let runFlags = BigEndian.u32(bytes, trun.payload) & 0xFF_FFFF
     let count = Int(BigEndian.u32(bytes, trun.payload + 4))
     var j = trun.payload + 8
     if runFlags & 0x1 != 0 {
-      guard j + 4 <= trun.end else { throw CBCSError.malformedBox("track \(trackID): trun is \(trun.size) bytes") }
+      guard j + 4 <= trun.end else {
+        throw MediaFormatError.malformedBox("track \(trackID): trun is \(trun.size) bytes")
+      }
       dataOffsetFields.append(j)
       position = moof.start + Int(Int32(bitPattern: BigEndian.u32(bytes, j)))
       j += 4
     }
     guard var at = position else {
-      throw CBCSError.unsupportedBox("track \(trackID): the first trun has no data_offset")
+      throw MediaFormatError.unsupportedBox("track \(trackID): the first trun has no data_offset")
     }
     var firstFlags: UInt32?
     if runFlags & 0x4 != 0, j + 4 <= trun.end {
@@ -88,7 +92,7 @@ struct TrackFragmentLayout {
     }
     let perSample = [0x100, 0x200, 0x400, 0x800].filter { runFlags & $0 != 0 }.count * 4
     guard count <= 1 << 24, perSample == 0 || count <= (trun.end - j) / perSample else {
-      throw CBCSError.malformedBox("track \(trackID): trun of \(trun.size) bytes cannot hold \(count) samples")
+      throw MediaFormatError.malformedBox("track \(trackID): trun of \(trun.size) bytes cannot hold \(count) samples")
     }
     for index in 0..<count {
       var duration = defaultDuration
@@ -109,9 +113,11 @@ struct TrackFragmentLayout {
       if runFlags & 0x800 != 0 { j += 4 }
       durations.append(duration)
       sampleFlags.append(thisFlags)
-      guard let size else { throw CBCSError.malformedBox("track \(trackID): no sample size in trun, tfhd or trex") }
+      guard let size else {
+        throw MediaFormatError.malformedBox("track \(trackID): no sample size in trun, tfhd or trex")
+      }
       guard at >= 0, dataMayBeCut || Int(size) <= bytes.count - at else {
-        throw CBCSError.malformedBox(
+        throw MediaFormatError.malformedBox(
           "track \(trackID): sample \(samples.count) at offset \(at) runs past the end of the segment")
       }
       samples.append(at..<at + Int(size))

@@ -9,14 +9,14 @@ extension FragmentInspector {
   static func records(_ bytes: [UInt8], _ traf: ISOBox, ivSize: Int) throws -> [SampleRecord] {
     let children = try ISOBox.children(of: bytes, in: traf.payloadRange, context: "traf")
     let senc = try ISOBox.single("senc", in: children, context: "traf")
-    guard senc.payload + 8 <= senc.end else { throw CBCSError.malformedBox("senc is \(senc.size) bytes") }
+    guard senc.payload + 8 <= senc.end else { throw MediaFormatError.malformedBox("senc is \(senc.size) bytes") }
     let hasSubsamples = BigEndian.u32(bytes, senc.payload) & 0x2 != 0
     let count = Int(BigEndian.u32(bytes, senc.payload + 4))
     var at = senc.payload + 8
     var records: [SampleRecord] = []
     for index in 0..<count {
       guard at + ivSize + (hasSubsamples ? 2 : 0) <= senc.end else {
-        throw CBCSError.malformedBox("senc record \(index) runs past the box")
+        throw MediaFormatError.malformedBox("senc record \(index) runs past the box")
       }
       var record = SampleRecord(iv: Array(bytes[at..<at + ivSize]), subsamples: nil)
       at += ivSize
@@ -24,7 +24,7 @@ extension FragmentInspector {
         let entries = Int(BigEndian.u16(bytes, at))
         at += 2
         guard at + 6 * entries <= senc.end else {
-          throw CBCSError.malformedBox("senc record \(index) runs past the box")
+          throw MediaFormatError.malformedBox("senc record \(index) runs past the box")
         }
         record.subsamples = (0..<entries).map { entry in
           let base = at + 6 * entry
@@ -45,7 +45,7 @@ extension FragmentInspector {
   ) throws {
     let records = try records(bytes, layout.traf, ivSize: protection.perSampleIVSize)
     guard records.count == layout.samples.count else {
-      throw CBCSError.malformedBox("senc has \(records.count) records for \(layout.samples.count) samples")
+      throw MediaFormatError.malformedBox("senc has \(records.count) records for \(layout.samples.count) samples")
     }
     let mapper = try track.configuration.map {
       try CBCSSubsampleMapper(codec: track.kind == .hevc ? .hevc : .h264, configuration: $0)
@@ -75,7 +75,7 @@ extension FragmentInspector {
           }
         }
       } catch {
-        throw CBCSError.inSample(track: track.id, sample: index, .malformedBox("\(error)"))
+        throw MediaFormatError.inSample(track: track.id, sample: index, .malformedBox("\(error)"))
       }
     }
   }
@@ -89,7 +89,7 @@ extension FragmentInspector {
     guard let subsamples = record.subsamples else { return [sample] }
     let total = subsamples.reduce(0) { $0 + $1.clear + $1.protected }
     guard total == sample.count else {
-      throw CBCSError.malformedBox("subsamples add up to \(total) bytes, the sample has \(sample.count)")
+      throw MediaFormatError.malformedBox("subsamples add up to \(total) bytes, the sample has \(sample.count)")
     }
     var ranges: [Range<Int>] = []
     var offset = sample.lowerBound
@@ -104,7 +104,7 @@ extension FragmentInspector {
     }
     for range in ranges
     where !slices.contains(where: { $0.contains(range.lowerBound) && range.upperBound <= $0.upperBound }) {
-      throw CBCSError.malformedBox(
+      throw MediaFormatError.malformedBox(
         "protected bytes \(range.lowerBound - sample.lowerBound)..<\(range.upperBound - sample.lowerBound) of the sample are not inside one slice's data"
       )
     }

@@ -101,7 +101,9 @@ public enum FragmentInspector {
     let children = try ISOBox.children(of: bytes, in: traf.payloadRange, context: "traf")
     let tfdt = try ISOBox.single("tfdt", in: children, context: "traf")
     let wide = bytes[tfdt.payload] == 1
-    guard tfdt.payload + (wide ? 12 : 8) <= tfdt.end else { throw CBCSError.malformedBox("tfdt is \(tfdt.size) bytes") }
+    guard tfdt.payload + (wide ? 12 : 8) <= tfdt.end else {
+      throw MediaFormatError.malformedBox("tfdt is \(tfdt.size) bytes")
+    }
     return wide
       ? Int64(bitPattern: BigEndian.u64(bytes, tfdt.payload + 4)) : Int64(BigEndian.u32(bytes, tfdt.payload + 4))
   }

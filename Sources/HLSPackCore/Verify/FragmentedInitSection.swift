@@ -80,7 +80,7 @@ public struct FragmentedInitSection {
     let mdhd = try ISOBox.single(
       "mdhd", in: try ISOBox.children(of: bytes, in: mdia.payloadRange, context: "mdia"), context: "mdia")
     let offset = mdhd.payload + (bytes[mdhd.payload] == 1 ? 20 : 12)
-    guard offset + 4 <= mdhd.end else { throw CBCSError.malformedBox("mdhd is \(mdhd.size) bytes") }
+    guard offset + 4 <= mdhd.end else { throw MediaFormatError.malformedBox("mdhd is \(mdhd.size) bytes") }
     return Int64(BigEndian.u32(bytes, offset))
   }
 
@@ -119,14 +119,16 @@ public struct FragmentedInitSection {
       "tenc", in: try ISOBox.children(of: bytes, in: schi.payloadRange, context: "schi"), context: "schi")
     // version/flags, reserved, pattern (version 1), isProtected, Per_Sample_IV_Size, KID.
     let p = tenc.payload
-    guard p + 24 <= tenc.end else { throw CBCSError.malformedBox("tenc is \(tenc.size) bytes") }
+    guard p + 24 <= tenc.end else { throw MediaFormatError.malformedBox("tenc is \(tenc.size) bytes") }
     let patternByte = bytes[p] >= 1 ? bytes[p + 5] : 0
     let pattern = CBCSPattern(cryptBlocks: Int(patternByte >> 4), skipBlocks: Int(patternByte & 0x0F))
     let ivSize = Int(bytes[p + 7])
     var constantIV: [UInt8] = []
     if ivSize == 0, p + 25 <= tenc.end {
       let size = Int(bytes[p + 24])
-      guard p + 25 + size <= tenc.end else { throw CBCSError.malformedBox("tenc's constant IV runs past the box") }
+      guard p + 25 + size <= tenc.end else {
+        throw MediaFormatError.malformedBox("tenc's constant IV runs past the box")
+      }
       constantIV = Array(bytes[(p + 25)..<(p + 25 + size)])
     }
     return Protection(pattern: pattern, perSampleIVSize: ivSize, constantIV: constantIV)

@@ -94,7 +94,7 @@ final class FragmentedMP4Rules: ContainerRules {
     guard !skipped.allSatisfy({ $0.value == 0 }) else { return initialization }
     do {
       return try InitSegmentEditList.inserting(mediaTimes: skipped, into: initialization)
-    } catch let error as CBCSError {
+    } catch let error as MediaFormatError {
       throw MediaError("fMP4 init segment: \(error)")
     }
   }

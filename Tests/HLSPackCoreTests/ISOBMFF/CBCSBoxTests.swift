@@ -149,7 +149,7 @@ import Testing
 
   @Test func unsupportedSyntaxIsRefusedByName() throws {
     let partition = lengthPrefixed([[0x02] + [UInt8](repeating: 0xA5, count: 40)])
-    #expect(throws: CBCSError.self) { try Self.mapper().subsamples(partition, sample: 0..<partition.count) }
+    #expect(throws: MediaFormatError.self) { try Self.mapper().subsamples(partition, sample: 0..<partition.count) }
     do {
       _ = try Self.mapper().subsamples(partition, sample: 0..<partition.count)
     } catch {
@@ -225,7 +225,9 @@ import Testing
     }
     // The protected init still reads, and cannot be protected twice.
     _ = try CBCSFragmentEncryptor(initSegment: protected, cipher: RecordingCipher())
-    #expect(throws: CBCSError.self) { try CBCSInitProtector(keyID: Self.keyID, constantIV: Self.iv).protect(protected) }
+    #expect(throws: MediaFormatError.self) {
+      try CBCSInitProtector(keyID: Self.keyID, constantIV: Self.iv).protect(protected)
+    }
   }
 
   @Test func initProtectorRefusesWhatItCannotProtect() throws {
@@ -236,8 +238,10 @@ import Testing
     } catch {
       #expect("\(error)".contains("'hev1'"), "\(error)")
     }
-    #expect(throws: CBCSError.self) { try CBCSInitProtector(keyID: [1, 2], constantIV: Self.iv) }
-    #expect(throws: CBCSError.self) { try CBCSInitProtector(keyID: Self.keyID, constantIV: Array(Self.iv.prefix(8))) }
+    #expect(throws: MediaFormatError.self) { try CBCSInitProtector(keyID: [1, 2], constantIV: Self.iv) }
+    #expect(throws: MediaFormatError.self) {
+      try CBCSInitProtector(keyID: Self.keyID, constantIV: Array(Self.iv.prefix(8)))
+    }
   }
 
   /// Size 0 means "to the end of the file" (ISO/IEC 14496-12 §4.2): an avcC
@@ -246,7 +250,7 @@ import Testing
   @Test func sizeZeroOnlyForATopLevelBox() throws {
     var entry = Self.avc1(config: HandMadeH264.avcC(sps: HandMadeH264.sps(), pps: HandMadeH264.pps()))
     entry.replaceSubrange(86..<90, with: be32(0))  // avcC's size, after 8 + 78 bytes of avc1
-    #expect(throws: CBCSError.self) {
+    #expect(throws: MediaFormatError.self) {
       try CBCSInitProtector(keyID: Self.keyID, constantIV: Self.iv).protect(Self.initSegment(videoEntry: entry))
     }
     let mdat = be32(0) + Array("mdat".utf8) + [1, 2, 3]
@@ -374,6 +378,6 @@ import Testing
     // The first sample claims 4000 bytes: more than the mdat holds.
     let trun = try #require(clear.indices.first { clear[$0..<$0 + 4].elementsEqual("trun".utf8) })
     lying.replaceSubrange((trun + 16)..<(trun + 20), with: be32(4000))
-    #expect(throws: CBCSError.self) { try encryptor.encrypt(lying) }
+    #expect(throws: MediaFormatError.self) { try encryptor.encrypt(lying) }
   }
 }

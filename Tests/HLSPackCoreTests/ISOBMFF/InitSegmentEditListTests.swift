@@ -56,15 +56,17 @@ import Testing
   @Test func refusesWhatItCannotEdit() throws {
     let edited = try InitSegmentEditList.inserting(
       mediaTimes: [(7200, 90000)], into: Self.initSegment(timescales: [90000]))
-    #expect(throws: CBCSError.self) { try InitSegmentEditList.inserting(mediaTimes: [(7200, 90000)], into: edited) }
-    #expect(throws: CBCSError.self) {
+    #expect(throws: MediaFormatError.self) {
+      try InitSegmentEditList.inserting(mediaTimes: [(7200, 90000)], into: edited)
+    }
+    #expect(throws: MediaFormatError.self) {
       try InitSegmentEditList.inserting(mediaTimes: [(7200, 90000)], into: Self.initSegment(timescales: [0]))
     }
-    #expect(throws: CBCSError.self) {
+    #expect(throws: MediaFormatError.self) {
       try InitSegmentEditList.inserting(
         mediaTimes: [(7200, 90000)], into: Self.initSegment(timescales: [90000, 48000]))
     }
-    #expect(throws: CBCSError.self) {
+    #expect(throws: MediaFormatError.self) {
       try InitSegmentEditList.inserting(mediaTimes: [(1 << 40, 90000)], into: Self.initSegment(timescales: [90000]))
     }
   }

@@ -10,8 +10,8 @@ import HLSPackCrypto
 /// One key for the whole rendition: `tenc` lives in the init segment, so key
 /// rotation would need a new init per period and a clear lead a second,
 /// clear sample description (docs/conformance.md, SAMPLE-AES in fMP4); the profile loader refuses both for now.
-final class CBCSRenditionProtection {
-  private let keying: SegmentKeying
+final class CBCSRenditionProtector: SegmentProtector {
+  let keying: SegmentKeying
   private var encryptor: CBCSFragmentEncryptor?
   private var keyID: [UInt8] = []
   private var constantIV: [UInt8] = []
@@ -20,6 +20,8 @@ final class CBCSRenditionProtection {
     self.keying = keying
   }
 
+  var protectsFragments: Bool { true }
+
   /// Protects the init segment with the key of the first segment.
   func protectInitialization(_ bytes: [UInt8]) throws -> [UInt8] {
     guard let material = try keying.material(for: 0) else {
@@ -27,13 +29,13 @@ final class CBCSRenditionProtection {
     }
     keyID = material.key.content.id
     constantIV = material.iv
-    let cipher = try CBCSCipher(key: material.key.content.bytes, constantIV: material.iv)
-    encryptor = try CBCSFragmentEncryptor(initSegment: bytes, cipher: ChainCipher(cipher))
+    let cipher = try CBCSCipher(key: material.key.content.bytes)
+    encryptor = try CBCSFragmentEncryptor(initSegment: bytes, cipher: ChainCipher(cipher, constantIV: material.iv))
     return try CBCSInitProtector(keyID: keyID, constantIV: constantIV).protect(bytes)
   }
 
   /// Protects segment `index`, which must use the init segment's key and IV.
-  func protect(_ segment: [UInt8], index: Int) throws -> [UInt8] {
+  func protectFragment(_ segment: [UInt8], index: Int) throws -> [UInt8] {
     guard let encryptor else { throw PackError.crypto("a cbcs segment came before its init segment") }
     guard let material = try keying.material(for: index) else {
       throw PackError.crypto("cbcs in fMP4 cannot mix clear segments into a protected rendition")
@@ -47,15 +49,18 @@ final class CBCSRenditionProtection {
   }
 }
 
-/// Lets Core's fragment encryptor drive HLSPackCrypto's OpenSSL cipher.
+/// Lets Core's fragment encryptor drive HLSPackCrypto's OpenSSL cipher, every
+/// chain from the constant IV.
 private final class ChainCipher: CBCSChainCipher {
   private let cipher: CBCSCipher
+  private let constantIV: [UInt8]
 
-  init(_ cipher: CBCSCipher) {
+  init(_ cipher: CBCSCipher, constantIV: [UInt8]) {
     self.cipher = cipher
+    self.constantIV = constantIV
   }
 
   func encryptChain(_ bytes: inout [UInt8], runs: [Range<Int>]) throws {
-    try cipher.processChain(&bytes, runs: runs)
+    try cipher.processChain(&bytes, runs: runs, iv: constantIV)
   }
 }

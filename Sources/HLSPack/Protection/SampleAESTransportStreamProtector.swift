@@ -3,20 +3,33 @@ import HLSPackCrypto
 
 /// SAMPLE-AES for one MPEG-TS rendition: encrypts H.264 access units and AAC
 /// frames with their segment's key and IV (Apple's MPEG-2 stream encryption
-/// format) and rewrites the PMT of encrypted segments to announce it.
-final class SampleAESStreamEncryptor: SampleEncryptor {
-  private let keying: SegmentKeying
+/// format) and rewrites the PMT of encrypted segments to announce it. It is
+/// the muxer's sample encryptor: the samples are encrypted before the bytes
+/// reach the rendition writer.
+final class SampleAESTransportStreamProtector: SegmentProtector, SampleEncryptor {
+  let keying: SegmentKeying
   private var video: [String: H264SampleEncryptor] = [:]
   private var audio: [String: AACSampleEncryptor] = [:]
   private var ac3: [String: AC3SampleEncryptor] = [:]
   /// AC-3's setup data is the start of a syncframe, taken from the first clear frame.
   private var ac3Header: [UInt8]?
   private var rewriter: TransportStreamPMTRewriter?
-  /// Encrypted segments whose packets the muxer adjusted; the writer checks every one arrived this way.
-  private(set) var adjusted: Set<Int> = []
+  /// Encrypted segments whose packets the muxer adjusted; every one must arrive this way.
+  private var adjusted: Set<Int> = []
 
   init(keying: SegmentKeying) {
     self.keying = keying
+  }
+
+  var sampleEncryptor: SampleEncryptor? { self }
+
+  func finishSegment(_ index: Int, material: SegmentKeying.Material?) throws -> Bool {
+    // Encrypted by the muxer: a segment that skipped it must never be published.
+    if material != nil, !adjusted.contains(index) {
+      throw ProtectionRefusal("the segment reached the writer without SAMPLE-AES encryption")
+    }
+    // The PMT's stream types change after a clear lead (docs/conformance.md, SAMPLE-AES in MPEG-TS).
+    return index > 0 && index == keying.encryption.clearLeadSegments
   }
 
   func encrypt(_ payload: [UInt8], kind: SampleKind, segment: Int) throws -> [UInt8]? {

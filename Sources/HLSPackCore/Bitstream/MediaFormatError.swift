@@ -1,8 +1,11 @@
-/// Why SAMPLE-AES `cbcs` protection of an fMP4 rendition was refused. Each
-/// message names the box or the bitstream field at fault: media that cannot be
-/// mapped exactly is never guessed at, because a wrong clear region still
-/// plays on some clients and fails on Apple's (docs/conformance.md, SAMPLE-AES in fMP4).
-public enum CBCSError: Error, CustomStringConvertible, Equatable, Sendable {
+/// Why media bytes could not be read, or protected as they are: the parse
+/// error of ISO-BMFF boxes and of H.264/HEVC parameter sets and slice
+/// headers, clear or protected, for the packager and for `hlspack verify`.
+/// Each message names the box or the bitstream field at fault: `cbcs`
+/// protection never guesses at media it cannot map exactly, because a wrong
+/// clear region still plays on some clients and fails on Apple's
+/// (docs/conformance.md, SAMPLE-AES in fMP4).
+public enum MediaFormatError: Error, CustomStringConvertible, Equatable, Sendable {
   /// The ISO-BMFF structure cannot be read (sizes, missing or duplicate boxes).
   case malformedBox(String)
   /// A box or sample entry that this protector does not handle.
@@ -15,7 +18,7 @@ public enum CBCSError: Error, CustomStringConvertible, Equatable, Sendable {
   /// The key id or constant IV is not 16 bytes.
   case invalidKeying(String)
   /// Another error, with the track and sample it happened in.
-  indirect case inSample(track: UInt32, sample: Int, CBCSError)
+  indirect case inSample(track: UInt32, sample: Int, MediaFormatError)
 
   public var description: String {
     switch self {
