@@ -7,12 +7,18 @@ public struct MediaPlaylist: Sendable {
     public var key: KeyTag
     /// EXT-X-DISCONTINUITY before this segment (e.g. the PMT changes after a clear lead).
     public var discontinuity: Bool
+    /// EXT-X-PROGRAM-DATE-TIME of this segment's first frame.
+    public var programDateTime: ProgramDateTime?
 
-    public init(uri: String, durationTicks: Int64, key: KeyTag, discontinuity: Bool = false) {
+    public init(
+      uri: String, durationTicks: Int64, key: KeyTag, discontinuity: Bool = false,
+      programDateTime: ProgramDateTime? = nil
+    ) {
       self.uri = uri
       self.durationTicks = durationTicks
       self.key = key
       self.discontinuity = discontinuity
+      self.programDateTime = programDateTime
     }
   }
 
@@ -60,6 +66,7 @@ public struct MediaPlaylist: Sendable {
         lines.append("#EXT-X-KEY:\(entry.key.attributes)")
         current = entry.key
       }
+      if let time = entry.programDateTime { lines.append("#EXT-X-PROGRAM-DATE-TIME:\(time.iso8601)") }
       lines.append("#EXTINF:\(Self.formatDuration(entry.durationTicks)),")
       lines.append(entry.uri)
     }
