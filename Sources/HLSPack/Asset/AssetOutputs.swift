@@ -50,7 +50,7 @@ struct AssetOutputs {
       try $0.write(
         into: folder, segments: writers[0].records, presentationShift: presentationShift,
         targetDuration: targetDuration,
-        checksums: profile.segment.checksums)
+        checksums: profile.segment.checksums, clock: clock)
     }
     let plan = MultivariantPlan(
       profile: profile, video: Array(measured.prefix(videoCount)), audio: Array(measured.dropFirst(videoCount)),

@@ -2,7 +2,7 @@ import HLSPackCore
 
 /// Maps media time to EXT-X-PROGRAM-DATE-TIME: the first video frame is at
 /// `start`, and every playlist of the asset counts from that one frame, so
-/// variants, audio renditions and I-frame playlists give the same date-time
+/// variants, audio and subtitle renditions and I-frame playlists give the same date-time
 /// to the same media time (RFC 8216bis §4.4.4.6, §6.2.2).
 struct WallClock {
   let start: ProgramDateTime

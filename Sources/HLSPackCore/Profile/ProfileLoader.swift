@@ -8,7 +8,7 @@ public enum ProfileLoader {
   static let presets = [
     "ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow", "placebo",
   ]
-  static let profiles: [VideoCodec: [String]] = [.h264: ["baseline", "main", "high"], .hevc: ["main"]]
+  static let profiles: [VideoCodec: [String]] = [.h264: ["baseline", "main", "high"], .hevc: ["main", "main10"]]
   static let aacSampleRates = [8000, 11025, 12000, 16000, 22050, 24000, 32000, 44100, 48000, 64000, 88200, 96000]
   /// Rung names become folder names; "keys" holds the key files.
   static let reservedNames: Set<String> = ["keys"]
