@@ -15,6 +15,7 @@
 #include <libavutil/mathematics.h>
 #include <libavutil/imgutils.h>
 #include <libavutil/display.h>
+#include <libavutil/mastering_display_metadata.h>
 #include <libswscale/swscale.h>
 #include <libswresample/swresample.h>
 #include <libavfilter/avfilter.h>

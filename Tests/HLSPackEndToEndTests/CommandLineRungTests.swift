@@ -106,6 +106,9 @@ extension CommandLineTests {
       run.result.stderr.contains(
         "\(source.path): video stream #0 is HDR (PQ); encoded rungs are 8-bit SDR and hlspack does not tone-map"),
       "\(run.result.stderr)")
+    #expect(
+      run.result.stderr.contains(#"so $.video[0].codec "h264" would show wrong colours: use "hevc" (Main 10"#),
+      "\(run.result.stderr)")
     expectNothingPublished(run.output)
   }
 

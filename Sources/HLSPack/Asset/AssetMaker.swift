@@ -44,6 +44,7 @@ struct AssetMaker {
     // Before any work: sources that are regular files, and a destination this run may take.
     let sources = try mediaSources.map { try SourceSnapshot(path: $0.path) }
     try AssetDestination.check(destination, replace: replace, protecting: protecting)
+    let programDateTime = try programDateTimeStart()
     let transcoder = try producer()
     if profile.audio != nil || !profile.audioRenditions.isEmpty, !transcoder.hasAudio {
       logger.warning("\(input.path): has no audio stream; the renditions carry video only")
@@ -70,7 +71,9 @@ struct AssetMaker {
 
     let made: (report: AssetReport, seconds: Double)
     do {
-      made = try make(in: staging.folder, keysIn: keysFolder, from: transcoder, subtitles: subtitles, started: started)
+      made = try make(
+        in: staging.folder, keysIn: keysFolder, from: transcoder, subtitles: subtitles,
+        programDateTime: programDateTime, started: started)
       try writeFile(provenance.encoded(), to: staging.folder.appendingPathComponent(AssetProvenance.fileName))
       // Everything has been read: a source that changed meanwhile may have been read in part.
       for source in sources { try source.checkUnchanged() }
@@ -103,7 +106,7 @@ struct AssetMaker {
   /// its report, and the seconds of source processed.
   private func make(
     in folder: URL, keysIn keysFolder: URL, from transcoder: RenditionProducer, subtitles: [SubtitleRendition],
-    started: Date
+    programDateTime: ProgramDateTime?, started: Date
   ) throws -> (report: AssetReport, seconds: Double) {
     let encryption = profile.encryption
     // Decided here once for every rendition; the writers and muxers follow it.
@@ -150,7 +153,7 @@ struct AssetMaker {
 
     let outputs = AssetOutputs(
       profile: profile, protection: protection, input: input, assetName: assetName, folder: folder,
-      keysFolder: keysFolder, keysDestination: keysDestination ?? destination)
+      keysFolder: keysFolder, keysDestination: keysDestination ?? destination, programDateTime: programDateTime)
     // A reproducible run's report carries no timings.
     let timed = isReproducible ? nil : started
     let (report, warnings) = try outputs.write(writers: writers, facts: facts, subtitles: subtitles, started: timed)
@@ -171,6 +174,29 @@ struct AssetMaker {
     let file = String(decoding: Array(path.utf8).dropFirst(staged.count), as: UTF8.self)
     return PackError.output(
       path: destination.path, reason: "\(file): \(reason), while encoding \(input.path); nothing was published")
+  }
+
+  /// The wall-clock time of the first frame, when the profile asks for
+  /// EXT-X-PROGRAM-DATE-TIME; read from the input for `"source"`.
+  private func programDateTimeStart() throws -> ProgramDateTime? {
+    switch profile.segment.programDateTime {
+    case nil: return nil
+    case .fixed(let start): return start
+    case .source:
+      let field = "segment.program_date_time \"source\""
+      guard let text = try SourceCreationTime.read(path: input.path) else {
+        throw PackError.input(
+          path: input.path,
+          reason:
+            "has no creation time (no creation_time tag), which \(field) takes: give an ISO 8601 date-time instead")
+      }
+      guard let start = ProgramDateTime(iso8601: text) else {
+        throw PackError.input(
+          path: input.path,
+          reason: "its creation_time \"\(text)\" is not an ISO 8601 date-time, which \(field) takes: give one instead")
+      }
+      return start
+    }
   }
 
   /// Transcoding, or packaging as-is when every rung copies its source.

@@ -16,6 +16,9 @@ struct AssetOutputs {
   let keysFolder: URL
   /// Where `keysFolder` will be published (key-info files name key paths there).
   let keysDestination: URL
+  /// The wall-clock time of the first video frame, resolved from
+  /// `segment.program_date_time`; nil writes no EXT-X-PROGRAM-DATE-TIME.
+  var programDateTime: ProgramDateTime? = nil
 
   /// Writes everything; `writers` and `facts` hold the video renditions, then
   /// the alternate audio renditions in profile order.
@@ -32,8 +35,11 @@ struct AssetOutputs {
     var measured: [MultivariantPlan.Measured] = []
     var iFrameVariants: [MultivariantPlaylist.IFrameVariant] = []
     var renditions: [AssetReport.Rendition] = []
+    let clock = programDateTime.flatMap { start in
+      writers.first?.records.first.map { WallClock(start: start, originTicks: $0.startTicks) }
+    }
     for (writer, fact) in zip(writers, facts) {
-      let written = try writeMediaPlaylists(writer, fact: fact, targetDuration: targetDuration)
+      let written = try writeMediaPlaylists(writer, fact: fact, targetDuration: targetDuration, clock: clock)
       measured.append(written.measured)
       iFrameVariants += written.iFrameVariant.map { [$0] } ?? []
       renditions.append(written.report)
@@ -46,7 +52,7 @@ struct AssetOutputs {
       try $0.write(
         into: folder, segments: writers[0].records, presentationShift: presentationShift,
         targetDuration: targetDuration,
-        checksums: profile.segment.checksums)
+        checksums: profile.segment.checksums, clock: clock)
     }
     let plan = MultivariantPlan(
       profile: profile, video: Array(measured.prefix(videoCount)), audio: Array(measured.dropFirst(videoCount)),
@@ -85,15 +91,19 @@ struct AssetOutputs {
 
   /// Writes one rendition's media and I-frame playlists; what the multivariant
   /// playlist and the report say of it, measured from what was written.
-  private func writeMediaPlaylists(_ writer: RenditionWriter, fact: WrittenStreamFacts, targetDuration: Int64) throws
+  private func writeMediaPlaylists(
+    _ writer: RenditionWriter, fact: WrittenStreamFacts, targetDuration: Int64, clock: WallClock?
+  ) throws
     -> (
       measured: MultivariantPlan.Measured, iFrameVariant: MultivariantPlaylist.IFrameVariant?,
       report: AssetReport.Rendition
     )
   {
     let playlist = MediaPlaylist(
-      entries: writer.records.map {
-        .init(uri: $0.uri, durationTicks: $0.durationTicks, key: $0.key, discontinuity: $0.discontinuity)
+      entries: writer.records.enumerated().map { index, record in
+        .init(
+          uri: record.uri, durationTicks: record.durationTicks, key: record.key, discontinuity: record.discontinuity,
+          programDateTime: clock?.time(at: record.startTicks, first: index == 0, discontinuity: record.discontinuity))
       },
       targetDuration: targetDuration, map: writer.initialization)
     let playlistPath = "\(writer.name)/index.m3u8"
@@ -104,7 +114,8 @@ struct AssetOutputs {
       playlist: playlistPath, facts: fact, peak: BandwidthMeter.peak(samples, targetDuration: targetDuration),
       average: BandwidthMeter.average(samples))
     var iFrameVariant: MultivariantPlaylist.IFrameVariant?
-    if profile.segment.iFramePlaylists, let iFrames = iFramePlaylist(writer, targetDuration: targetDuration),
+    if profile.segment.iFramePlaylists,
+      let iFrames = iFramePlaylist(writer, targetDuration: targetDuration, clock: clock),
       !iFrames.entries.isEmpty
     {
       let path = "\(writer.name)/iframes.m3u8"
@@ -188,7 +199,7 @@ struct AssetOutputs {
   }
 
   /// One entry per keyframe range; each lasts until the next keyframe.
-  private func iFramePlaylist(_ writer: RenditionWriter, targetDuration: Int64) -> IFramePlaylist? {
+  private func iFramePlaylist(_ writer: RenditionWriter, targetDuration: Int64, clock: WallClock?) -> IFramePlaylist? {
     var entries: [IFramePlaylist.Entry] = []
     var ends: [Int64] = []
     // A segment's discontinuity goes before its first I-frame (a segment without one passes it on).
@@ -202,7 +213,8 @@ struct AssetOutputs {
         entries.append(
           .init(
             uri: record.uri, offset: range.offset, length: range.length, durationTicks: 0, key: key,
-            discontinuity: discontinuity))
+            discontinuity: discontinuity,
+            programDateTime: clock?.time(at: range.ptsTicks, first: entries.isEmpty, discontinuity: discontinuity)))
         ends.append(range.ptsTicks)
         discontinuity = false
       }

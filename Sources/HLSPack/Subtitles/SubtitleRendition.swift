@@ -40,7 +40,8 @@ struct SubtitleRendition {
   /// report.json says of them (SHA-256 sums with `checksums`). Cues are
   /// timed as the media is shown: `presentationShift` earlier than its timestamps.
   func write(
-    into asset: URL, segments: [SegmentRecord], presentationShift: Int64, targetDuration: Int64, checksums: Bool
+    into asset: URL, segments: [SegmentRecord], presentationShift: Int64, targetDuration: Int64, checksums: Bool,
+    clock: WallClock? = nil
   ) throws -> AssetReport.Subtitles {
     var report = AssetReport.Subtitles(name: track.name, language: track.language, playlist: "", segments: [])
     guard let first = segments.first else { return report }
@@ -62,7 +63,10 @@ struct SubtitleRendition {
           sha256: checksums ? Hex.encode(try Digest.sha256(bytes)) : nil, iv: nil, keyID: nil))
       // The video's discontinuities, at the same segments (Apple HLS Authoring Spec 8.13–8.15).
       entries.append(
-        .init(uri: name, durationTicks: segment.durationTicks, key: .none, discontinuity: segment.discontinuity))
+        .init(
+          uri: name, durationTicks: segment.durationTicks, key: .none, discontinuity: segment.discontinuity,
+          programDateTime: clock?.time(at: segment.startTicks, first: index == 0, discontinuity: segment.discontinuity))
+      )
     }
     report.playlist = "\(folder)/index.m3u8"
     try writeFile(

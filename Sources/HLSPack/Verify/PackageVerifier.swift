@@ -137,6 +137,9 @@ public struct PackageVerifier {
       paths.append(URIReference.fromPackageRoot(uri, writtenIn: folder))
     }
     run.findings += BitstreamRules.discontinuities(paths.compactMap { path in inspected[path].map { (path, $0) } })
+    run.findings += ProgramDateTimeRules.check(
+      paths.compactMap { path in inspected[path].map { (path, $0) } },
+      variants: playlist.variants.filter { !$0.iFrame }.map { URIReference.fromPackageRoot($0.uri, writtenIn: folder) })
     func path(_ uri: String) -> String { URIReference.fromPackageRoot(uri, writtenIn: folder) }
     func rates(_ path: String) -> (peak: Double, average: Double)? {
       guard let found = measured[path], let found else { return nil }

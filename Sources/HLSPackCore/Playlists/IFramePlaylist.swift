@@ -14,14 +14,21 @@ public struct IFramePlaylist: Sendable {
     /// EXT-X-DISCONTINUITY before this entry: its segment follows one in the
     /// media playlist, and every playlist must change at the same points (Apple HLS Authoring Spec 8.13–8.15).
     public var discontinuity: Bool
+    /// EXT-X-PROGRAM-DATE-TIME of this I-frame: the same as the media
+    /// playlists give the same media time.
+    public var programDateTime: ProgramDateTime?
 
-    public init(uri: String, offset: Int, length: Int, durationTicks: Int64, key: KeyTag, discontinuity: Bool = false) {
+    public init(
+      uri: String, offset: Int, length: Int, durationTicks: Int64, key: KeyTag, discontinuity: Bool = false,
+      programDateTime: ProgramDateTime? = nil
+    ) {
       self.uri = uri
       self.offset = offset
       self.length = length
       self.durationTicks = durationTicks
       self.key = key
       self.discontinuity = discontinuity
+      self.programDateTime = programDateTime
     }
   }
 
@@ -47,7 +54,8 @@ public struct IFramePlaylist: Sendable {
       version: version, targetDuration: targetDuration, mediaSequence: 0, iFramesOnly: true, map: map)
     var lastEnd: (uri: String, end: Int)?
     for entry in entries {
-      lines.beginEntry(durationTicks: entry.durationTicks, key: entry.key, discontinuity: entry.discontinuity)
+      lines.beginEntry(durationTicks: entry.durationTicks, key: entry.key, discontinuity: entry.discontinuity,
+        programDateTime: entry.programDateTime)
       // The offset may be left out when the range continues the previous one.
       let continues = lastEnd.map { $0.uri == entry.uri && $0.end == entry.offset } ?? false
       lines.append("#EXT-X-BYTERANGE:\(entry.length)" + (continues ? "" : "@\(entry.offset)"))

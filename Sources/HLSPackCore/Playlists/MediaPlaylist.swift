@@ -7,12 +7,18 @@ public struct MediaPlaylist: Sendable {
     public var key: KeyTag
     /// EXT-X-DISCONTINUITY before this segment (e.g. the PMT changes after a clear lead).
     public var discontinuity: Bool
+    /// EXT-X-PROGRAM-DATE-TIME of this segment's first frame.
+    public var programDateTime: ProgramDateTime?
 
-    public init(uri: String, durationTicks: Int64, key: KeyTag, discontinuity: Bool = false) {
+    public init(
+      uri: String, durationTicks: Int64, key: KeyTag, discontinuity: Bool = false,
+      programDateTime: ProgramDateTime? = nil
+    ) {
       self.uri = uri
       self.durationTicks = durationTicks
       self.key = key
       self.discontinuity = discontinuity
+      self.programDateTime = programDateTime
     }
   }
 
@@ -47,7 +53,8 @@ public struct MediaPlaylist: Sendable {
     var lines = MediaPlaylistLines(
       version: version, targetDuration: targetDuration, mediaSequence: mediaSequence, iFramesOnly: false, map: map)
     for entry in entries {
-      lines.beginEntry(durationTicks: entry.durationTicks, key: entry.key, discontinuity: entry.discontinuity)
+      lines.beginEntry(durationTicks: entry.durationTicks, key: entry.key, discontinuity: entry.discontinuity,
+        programDateTime: entry.programDateTime)
       lines.append(entry.uri)
     }
     return lines.rendered()

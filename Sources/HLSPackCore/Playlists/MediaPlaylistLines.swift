@@ -1,6 +1,7 @@
 /// The lines of a VOD media playlist as both kinds here write them (`MediaPlaylist`,
 /// `IFramePlaylist`): one header, then per entry its discontinuity, a key tag
-/// where the key changes, and its EXTINF; EXT-X-ENDLIST to close.
+/// where the key changes, its program date-time where it has one, and its
+/// EXTINF; EXT-X-ENDLIST to close.
 struct MediaPlaylistLines {
   private(set) var lines: [String]
   private var key = KeyTag.none
@@ -21,12 +22,13 @@ struct MediaPlaylistLines {
   }
 
   /// The tags that open an entry; its EXT-X-BYTERANGE, if any, and URI follow.
-  mutating func beginEntry(durationTicks: Int64, key: KeyTag, discontinuity: Bool) {
+  mutating func beginEntry(durationTicks: Int64, key: KeyTag, discontinuity: Bool, programDateTime: ProgramDateTime?) {
     if discontinuity { lines.append("#EXT-X-DISCONTINUITY") }
     if key != self.key {
       lines.append("#EXT-X-KEY:\(key.attributes)")
       self.key = key
     }
+    if let programDateTime { lines.append("#EXT-X-PROGRAM-DATE-TIME:\(programDateTime.iso8601)") }
     lines.append("#EXTINF:\(MediaPlaylist.formatDuration(durationTicks)),")
   }
 

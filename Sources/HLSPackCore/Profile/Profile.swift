@@ -42,13 +42,26 @@ public struct SegmentSettings: Sendable, Equatable {
   public var iFramePlaylists: Bool
   /// Record every segment's SHA-256 in report.json (costs a hash of every written byte).
   public var checksums: Bool
+  /// Where EXT-X-PROGRAM-DATE-TIME starts; nil writes none.
+  public var programDateTime: ProgramDateTimeStart?
 
-  public init(duration: Double, container: Container, iFramePlaylists: Bool = true, checksums: Bool = false) {
+  public init(
+    duration: Double, container: Container, iFramePlaylists: Bool = true, checksums: Bool = false,
+    programDateTime: ProgramDateTimeStart? = nil
+  ) {
     self.duration = duration
     self.container = container
     self.iFramePlaylists = iFramePlaylists
     self.checksums = checksums
+    self.programDateTime = programDateTime
   }
+}
+
+/// The wall-clock time of the presentation's first frame (`segment.program_date_time`).
+public enum ProgramDateTimeStart: Sendable, Equatable {
+  /// The source file's creation time (its container's `creation_time`).
+  case source
+  case fixed(ProgramDateTime)
 }
 
 public enum VideoCodec: String, Sendable, Equatable, CaseIterable {

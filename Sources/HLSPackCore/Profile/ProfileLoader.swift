@@ -8,7 +8,7 @@ public enum ProfileLoader {
   static let presets = [
     "ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow", "placebo",
   ]
-  static let profiles: [VideoCodec: [String]] = [.h264: ["baseline", "main", "high"], .hevc: ["main"]]
+  static let profiles: [VideoCodec: [String]] = [.h264: ["baseline", "main", "high"], .hevc: ["main", "main10"]]
   static let aacSampleRates = [8000, 11025, 12000, 16000, 22050, 24000, 32000, 44100, 48000, 64000, 88200, 96000]
   /// Rung names become folder names; "keys" holds the key files.
   static let reservedNames: Set<String> = ["keys"]
@@ -245,8 +245,20 @@ public enum ProfileLoader {
     let container = try r.oneOf("container", Container.allCases.map(\.rawValue)).flatMap(Container.init) ?? .ts
     let iFrames = try r.bool("iframe_playlists") ?? true
     let checksums = try r.bool("checksums") ?? false
+    let programDateTime = try r.string("program_date_time").map { text -> ProgramDateTimeStart in
+      if text == "source" { return .source }
+      guard let start = ProgramDateTime(iso8601: text) else {
+        throw r.error(
+          "program_date_time",
+          "\"\(text)\" is neither \"source\" nor an ISO 8601 date-time with a time zone, such as \"2026-03-01T12:00:00Z\""
+        )
+      }
+      return .fixed(start)
+    }
     try r.finish()
-    return SegmentSettings(duration: duration, container: container, iFramePlaylists: iFrames, checksums: checksums)
+    return SegmentSettings(
+      duration: duration, container: container, iFramePlaylists: iFrames, checksums: checksums,
+      programDateTime: programDateTime)
   }
 
   static func readRung(_ reader: FieldReader, baseDirectory: URL) throws -> VideoRung {

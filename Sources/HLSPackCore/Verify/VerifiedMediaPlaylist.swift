@@ -42,6 +42,8 @@ public struct VerifiedMediaPlaylist: Sendable {
     public var byteRangeProblem: String?
     /// An EXT-X-DISCONTINUITY stands before the segment.
     public var discontinuity = false
+    /// The EXT-X-PROGRAM-DATE-TIME before the segment, as written.
+    public var programDateTime: (line: Int, value: String)?
 
     /// The IV the segment is encrypted with: the explicit one, or the media
     /// sequence number as a big-endian 128-bit integer (RFC 8216bis §5.2).
@@ -75,6 +77,7 @@ public struct VerifiedMediaPlaylist: Sendable {
     var key: Key?
     var map: String?
     var discontinuity = false
+    var programDateTime: (line: Int, value: String)?
     for entry in text.entries {
       switch entry {
       case .tag(let tag):
@@ -89,6 +92,7 @@ public struct VerifiedMediaPlaylist: Sendable {
         case "EXT-X-PLAYLIST-TYPE": playlistType = tag.value
         case "EXT-X-ENDLIST": hasEndList = true
         case "EXT-X-DISCONTINUITY": discontinuity = true
+        case "EXT-X-PROGRAM-DATE-TIME": programDateTime = (tag.line, tag.value)
         case "EXT-X-I-FRAMES-ONLY": iFramesOnly = true
         case "EXTINF": pendingDuration = String(tag.value.prefix { $0 != "," })
         case "EXT-X-BYTERANGE": pendingRange = tag.value
@@ -107,8 +111,9 @@ public struct VerifiedMediaPlaylist: Sendable {
           Segment(
             uri: uri, line: line, duration: pendingDuration.flatMap(PlaylistNumber.decimalFloat),
             durationText: pendingDuration, sequenceNumber: sequence, key: key, mapURI: map, byteRange: range.range,
-            byteRangeProblem: range.problem, discontinuity: discontinuity))
+            byteRangeProblem: range.problem, discontinuity: discontinuity, programDateTime: programDateTime))
         discontinuity = false
+        programDateTime = nil
         // Past 2^64 − 1 the numbers wrap, as the IVs derived from them (a 128-bit integer's low half) do.
         sequence &+= 1
         pendingDuration = nil

@@ -72,3 +72,15 @@ extension VerifyRules {
     owner: .packager,
     summary: "an I-frame playlist's byte range does not hold exactly one access unit that is a keyframe")
 }
+
+/// The rules on EXT-X-PROGRAM-DATE-TIME.
+extension VerifyRules {
+  public static let programDateTimeInvalid = VerifyRule(
+    id: "playlist.program-date-time-invalid", severity: .must, source: "RFC 8216bis §4.4.4.6", owner: .packager,
+    summary: "an EXT-X-PROGRAM-DATE-TIME is not an ISO 8601 date-time with a time zone")
+  public static let programDateTimeInconsistent = VerifyRule(
+    id: "playlist.program-date-time-inconsistent", severity: .must, source: "RFC 8216bis §6.2.4", owner: .packager,
+    summary:
+      "one media playlist has EXT-X-PROGRAM-DATE-TIME and another has none, or two variants give the same media time different date-times"
+  )
+}

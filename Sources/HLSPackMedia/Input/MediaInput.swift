@@ -67,6 +67,8 @@ final class MediaInput {
     context.unsafelyUnwrapped
   }
 
+  var formatMetadata: OpaquePointer? { ctx.pointee.metadata }
+
   func stream(_ index: Int32) -> UnsafeMutablePointer<AVStream> {
     ctx.pointee.streams[Int(index)].unsafelyUnwrapped
   }

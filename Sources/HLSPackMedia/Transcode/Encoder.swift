@@ -18,9 +18,10 @@ final class Encoder {
   /// forces them (and at the GOP limit), closed GOPs and no scene-cut
   /// keyframes, so that every rung cuts at the same presentation times.
   /// `globalHeader`: parameter sets in extradata, as fMP4 sample entries need.
+  /// `hdr`: an HDR source's rung, 10-bit HEVC Main 10 with its HDR10 metadata.
   static func video(
     rung: VideoRung, rate: FrameRate, gopFrames: Int, colour: ColourDescription, bitExact: Bool, threads: Int,
-    globalHeader: Bool
+    globalHeader: Bool, hdr: HDRMetadata? = nil
   ) throws -> Encoder {
     let name = rung.codec == .hevc ? "libx265" : "libx264"
     guard let codec = avcodec_find_encoder_by_name(name) else {
@@ -30,7 +31,7 @@ final class Encoder {
     let ctx = encoder.ctx
     ctx.pointee.width = Int32(rung.width)
     ctx.pointee.height = Int32(rung.height)
-    ctx.pointee.pix_fmt = AV_PIX_FMT_YUV420P
+    ctx.pointee.pix_fmt = hdr == nil ? AV_PIX_FMT_YUV420P : AV_PIX_FMT_YUV420P10LE
     ctx.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
     ctx.pointee.color_primaries = colour.primaries
     ctx.pointee.color_trc = colour.transfer
@@ -56,7 +57,7 @@ final class Encoder {
     if globalHeader { ctx.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
     let priv = ctx.pointee.priv_data
     try setOption(priv, "preset", rung.preset)
-    if let profile = rung.profile { try setOption(priv, "profile", profile) }
+    if let profile = rung.profile ?? (hdr == nil ? nil : "main10") { try setOption(priv, "profile", profile) }
     try setOption(priv, "forced-idr", 1)
     switch rung.codec {
     case .h264:
@@ -67,6 +68,8 @@ final class Encoder {
     case .hevc:
       var params = "scenecut=0:open-gop=0:log-level=error"
       if let level = rung.level { params += ":level-idc=\(level)" }
+      // The mastering display and content light SEI of the source (x265 sends them with every IDR).
+      params += hdr?.x265Parameters ?? ""
       // x265 sizes its own thread pool from the machine, not from thread_count:
       // a batch job's share of the cores is given to it as its pool size.
       if bitExact {

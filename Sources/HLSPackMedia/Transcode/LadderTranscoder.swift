@@ -17,6 +17,9 @@ public struct LadderJob: Sendable {
   /// Burn test labels (name, size, bit rate, frame number, time, QR code)
   /// into every rung's pictures after scaling; off for normal encodes.
   public var labels = false
+  /// Set for an HDR source: rungs are HEVC Main 10 that keep its colours and
+  /// repeat its HDR10 metadata.
+  var hdr: HDRMetadata?
 
   /// Threads per video encoder: each rung's encoder runs beside the others.
   var encoderThreads: Int { coreShare.map { max(1, $0 / max(1, rungs.count)) } ?? 0 }
@@ -49,14 +52,10 @@ public final class LadderTranscoder: RenditionProducer {
   /// Opens and checks the source; fails with `PackError.input` naming the file.
   public init(path: String, job: LadderJob) throws {
     input = try MediaInput(path: path)
-    // Rungs are 8-bit SDR and nothing here tone-maps: HDR pictures would come
-    // out washed out, under an SDR label. Refused rather than made wrong.
+    var job = job
     if input.videoRange != .sdr {
-      throw PackError.input(
-        path: path,
-        reason:
-          "video stream #\(input.videoStreamIndex) is HDR (\(input.videoRange.rawValue)); encoded rungs are 8-bit SDR and hlspack does not tone-map, so its colours would be wrong: package it as it is with \"codec\": \"copy\", or convert it to SDR first"
-      )
+      try HDRRungs.check(job, input: input)
+      job.hdr = try HDRMetadata.probe(path: path)
     }
     self.job = job
   }
@@ -276,7 +275,7 @@ public final class LadderTranscoder: RenditionProducer {
     }
     return try RungWorker(
       rung: rung, rate: rate, output: job.output, threads: job.encoderThreads, source: input, audio: audio,
-      labels: job.labels ? try LabelOverlay(rung: rung, rate: rate) : nil, destination: destination)
+      labels: job.labels ? try LabelOverlay(rung: rung, rate: rate) : nil, destination: destination, hdr: job.hdr)
   }
 
   /// What the finished rungs wrote; throws the first rung's failure, naming the rung.

@@ -27,11 +27,13 @@ final class RungWorker: @unchecked Sendable {
   private let finished = DispatchSemaphore(value: 0)
   private(set) var failure: Error?
   private(set) var facts: WrittenStreamFacts?
+  /// PQ or HLG for an HDR source's Main 10 rung, as its VUI says.
+  private let videoRange: VideoRange
 
   init(
     rung: VideoRung, rate: FrameRate, output: RenditionOutput, threads: Int, source: MediaInput,
     audio: (parameters: CodecParameters, timeBase: AVRational, codec: String)?, labels: LabelOverlay? = nil,
-    destination: SegmentDestination
+    destination: SegmentDestination, hdr: HDRMetadata? = nil
   ) throws {
     self.labels = labels
     self.rung = rung
@@ -39,12 +41,14 @@ final class RungWorker: @unchecked Sendable {
     converter = FrameRateConverter(rate: rate)
     scaler = try VideoScaler(
       width: rung.width, height: rung.height, orientation: source.videoOrientation,
-      picture: rung.fit.placement(width: rung.width, height: rung.height, aspect: source.videoPictureAspect))
+      picture: rung.fit.placement(width: rung.width, height: rung.height, aspect: source.videoPictureAspect),
+      tenBit: hdr != nil)
     // IDRs at every segment start, and at least every 2 s within long segments.
     let gop = min(schedule.framesPerSegment, Int((2 * rate.value).rounded(.up)))
     encoder = try Encoder.video(
       rung: rung, rate: rate, gopFrames: max(1, gop), colour: source.videoColour, bitExact: output.reproducible,
-      threads: threads, globalHeader: output.container == .fmp4)
+      threads: threads, globalHeader: output.container == .fmp4, hdr: hdr)
+    videoRange = hdr == nil ? .sdr : source.videoRange
     muxer = try SegmentMuxer(
       output: output,
       video: CodecParameters(from: encoder.ctx), videoTimeBase: encoder.timeBase,
@@ -98,7 +102,8 @@ final class RungWorker: @unchecked Sendable {
     let video = rung.codec == .hevc ? CodecString.hvc1(annexB: parameterSets) : CodecString.avc1(annexB: parameterSets)
     facts = WrittenStreamFacts(
       codecs: [video, audioCodec].compactMap { $0 },
-      width: rung.width, height: rung.height, frameRate: muxer.frameRate, videoFrames: muxer.frames)
+      width: rung.width, height: rung.height, frameRate: muxer.frameRate, videoFrames: muxer.frames,
+      videoRange: videoRange)
   }
 
   private func encode(_ frame: Frame) throws {

@@ -19,14 +19,26 @@ final class VideoScaler {
   /// Where the picture goes in the frame: all of it unless padded.
   private let picture: Placement
   private var padded: Bool { picture != (0, 0, Int(width), Int(height)) }
+  /// 4:2:0 in 8 bits, or in 10 (HDR rungs).
+  private let format: AVPixelFormat
 
-  init(width: Int, height: Int, orientation: PictureOrientation = .upright, picture: Placement? = nil) throws {
+  init(
+    width: Int, height: Int, orientation: PictureOrientation = .upright, picture: Placement? = nil,
+    tenBit: Bool = false
+  ) throws {
     self.width = Int32(width)
     self.height = Int32(height)
     self.orientation = orientation
     self.picture = picture ?? (0, 0, width, height)
+    format = tenBit ? AV_PIX_FMT_YUV420P10LE : AV_PIX_FMT_YUV420P
     scaled = try Frame()
     placed = try Frame()
+    // Turning and padding move 8-bit samples; 10-bit pictures are only scaled.
+    if tenBit, orientation != .upright || padded {
+      throw MediaError(
+        "an HDR picture that is turned or padded (\"fit\": \"pad\") cannot be encoded yet: only scaled; use \"codec\": \"copy\""
+      )
+    }
   }
 
   deinit { sws_freeContext(context) }
@@ -40,13 +52,13 @@ final class VideoScaler {
       orientation.swapsSides ? (pictureHeight, pictureWidth) : (pictureWidth, pictureHeight)
     context = sws_getCachedContext(
       context, src.width, src.height, AVPixelFormat(rawValue: src.format),
-      scaledWidth, scaledHeight, AV_PIX_FMT_YUV420P, SWS_BICUBIC, nil, nil, nil)
+      scaledWidth, scaledHeight, format, SWS_BICUBIC, nil, nil, nil)
     guard let context else { throw FFmpegError(call: "sws_getCachedContext", code: hlspack_averror(EINVAL)) }
-    let dst = try Self.writable(scaled, width: scaledWidth, height: scaledHeight, black: false)
+    let dst = try Self.writable(scaled, width: scaledWidth, height: scaledHeight, format: format, black: false)
     try check(sws_scale_frame(context, dst, source), "sws_scale_frame")
     dst.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
     guard orientation != .upright || padded else { return dst }
-    let output = try Self.writable(placed, width: width, height: height, black: padded)
+    let output = try Self.writable(placed, width: width, height: height, format: format, black: padded)
     for plane in 0..<3 {
       let shift: Int32 = plane == 0 ? 0 : 1
       place(
@@ -61,14 +73,14 @@ final class VideoScaler {
   /// A frame of this size whose buffer may be written: the encoder may still
   /// hold the previous picture (copy-on-write, which keeps the bars).
   /// `black`: a new buffer starts black (limited range), for the bars.
-  private static func writable(_ frame: Frame, width: Int32, height: Int32, black: Bool) throws -> UnsafeMutablePointer<
-    AVFrame
-  > {
+  private static func writable(
+    _ frame: Frame, width: Int32, height: Int32, format: AVPixelFormat, black: Bool
+  ) throws -> UnsafeMutablePointer<AVFrame> {
     let f = frame.pointer
     if f.pointee.buf.0 == nil {
       f.pointee.width = width
       f.pointee.height = height
-      f.pointee.format = AV_PIX_FMT_YUV420P.rawValue
+      f.pointee.format = format.rawValue
       try check(av_frame_get_buffer(f, 0), "av_frame_get_buffer")
       if black {
         for plane in 0..<3 {

@@ -42,6 +42,12 @@ extension ProfileLoaderTests {
     Rejection(P.profile(["segment": #"{"duration": 6, "container": "mkv"}"#]), "$.segment.container", #"found "mkv""#),
     Rejection(
       P.profile(["segment": #"{"duration": 6, "checksums": "yes"}"#]), "$.segment.checksums", "expected true or false"),
+    Rejection(
+      P.profile(["segment": #"{"duration": 6, "program_date_time": "2026-03-01T12:00:00"}"#]),
+      "$.segment.program_date_time", "neither \"source\" nor an ISO 8601 date-time with a time zone"),
+    Rejection(
+      P.profile(["segment": #"{"duration": 6, "program_date_time": true}"#]), "$.segment.program_date_time",
+      "expected a string"),
     Rejection(P.profile(["video": nil]), "$.video", "is required"),
     Rejection(P.profile(["video": "[]"]), "$.video", "one or more rungs"),
     // Picture size.

@@ -54,6 +54,37 @@ import Testing
     #expect(findings.first?.file == "b.m3u8" && findings.first?.segment == "b.ts")
   }
 
+  /// RFC 8216bis §6.2.4: all media playlists or none, and the same date-time at the same media time.
+  @Test func programDateTimesMustBeConsistent() {
+    func dated(_ first: String, _ second: String? = nil) -> [InspectedSegment] {
+      var text = Self.playlist.replacingOccurrences(
+        of: "#EXTINF:2.0,\na.ts", with: "#EXT-X-PROGRAM-DATE-TIME:\(first)\n#EXTINF:2.0,\na.ts")
+      if let second {
+        text = text.replacingOccurrences(
+          of: "#EXTINF:2.0,\nb.ts", with: "#EXT-X-DISCONTINUITY\n#EXT-X-PROGRAM-DATE-TIME:\(second)\n#EXTINF:2.0,\nb.ts"
+        )
+      }
+      return segments(text)
+    }
+    let start = "2026-03-01T12:00:00.000Z"
+    let same = [
+      ("a.m3u8", dated(start, "2026-03-01T12:00:02.000Z")), ("b.m3u8", dated(start, "2026-03-01T13:00:02+01:00")),
+    ]
+    #expect(ProgramDateTimeRules.check(same, variants: ["a.m3u8", "b.m3u8"]).isEmpty)
+    let shifted = [
+      ("a.m3u8", dated(start, "2026-03-01T12:00:02.000Z")), ("b.m3u8", dated(start, "2026-03-01T12:00:02.100Z")),
+    ]
+    let findings = ProgramDateTimeRules.check(shifted, variants: ["a.m3u8", "b.m3u8"])
+    #expect(findings.map(\.rule.id) == ["playlist.program-date-time-inconsistent"])
+    #expect(findings.first?.file == "b.m3u8" && findings.first?.segment == "b.ts")
+    #expect(ProgramDateTimeRules.check(shifted, variants: ["a.m3u8"]).isEmpty, "renditions are not compared")
+    let missing = ProgramDateTimeRules.check(
+      [("a.m3u8", dated(start)), ("s.m3u8", segments(Self.playlist))], variants: [])
+    #expect(missing.map(\.rule.id) == ["playlist.program-date-time-inconsistent"] && missing.first?.file == "s.m3u8")
+    let invalid = ProgramDateTimeRules.check([("a.m3u8", dated("2026-03-01T12:00:00"))], variants: ["a.m3u8"])
+    #expect(invalid.map(\.rule.id) == ["playlist.program-date-time-invalid"])
+  }
+
   @Test func codecsEntries() {
     #expect(VariantBitstreamRules.declares("avc1.64001f", "avc1.64001f"))
     #expect(VariantBitstreamRules.declares("avc3.64001f", "avc1.64001f"))
