@@ -43,17 +43,27 @@ let package = Package(
     // The only importer of OpenSSL, primitives only: AES-128-CBC, the SAMPLE-AES
     // and cbcs block patterns, CSPRNG, SHA-256, HMAC. Bitstreams are read in Core.
     .target(name: "HLSPackCrypto", dependencies: ["COpenSSL"]),
-    // Wires the stages into the `encode` job.
+    // A package on disk as verify, rewrite-keys, `encode --verify` and serve see it:
+    // its files and their boundary, keys.json, and the key behind a key file.
+    .target(name: "HLSPackPackage", dependencies: ["HLSPackCore"]),
+    // `hlspack verify`: the rules, the inspectors of segments, and reading a package
+    // from a folder or over HTTP.
     .target(
-      name: "HLSPack",
+      name: "HLSPackVerify",
       dependencies: [
-        "HLSPackCore", "HLSPackMedia", "HLSPackCrypto",
-        .product(name: "Logging", package: "swift-log"),
+        "HLSPackCore", "HLSPackMedia", "HLSPackCrypto", "HLSPackPackage",
         // `verify http(s)://…`: NIO waits for bytes without spinning, and takes a CA bundle (--cacert).
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOHTTP1", package: "swift-nio"),
         .product(name: "NIOSSL", package: "swift-nio-ssl"),
+      ]),
+    // Wires the stages into the `encode` job.
+    .target(
+      name: "HLSPack",
+      dependencies: [
+        "HLSPackCore", "HLSPackMedia", "HLSPackCrypto", "HLSPackPackage", "HLSPackVerify",
+        .product(name: "Logging", package: "swift-log"),
       ]),
     // `hlspack serve`: a fixture server for players, with scenario rules and a
     // request log. Only this target, HLSPack (verify's HTTP client) and the
@@ -80,7 +90,7 @@ let package = Package(
     .executableTarget(
       name: "hlspack",
       dependencies: [
-        "HLSPack", "HLSPackCore", "HLSPackServe",
+        "HLSPack", "HLSPackCore", "HLSPackServe", "HLSPackVerify",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
       ]),
