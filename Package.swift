@@ -35,8 +35,11 @@ let package = Package(
     .systemLibrary(name: "CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
     .systemLibrary(name: "CZBar", pkgConfig: "zbar", providers: [.apt(["libzbar-dev"])]),
 
+    // The one reader of M3U8 text: lines, tags and attribute lists (RFC 8216bis §4.1–4.2),
+    // for every reader of playlists (Core, verify, serve, the tests). Depends on nothing.
+    .target(name: "HLSPackM3U8"),
     // Pure Swift: profile, segmenting, playlists, reporting, publishing. Sees no C type.
-    .target(name: "HLSPackCore"),
+    .target(name: "HLSPackCore", dependencies: ["HLSPackM3U8"]),
     // The only importer of FFmpeg: demux, decode, scale, resample, encode, mux.
     // Also the fixture's labels: QR codes (libqrencode) drawn into frames, read back with libzbar.
     .target(name: "HLSPackMedia", dependencies: ["HLSPackCore", "CFFmpeg", "CQREncode", "CZBar"]),
@@ -51,7 +54,7 @@ let package = Package(
     .target(
       name: "HLSPackVerify",
       dependencies: [
-        "HLSPackCore", "HLSPackMedia", "HLSPackCrypto", "HLSPackPackage",
+        "HLSPackCore", "HLSPackM3U8", "HLSPackMedia", "HLSPackCrypto", "HLSPackPackage",
         // `verify http(s)://…`: NIO waits for bytes without spinning, and takes a CA bundle (--cacert).
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "NIOCore", package: "swift-nio"),
@@ -71,7 +74,7 @@ let package = Package(
     .target(
       name: "HLSPackServe",
       dependencies: [
-        "CZlib",
+        "CZlib", "HLSPackM3U8",
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -99,7 +102,10 @@ let package = Package(
     // files, byte builders. It depends on no hlspack target.
     .target(name: "HLSPackTestSupport", path: "Tests/Support"),
     // Golden files and vectors are read through #filePath, not as bundle resources.
-    .testTarget(name: "HLSPackCoreTests", dependencies: ["HLSPackCore", "HLSPackTestSupport"], exclude: ["Snapshots"]),
+    .testTarget(
+      name: "HLSPackCoreTests",
+      dependencies: ["HLSPackCore", "HLSPackM3U8", "HLSPackPackage", "HLSPackVerify", "HLSPackTestSupport"],
+      exclude: ["Snapshots"]),
     .testTarget(
       name: "HLSPackCryptoTests", dependencies: ["HLSPackCrypto", "HLSPackTestSupport"], exclude: ["Vectors"]),
     // The muxers on real libavformat contexts, writing to memory: container rules,
@@ -107,13 +113,15 @@ let package = Package(
     .testTarget(name: "HLSPackMediaTests", dependencies: ["HLSPackMedia", "HLSPackCore", "CFFmpeg"]),
     // Unit tests of the HLSPack target's stages (Protection: the SAMPLE-AES stream encryptors).
     .testTarget(
-      name: "HLSPackTests", dependencies: ["HLSPack", "HLSPackCore", "HLSPackCrypto", "HLSPackTestSupport"]),
+      name: "HLSPackTests",
+      dependencies: ["HLSPack", "HLSPackCore", "HLSPackCrypto", "HLSPackPackage", "HLSPackVerify", "HLSPackTestSupport"]),
     // Runs the real pipeline and checks it with ffmpeg, ffprobe and openssl;
     // depends on the executable so that `swift test` builds it for the CLI tests.
     .testTarget(
       name: "HLSPackEndToEndTests",
       dependencies: [
-        "hlspack", "HLSPack", "HLSPackCore", "HLSPackCrypto", "HLSPackMedia", "HLSPackTestSupport",
+        "hlspack", "HLSPack", "HLSPackCore", "HLSPackCrypto", "HLSPackM3U8", "HLSPackMedia", "HLSPackPackage",
+        "HLSPackVerify", "HLSPackTestSupport",
         .product(name: "Logging", package: "swift-log"),
       ],
       exclude: ["Golden"]),

@@ -1,3 +1,5 @@
+import HLSPackCore
+
 /// EXT-X-BYTERANGE values read in playlist order (RFC 8216bis §4.4.4.2):
 /// `n[@o]`, decimal-integers; without `o` the range begins at the byte after
 /// the previous segment's range, which must be a sub-range of the same

@@ -1,3 +1,5 @@
+import HLSPackCore
+
 extension FragmentInspector {
   /// One senc record: the sample's IV (empty: the constant IV) and subsamples (nil: the whole sample).
   struct SampleRecord {

@@ -1,3 +1,5 @@
+import HLSPackCore
+
 /// Decrypts `cbcs` chains for `FragmentInspector`; HLSPack implements it
 /// with HLSPackCrypto.
 public protocol CBCSChainDecrypting {

@@ -1,3 +1,5 @@
+import HLSPackCore
+
 /// What an fMP4 initialization section says that its rendition's segments
 /// are checked against: per track its timescale, trex defaults, codec,
 /// parameter sets and `cbcs` protection (ISO/IEC 14496-12 §8.4.2, §8.8.3;

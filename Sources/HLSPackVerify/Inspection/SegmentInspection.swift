@@ -1,3 +1,5 @@
+import HLSPackCore
+
 /// What the clear (or decrypted) bytes of one media segment say, for the
 /// bitstream rules: only what those rules need, read from the first access
 /// unit's NAL units, the first SPS, and the PES headers or `tfdt` timestamps.

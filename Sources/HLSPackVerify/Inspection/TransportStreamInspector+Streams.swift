@@ -1,3 +1,5 @@
+import HLSPackCore
+
 /// One elementary stream of a transport stream segment, as the inspector
 /// follows it. A class, so that appending to its payload never copies it.
 final class ElementaryStream {

@@ -1,3 +1,5 @@
+import HLSPackCore
+
 /// Reads a clear MPEG-TS segment piece by piece (ISO/IEC 13818-1 §2.4.3) for
 /// the bitstream rules, keeping little: the PAT and PMT, each PID's last
 /// continuity_counter, the PES headers' timestamps, the first video access

@@ -1,5 +1,6 @@
 import Foundation
 import HLSPackCore
+
 import HLSPackCrypto
 
 /// An I-frame entry of a whole-segment AES-128 package names a byte range

@@ -1,6 +1,8 @@
 import Foundation
 import HLSPackCore
 
+import HLSPackPackage
+
 /// Keys given to `verify` for key URIs the package cannot serve itself
 /// (`skd://…`, `myapp-key://…`, `https://…`, an absolute path): from
 /// `--key URI=FILE|HEX` and from an hlspack keys.json. They are looked up by
@@ -54,8 +56,7 @@ public struct ProvidedKeys: Sendable {
     let folder = url.deletingLastPathComponent()
     let manifest: KeysManifest
     do {
-      let bytes = try SmallFile.readRegular(url.path, limit: PackageKeyRewriter.manifestLimit)
-      manifest = try PackageKeyRewriter.decodeManifest(bytes, at: url)
+      manifest = try KeysManifestFile.read(at: url)
     } catch let failure as SmallFile.Failure {
       throw VerifyError(description: "--keys \(url.path): cannot read \(failure.reason)")
     } catch {
@@ -79,10 +80,10 @@ public struct ProvidedKeys: Sendable {
       guard hex.count == 32, let bytes = Hex.decode(hex) else { return .unusable("its key is not 32 hex digits") }
       return .key(bytes)
     }
-    guard let path = PackagePaths.normalize(key.keyFile.split(separator: "/").map(String.init)) else {
+    guard let path = PackagePaths.normalize(key.keyFile) else {
       return .unusable("its key file \(key.keyFile) lies above the keys.json folder; not read")
     }
-    switch KeyLocator.readKey(at: folder.appendingPathComponent(path), within: folder) {
+    switch PackageKeyFile.read(at: folder.appendingPathComponent(path), within: folder) {
     case .key(let bytes): return .key(bytes)
     case .missing: return .unusable("its key file \(key.keyFile) does not exist")
     case .outside(let real): return .unusable("its key file \(key.keyFile) leads to \(real), outside; not read")

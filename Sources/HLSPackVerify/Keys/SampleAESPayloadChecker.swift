@@ -1,28 +1,29 @@
 import HLSPackCore
-import HLSPackCrypto
+
 import HLSPackMedia
 
+/// Undoes SAMPLE-AES on one PES payload (Apple MPEG-2 Stream Encryption
+/// Format for HTTP Live Streaming §2.2–2.3). The packager's own decryptors
+/// are handed in (`PackageVerifier.sampleAES`) by whoever links both, so that
+/// verify undoes exactly what the encoder did without depending on it.
+public protocol SampleAESDecrypting {
+  init(key: [UInt8]) throws
+  func decrypt(_ payload: inout [UInt8], kind: SampleKind, iv: [UInt8]) throws
+}
+
 /// Decrypts the SAMPLE-AES payloads of one segment for `TransportStreamInspector`
-/// (Apple MPEG-2 Stream Encryption Format for HTTP Live Streaming §2.2–2.3),
-/// undoing `H264SampleEncryptor` and `AudioFrameCipher`, and decodes what the
-/// inspector asks to decode.
+/// and decodes what the inspector asks to decode.
 final class SampleAESPayloadChecker: SamplePayloadChecking {
-  private let video: H264SampleDecryptor
-  private let audio: AudioFrameCipher
+  private let decryptor: any SampleAESDecrypting
   private let iv: [UInt8]
 
-  init(key: [UInt8], iv: [UInt8]) throws {
-    video = try H264SampleDecryptor(key: key)
-    audio = try AudioFrameCipher(key: key, encrypt: false)
+  init(_ decryptor: any SampleAESDecrypting.Type, key: [UInt8], iv: [UInt8]) throws {
+    self.decryptor = try decryptor.init(key: key)
     self.iv = iv
   }
 
   func decryptSampleAES(_ payload: inout [UInt8], kind: SampleKind) throws {
-    switch kind {
-    case .h264: payload = try video.decrypt(accessUnit: payload, iv: iv)
-    case .aac: try payload.withUnsafeMutableBufferPointer { try audio.process($0, framing: .adts, iv: iv) }
-    case .ac3: try payload.withUnsafeMutableBufferPointer { try audio.process($0, framing: .ac3, iv: iv) }
-    }
+    try decryptor.decrypt(&payload, kind: kind, iv: iv)
   }
 
   func decodeProblem(_ accessUnit: [UInt8], kind: SampleKind) -> String? {

@@ -1,4 +1,5 @@
 import Foundation
+
 import HLSPackCore
 
 /// The key bytes a package's key URIs lead to, each read once; the findings

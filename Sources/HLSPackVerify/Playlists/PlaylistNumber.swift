@@ -1,3 +1,5 @@
+import HLSPackCore
+
 /// The numeric types of RFC 8216bis §4.2, read strictly: a value a client's
 /// parser refuses is refused here too (nil), so that no rule computes with it,
 /// and what is read is finite and in range, so that every rule's arithmetic is.

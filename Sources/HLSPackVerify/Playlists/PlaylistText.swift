@@ -1,3 +1,7 @@
+import HLSPackCore
+
+import HLSPackM3U8
+
 /// A playlist split into tags and URI lines, as written, for checking rather
 /// than playing: nothing is rejected, every entry keeps its line number.
 public struct PlaylistText: Sendable {
@@ -8,9 +12,9 @@ public struct PlaylistText: Sendable {
     public var value: String
     public var line: Int
     /// `value` read as an attribute list (RFC 8216bis §4.2); empty for other tags.
-    public var attributes: [KeyURIRewriter.Attribute]
+    public var attributes: [M3U8Attribute]
 
-    public func attribute(_ name: String) -> KeyURIRewriter.Attribute? { attributes.first { $0.name == name } }
+    public func attribute(_ name: String) -> M3U8Attribute? { attributes.first { $0.name == name } }
   }
 
   public enum Entry: Sendable {
@@ -32,7 +36,7 @@ public struct PlaylistText: Sendable {
   static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
 
   public init(_ bytes: [UInt8]) {
-    let lines = KeyURIRewriter.lines(of: bytes)
+    let lines = M3U8Line.lines(of: bytes)
     firstLine = lines.first.map { Array(bytes[$0.content]) }
     entries = []
     for line in lines {
@@ -47,17 +51,15 @@ public struct PlaylistText: Sendable {
         if !uri.isEmpty { entries.append(.uri(uri, line: line.number)) }
         continue
       }
-      // Lines starting "#" but not "#EXT" are comments (RFC 8216bis §4.1).
-      guard content.starts(with: Array("#EXT".utf8)) else { continue }
-      let body = content.dropFirst()
-      let colon = body.firstIndex(of: UInt8(ascii: ":"))
-      let name = String(decoding: body[..<(colon ?? body.endIndex)], as: UTF8.self)
-      let valueBytes = colon.map { body[($0 + 1)...] } ?? body[body.endIndex...]
-      let attributes = Self.attributeListTags.contains(name) ? KeyURIRewriter.parseAttributes(valueBytes) : []
+      // Lines starting "#" but not "#EXT" are comments.
+      guard let tag = M3U8Tag(content) else { continue }
+      let valueBytes = bytes[tag.value]
+      let attributes = Self.attributeListTags.contains(tag.name) ? M3U8Attribute.list(valueBytes) : []
       entries.append(
         .tag(
-          Tag(name: name, value: String(decoding: valueBytes, as: UTF8.self), line: line.number, attributes: attributes)
-        ))
+          Tag(
+            name: tag.name, value: String(decoding: valueBytes, as: UTF8.self), line: line.number,
+            attributes: attributes)))
     }
   }
 

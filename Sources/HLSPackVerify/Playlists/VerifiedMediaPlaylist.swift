@@ -1,10 +1,13 @@
+import HLSPackCore
+import HLSPackM3U8
+
 /// A media playlist's segments with the tags that apply to each, read from
 /// `PlaylistText` without rejecting anything, so that rules can say what is wrong.
 public struct VerifiedMediaPlaylist: Sendable {
   /// One EXT-X-KEY as written.
   public struct Key: Sendable {
     public var line: Int
-    public var attributes: [KeyURIRewriter.Attribute]
+    public var attributes: [M3U8Attribute]
 
     public func value(_ name: String) -> String? { attributes.first { $0.name == name }?.value }
     /// Upper-cased; "" when absent.

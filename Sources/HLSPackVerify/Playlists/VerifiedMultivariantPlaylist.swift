@@ -1,3 +1,6 @@
+import HLSPackCore
+import HLSPackM3U8
+
 /// The variants and renditions of a multivariant playlist, as written.
 public struct VerifiedMultivariantPlaylist: Sendable {
   public struct Variant: Sendable {
@@ -5,7 +8,7 @@ public struct VerifiedMultivariantPlaylist: Sendable {
     /// The line of the EXT-X-STREAM-INF (or EXT-X-I-FRAME-STREAM-INF) tag.
     public var line: Int
     public var iFrame: Bool
-    public var attributes: [KeyURIRewriter.Attribute]
+    public var attributes: [M3U8Attribute]
 
     public func value(_ name: String) -> String? { attributes.first { $0.name == name }?.value }
     /// nil when absent or not a decimal-integer (`playlist.number-invalid` says so).
@@ -23,7 +26,7 @@ public struct VerifiedMultivariantPlaylist: Sendable {
     public var groupID: String
     public var uri: String?
     public var line: Int
-    public var attributes: [KeyURIRewriter.Attribute]
+    public var attributes: [M3U8Attribute]
 
     public func value(_ name: String) -> String? { attributes.first { $0.name == name }?.value }
   }

@@ -1,6 +1,7 @@
 import Foundation
 import HLSPackCore
 import NIOCore
+
 import NIOHTTP1
 
 /// A package on a web server, read as a client reads it: every path is

@@ -1,6 +1,8 @@
+import HLSPackCore
 import AsyncHTTPClient
 import Foundation
 import NIOCore
+
 import NIOSSL
 
 /// How `verify` reads a package over HTTP: how long one resource and the

@@ -3,6 +3,7 @@ import Foundation
 import HLSPackCore
 import NIOCore
 import NIOHTTP1
+
 import NIOSSL
 
 /// One HTTP request whose response body is taken piece by piece, on the

@@ -1,6 +1,8 @@
 import Foundation
 import HLSPackCore
 
+import HLSPackPackage
+
 /// A package in a local folder. Nothing outside the folder is read: a path
 /// that climbs above it, or that a symbolic link leads out of, is refused
 /// before anything is opened (`PackageFiles.resolveInside`), and so is

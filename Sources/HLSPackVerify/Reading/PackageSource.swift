@@ -1,4 +1,5 @@
 import Foundation
+
 import HLSPackCore
 
 /// Why a resource of a package could not be read.

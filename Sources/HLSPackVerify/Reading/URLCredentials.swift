@@ -1,3 +1,5 @@
+import HLSPackCore
+
 /// The user name and password of a URL (RFC 3986 §3.2.1, deprecated there
 /// for passwords) are never printed: a report or an error message is copied
 /// into tickets and logs.

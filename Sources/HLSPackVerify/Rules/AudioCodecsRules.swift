@@ -1,3 +1,5 @@
+import HLSPackCore
+
 /// Each audio entry of a variant's CODECS against the audio its segments and
 /// its AUDIO renditions carry (RFC 8216bis §4.4.6.2: every format listed is
 /// present; RFC 6381 §3.3: `mp4a.40.N` names audioObjectType N).

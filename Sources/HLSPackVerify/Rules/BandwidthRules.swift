@@ -1,3 +1,5 @@
+import HLSPackCore
+
 /// BANDWIDTH and AVERAGE-BANDWIDTH against the bytes a client downloads.
 public enum BandwidthRules {
   /// One segment as a client fetches it: its size on the server and its EXTINF.

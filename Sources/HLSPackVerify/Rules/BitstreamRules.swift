@@ -1,3 +1,5 @@
+import HLSPackCore
+
 /// One segment of a media playlist and what its bytes say; `facts` is nil
 /// when its bytes could not be read or decrypted.
 public struct InspectedSegment: Sendable {

@@ -1,3 +1,5 @@
+import HLSPackCore
+
 /// A rule `hlspack verify` checks: what it is called in reports and scripts,
 /// how bad a failure is, which public text it comes from and who fixes it.
 public struct VerifyRule: Sendable, Hashable, Codable {

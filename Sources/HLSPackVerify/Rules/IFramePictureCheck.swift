@@ -1,3 +1,5 @@
+import HLSPackCore
+
 /// An I-frame playlist entry names the bytes of one picture (RFC 8216bis
 /// §4.4.3.6): in MPEG-TS, the packets from the PAT and PMT through the
 /// keyframe's whole PES packet; in fMP4, a movie fragment's moof and as much

@@ -1,3 +1,5 @@
+import HLSPackCore
+
 /// What is reported when a key cannot be had: the key once
 /// (`VerifyRules.keyUnavailable`), and each rendition's segments whose bytes
 /// were therefore not checked, so that no check passes silently.

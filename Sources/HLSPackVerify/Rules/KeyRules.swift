@@ -1,3 +1,5 @@
+import HLSPackCore
+
 /// Rules over the keys and IVs of every segment in a package.
 public enum KeyRules {
   /// One encrypted segment: what identifies its key (the key bytes in hex

@@ -1,3 +1,5 @@
+import HLSPackCore
+
 extension VerifyRules {
   public static let numberInvalid = VerifyRule(
     id: "playlist.number-invalid", severity: .must, source: "RFC 8216bis §4.2", owner: .packager,

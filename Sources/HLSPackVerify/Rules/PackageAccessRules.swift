@@ -1,3 +1,5 @@
+import HLSPackCore
+
 /// Rules about reaching a package's files and keys, whichever way it is read.
 extension VerifyRules {
   public static let packageOutsideBoundary = VerifyRule(

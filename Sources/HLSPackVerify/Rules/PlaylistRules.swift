@@ -1,3 +1,5 @@
+import HLSPackCore
+
 /// Rules over one playlist's text, with no file or byte of media read.
 /// `file` is the playlist's path relative to the package, for locations.
 public enum PlaylistRules {

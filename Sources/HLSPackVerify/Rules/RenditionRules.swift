@@ -1,3 +1,5 @@
+import HLSPackCore
+
 /// EXT-X-MEDIA tags and their groups (RFC 8216bis §4.4.6.1, §4.4.6.1.1).
 public enum RenditionRules {
   static let types: Set<String> = ["AUDIO", "VIDEO", "SUBTITLES", "CLOSED-CAPTIONS"]

@@ -1,3 +1,5 @@
+import HLSPackCore
+
 /// Checks of a segment's clear bytes, fed piece by piece so that memory stays
 /// flat however large a segment is: that they are the container the playlist
 /// implies, which is also how a wrong key or IV shows.

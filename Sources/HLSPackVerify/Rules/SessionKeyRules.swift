@@ -1,3 +1,5 @@
+import HLSPackCore
+
 /// EXT-X-SESSION-KEY against the EXT-X-KEY tags of the media playlists
 /// (RFC 8216bis §4.4.6.5): a client preloads what the session key says, so
 /// it must describe the key the segments use.

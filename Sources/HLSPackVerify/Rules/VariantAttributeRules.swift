@@ -1,3 +1,5 @@
+import HLSPackCore
+
 /// EXT-X-STREAM-INF attributes that Apple's HLS Authoring Specification
 /// requires beyond RFC 8216bis, which leaves them optional: without them a
 /// client chooses variants on guesses (docs/conformance.md, Multivariant playlist).

@@ -1,3 +1,5 @@
+import HLSPackCore
+
 /// The rules that compare a multivariant playlist's attributes with what its
 /// variants' segments carry, and the variants with each other.
 public enum VariantBitstreamRules {

@@ -1,3 +1,5 @@
+import HLSPackCore
+
 import Foundation
 
 /// What `hlspack verify` found in one package, and how it is printed.

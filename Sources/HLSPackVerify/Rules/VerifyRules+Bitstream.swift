@@ -1,3 +1,5 @@
+import HLSPackCore
+
 /// The rules checked on segments' clear or decrypted bitstreams.
 extension VerifyRules {
   public static let segmentSampleAESUndecryptable = VerifyRule(

@@ -1,3 +1,5 @@
+import HLSPackCore
+
 /// Every rule `hlspack verify` checks. Sections of RFC 8216bis are those of
 /// draft-pantos-hls-rfc8216bis (docs/conformance.md, Sources); RFC 8216's §4.3.x
 /// is §4.4.x there.

@@ -1,3 +1,5 @@
+import HLSPackCore
+
 /// Which rules `verify --rules` keeps.
 public enum VerifyRuleSet: String, Sendable, CaseIterable {
   /// Every rule, Apple's HLS Authoring Specification's too (the default).

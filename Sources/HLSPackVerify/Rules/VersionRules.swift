@@ -1,3 +1,5 @@
+import HLSPackCore
+
 /// EXT-X-VERSION against the features a playlist uses (RFC 8216bis §8):
 /// a client of an older version may not parse what the playlist relies on.
 public enum VersionRules {

@@ -1,4 +1,5 @@
 import HLSPackCore
+
 import HLSPackMedia
 
 extension PackageVerifier {

@@ -1,5 +1,6 @@
 import Foundation
 import HLSPackCore
+
 import HLSPackCrypto
 
 /// A media segment's bytes: read (and decrypted) as a client reads them, and
@@ -83,7 +84,7 @@ extension PackageVerifier {
     finding: (VerifyRule, String) -> Void, unreadable: (any Error) -> Void
   ) -> SegmentMediaFacts? {
     let checker = key.flatMap { key in
-      segment.effectiveIV.flatMap { try? SampleAESPayloadChecker(key: key, iv: $0) }
+      segment.effectiveIV.flatMap { iv in sampleAES.flatMap { try? SampleAESPayloadChecker($0, key: key, iv: iv) } }
     }
     var inspector = TransportStreamInspector(checker: checker)
     var scanner = TransportStreamScanner()

@@ -1,6 +1,7 @@
 import Foundation
 import HLSPackCore
 import HLSPackCrypto
+
 import HLSPackMedia
 
 extension PackageVerifier {

@@ -1,4 +1,5 @@
 import Foundation
+
 import HLSPackCore
 
 extension PackageVerifier {

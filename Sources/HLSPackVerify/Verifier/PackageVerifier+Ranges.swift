@@ -1,5 +1,6 @@
 import Foundation
 import HLSPackCore
+
 import HLSPackCrypto
 
 /// I-frame playlist entries: byte ranges of segments, read as a client reads them.

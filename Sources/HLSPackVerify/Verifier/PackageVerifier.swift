@@ -1,5 +1,7 @@
 import Foundation
 import HLSPackCore
+import HLSPackPackage
+
 import HLSPackCrypto
 
 /// The package cannot be checked at all: its entry playlist cannot be read.
@@ -21,6 +23,9 @@ public struct PackageVerifier {
   public var rules = VerifyRuleSet.apple
   /// How many segments of each media playlist have their bytes read (`--sample`); nil: all.
   public var sample: Int?
+  /// Undoes SAMPLE-AES, so that encrypted MPEG-TS payloads are checked too;
+  /// nil: they are checked as packets only.
+  public var sampleAES: (any SampleAESDecrypting.Type)?
 
   public init(source: any PackageSource, entry: String) {
     self.source = source

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import HLSPackCore
+@testable import HLSPackVerify
 
 /// Bit rates, (key, IV) reuse, segment byte checks and the report's forms.
 @Suite struct VerifyMeasureTests {
