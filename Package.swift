@@ -69,7 +69,7 @@ let package = Package(
         .product(name: "Logging", package: "swift-log"),
       ]),
     // `hlspack serve`: a fixture server for players, with scenario rules and a
-    // request log. Only this target, HLSPack (verify's HTTP client) and the
+    // request log. Only this target, HLSPackVerify (verify's HTTP client) and the
     // executable link the HTTP stack.
     .target(
       name: "HLSPackServe",

@@ -16,19 +16,34 @@ public struct VerifyRule: Sendable, Hashable, Codable {
     case packager, publisher
   }
 
+  /// The text that makes the rule a requirement, the first its `source` cites:
+  /// `verify --rules rfc` leaves out Apple's.
+  public enum Origin: String, Sendable, Hashable, Codable, CaseIterable {
+    /// RFC 8216bis (draft-pantos-hls-rfc8216bis).
+    case rfc8216bis = "RFC 8216bis"
+    /// Apple's HLS Authoring Specification, or Apple's MPEG-2 Stream Encryption Format for HLS.
+    case apple = "Apple"
+    /// An ISO/IEC standard (MPEG-2 TS, Common Encryption).
+    case iso = "ISO/IEC"
+    /// hlspack's own documented promise (key file modes, what verify could read).
+    case hlspack
+  }
+
   /// Stable, e.g. "playlist.targetduration-exceeded"; scripts match on it.
   public var id: String
   public var severity: Severity
   /// The public text the rule comes from, e.g. "RFC 8216bis §4.4.3.1".
   public var source: String
+  public var origin: Origin
   public var owner: Owner
   /// One line saying what is wrong, for the human summary.
   public var summary: String
 
-  public init(id: String, severity: Severity, source: String, owner: Owner, summary: String) {
+  public init(id: String, severity: Severity, source: String, origin: Origin, owner: Owner, summary: String) {
     self.id = id
     self.severity = severity
     self.source = source
+    self.origin = origin
     self.owner = owner
     self.summary = summary
   }

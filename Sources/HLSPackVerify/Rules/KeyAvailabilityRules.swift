@@ -5,7 +5,7 @@ import HLSPackCore
 /// were therefore not checked, so that no check passes silently.
 extension VerifyRules {
   public static let segmentNotVerifiable = VerifyRule(
-    id: "segment.not-verifiable", severity: .should, source: "RFC 8216bis §4.4.4.4, §5", owner: .publisher,
+    id: "segment.not-verifiable", severity: .should, source: "RFC 8216bis §4.4.4.4, §5", origin: .rfc8216bis, owner: .publisher,
     summary: "encrypted segments whose key could not be had were not decrypted: the checks of their bytes were not made"
   )
 }

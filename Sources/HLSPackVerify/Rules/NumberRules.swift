@@ -2,7 +2,7 @@ import HLSPackCore
 
 extension VerifyRules {
   public static let numberInvalid = VerifyRule(
-    id: "playlist.number-invalid", severity: .must, source: "RFC 8216bis §4.2", owner: .packager,
+    id: "playlist.number-invalid", severity: .must, source: "RFC 8216bis §4.2", origin: .rfc8216bis, owner: .packager,
     summary:
       "a numeric tag value or attribute is not of the type RFC 8216bis §4.2 defines (a decimal-integer from 0 to 2^64 − 1, a finite decimal-floating-point number, a decimal-resolution)"
   )

@@ -4,7 +4,7 @@ import HLSPackCore
 extension VerifyRules {
   public static let packageOutsideBoundary = VerifyRule(
     id: "package.outside-boundary", severity: .must, source: "docs/verify.md, What it reads (the package folder)",
-    owner: .publisher,
+    origin: .hlspack, owner: .publisher,
     summary:
       "a URI leads outside the package folder (above it, an absolute path, a symbolic link or a redirect to another host); it was not read"
   )

@@ -8,20 +8,20 @@ extension VerifyRules {
     id: "multivariant.attribute-missing", severity: .must,
     source:
       "Apple HLS Authoring Specification, Playlists (AVERAGE-BANDWIDTH and CODECS on every variant; RESOLUTION and FRAME-RATE on video variants); RFC 8216bis §4.4.6.2",
-    owner: .packager,
+    origin: .apple, owner: .packager,
     summary: "a variant lacks an attribute that players use to choose it")
   public static let bandwidthAbovePeak = VerifyRule(
     id: "multivariant.bandwidth-above-peak", severity: .must,
     source:
       "Apple HLS Authoring Specification, Bit rates (measured peak bit rate within 10% of BANDWIDTH); RFC 8216bis §4.4.6.2",
-    owner: .packager,
+    origin: .apple, owner: .packager,
     summary:
       "BANDWIDTH is more than 10% above the measured peak segment bit rate: declared, not measured, so players pick a lower variant than the network allows"
   )
   public static let peakOverTwiceAverage = VerifyRule(
     id: "multivariant.peak-over-twice-average", severity: .should,
     source: "Apple HLS Authoring Specification, Bit rates (peak bit rate no more than 200% of the average)",
-    owner: .packager,
+    origin: .apple, owner: .packager,
     summary: "the measured peak segment bit rate is more than twice the measured average")
 }
 

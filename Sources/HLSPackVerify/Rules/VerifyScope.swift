@@ -4,17 +4,16 @@ import HLSPackCore
 public enum VerifyRuleSet: String, Sendable, CaseIterable {
   /// Every rule, Apple's HLS Authoring Specification's too (the default).
   case apple
-  /// Leaves out the rules whose first source is Apple's HLS Authoring
-  /// Specification (a rule cites the text that makes it a requirement first,
-  /// and RFC 8216bis after it when the RFC only defines the attribute). Rules
-  /// from RFC 8216bis or ISO/IEC stay, and so do verify's own rules about what
-  /// it could read (they cite README.md).
+  /// Leaves out the rules whose origin is Apple's (a rule cites the text
+  /// that makes it a requirement first, and RFC 8216bis after it when the RFC
+  /// only defines the attribute). Rules from RFC 8216bis or ISO/IEC stay, and
+  /// so do hlspack's own.
   case rfc
 
   public func includes(_ rule: VerifyRule) -> Bool {
     switch self {
     case .apple: true
-    case .rfc: !rule.source.hasPrefix("Apple")
+    case .rfc: rule.origin != .apple
     }
   }
 }
