@@ -16,7 +16,7 @@ extension PackageVerifier {
     let container = SegmentContainer.of(uri: segment.uri, hasMap: segment.mapURI != nil)
     func finding(_ rule: VerifyRule, _ detail: String) {
       run.findings.append(Finding(rule, file: file, line: segment.line, segment: segment.uri, detail: detail))
-      run.brokenSegments.insert(resource)
+      run.reads.broken.insert(resource)
     }
     func unreadable(_ error: any Error) {
       let failure = error as? SourceFailure ?? .unreadable("(\(error))")
@@ -24,9 +24,9 @@ extension PackageVerifier {
         Self.accessFinding(
           failure, path: resource, otherwise: VerifyRules.segmentUnreadable, file: file, line: segment.line,
           segment: segment.uri))
-      run.brokenSegments.insert(resource)
+      run.reads.broken.insert(resource)
     }
-    let keyBytes = segment.key.flatMap { run.keys.bytes(for: $0, file: file, folder: folder) }
+    let keyBytes = segment.key.flatMap { run.keys.store.bytes(for: $0, file: file, folder: folder) }
     switch segment.key?.method {
     case nil, "SAMPLE-AES":
       // SAMPLE-AES leaves the transport stream's packet structure clear, and

@@ -7,18 +7,18 @@ import HLSPackMedia
 extension PackageVerifier {
   /// The initialization section at `resource` (a path from the package
   /// root), read and parsed once per run; nil when it cannot be, with why in
-  /// `run.initSectionProblems`.
+  /// `run.facts.initSectionProblems`.
   func initSection(_ resource: String, run: inout Run) -> FragmentedInitSection? {
-    if let known = run.initSections[resource] { return known }
+    if let known = run.facts.initSections[resource] { return known }
     var parsed: FragmentedInitSection?
     do {
       parsed = try FragmentedInitSection(try source.readWhole(resource, limit: Self.initSectionLimit))
     } catch let failure as SourceFailure {
-      run.initSectionProblems[resource] = failure
+      run.facts.initSectionProblems[resource] = failure
     } catch {
-      run.initSectionProblems[resource] = .unreadable("(not an initialization section: \(error))")
+      run.facts.initSectionProblems[resource] = .unreadable("(not an initialization section: \(error))")
     }
-    run.initSections[resource] = .some(parsed)
+    run.facts.initSections[resource] = .some(parsed)
     return parsed
   }
 
@@ -80,7 +80,7 @@ extension PackageVerifier {
       return
     }
     guard let section = initSection(resource, run: &run) else {
-      let failure = run.initSectionProblems[resource] ?? .unreadable("")
+      let failure = run.facts.initSectionProblems[resource] ?? .unreadable("")
       run.findings.append(
         Self.accessFinding(
           failure, path: resource, otherwise: VerifyRules.segmentUnreadable, file: file, line: line, segment: map,

@@ -26,7 +26,7 @@ extension PackageVerifier {
       guard let bytes = readRange(check) else { return }
       clear = bytes
     case "AES-128":
-      guard let key = segment.key, let keyBytes = run.keys.bytes(for: key, file: check.file, folder: check.folder),
+      guard let key = segment.key, let keyBytes = run.keys.store.bytes(for: key, file: check.file, folder: check.folder),
         let iv = segment.effectiveIV
       else { return }
       if let problem = ByteRangeDecryption.problem(
