@@ -11,10 +11,7 @@ public struct ISOBox: Equatable, Sendable {
   public var end: Int
 
   package init(type: String, start: Int, payload: Int, end: Int) {
-    self.type = type
-    self.start = start
-    self.payload = payload
-    self.end = end
+    (self.type, self.start, self.payload, self.end) = (type, start, payload, end)
   }
 
   public var size: Int { end - start }
