@@ -35,33 +35,46 @@ let package = Package(
     .systemLibrary(name: "CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
     .systemLibrary(name: "CZBar", pkgConfig: "zbar", providers: [.apt(["libzbar-dev"])]),
 
+    // The one reader of M3U8 text: lines, tags and attribute lists (RFC 8216bis §4.1–4.2),
+    // for every reader of playlists (Core, verify, serve, the tests). Depends on nothing.
+    .target(name: "HLSPackM3U8"),
     // Pure Swift: profile, segmenting, playlists, reporting, publishing. Sees no C type.
-    .target(name: "HLSPackCore"),
+    .target(name: "HLSPackCore", dependencies: ["HLSPackM3U8"]),
     // The only importer of FFmpeg: demux, decode, scale, resample, encode, mux.
     // Also the fixture's labels: QR codes (libqrencode) drawn into frames, read back with libzbar.
     .target(name: "HLSPackMedia", dependencies: ["HLSPackCore", "CFFmpeg", "CQREncode", "CZBar"]),
     // The only importer of OpenSSL, primitives only: AES-128-CBC, the SAMPLE-AES
     // and cbcs block patterns, CSPRNG, SHA-256, HMAC. Bitstreams are read in Core.
     .target(name: "HLSPackCrypto", dependencies: ["COpenSSL"]),
-    // Wires the stages into the `encode` job.
+    // A package on disk as verify, rewrite-keys, `encode --verify` and serve see it:
+    // its files and their boundary, keys.json, and the key behind a key file.
+    .target(name: "HLSPackPackage", dependencies: ["HLSPackCore"]),
+    // `hlspack verify`: the rules, the inspectors of segments, and reading a package
+    // from a folder or over HTTP.
     .target(
-      name: "HLSPack",
+      name: "HLSPackVerify",
       dependencies: [
-        "HLSPackCore", "HLSPackMedia", "HLSPackCrypto",
-        .product(name: "Logging", package: "swift-log"),
+        "HLSPackCore", "HLSPackM3U8", "HLSPackMedia", "HLSPackCrypto", "HLSPackPackage",
         // `verify http(s)://…`: NIO waits for bytes without spinning, and takes a CA bundle (--cacert).
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOHTTP1", package: "swift-nio"),
         .product(name: "NIOSSL", package: "swift-nio-ssl"),
       ]),
+    // Wires the stages into the `encode` job.
+    .target(
+      name: "HLSPack",
+      dependencies: [
+        "HLSPackCore", "HLSPackMedia", "HLSPackCrypto", "HLSPackPackage", "HLSPackVerify",
+        .product(name: "Logging", package: "swift-log"),
+      ]),
     // `hlspack serve`: a fixture server for players, with scenario rules and a
-    // request log. Only this target, HLSPack (verify's HTTP client) and the
+    // request log. Only this target, HLSPackVerify (verify's HTTP client) and the
     // executable link the HTTP stack.
     .target(
       name: "HLSPackServe",
       dependencies: [
-        "CZlib",
+        "CZlib", "HLSPackM3U8",
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -80,7 +93,7 @@ let package = Package(
     .executableTarget(
       name: "hlspack",
       dependencies: [
-        "HLSPack", "HLSPackCore", "HLSPackServe",
+        "HLSPack", "HLSPackCore", "HLSPackServe", "HLSPackVerify",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
       ]),
@@ -89,7 +102,10 @@ let package = Package(
     // files, byte builders. It depends on no hlspack target.
     .target(name: "HLSPackTestSupport", path: "Tests/Support"),
     // Golden files and vectors are read through #filePath, not as bundle resources.
-    .testTarget(name: "HLSPackCoreTests", dependencies: ["HLSPackCore", "HLSPackTestSupport"], exclude: ["Snapshots"]),
+    .testTarget(
+      name: "HLSPackCoreTests",
+      dependencies: ["HLSPackCore", "HLSPackM3U8", "HLSPackPackage", "HLSPackVerify", "HLSPackTestSupport"],
+      exclude: ["Snapshots"]),
     .testTarget(
       name: "HLSPackCryptoTests", dependencies: ["HLSPackCrypto", "HLSPackTestSupport"], exclude: ["Vectors"]),
     // The muxers on real libavformat contexts, writing to memory: container rules,
@@ -97,13 +113,15 @@ let package = Package(
     .testTarget(name: "HLSPackMediaTests", dependencies: ["HLSPackMedia", "HLSPackCore", "CFFmpeg"]),
     // Unit tests of the HLSPack target's stages (Protection: the SAMPLE-AES stream encryptors).
     .testTarget(
-      name: "HLSPackTests", dependencies: ["HLSPack", "HLSPackCore", "HLSPackCrypto", "HLSPackTestSupport"]),
+      name: "HLSPackTests",
+      dependencies: ["HLSPack", "HLSPackCore", "HLSPackCrypto", "HLSPackPackage", "HLSPackVerify", "HLSPackTestSupport"]),
     // Runs the real pipeline and checks it with ffmpeg, ffprobe and openssl;
     // depends on the executable so that `swift test` builds it for the CLI tests.
     .testTarget(
       name: "HLSPackEndToEndTests",
       dependencies: [
-        "hlspack", "HLSPack", "HLSPackCore", "HLSPackCrypto", "HLSPackMedia", "HLSPackTestSupport",
+        "hlspack", "HLSPack", "HLSPackCore", "HLSPackCrypto", "HLSPackM3U8", "HLSPackMedia", "HLSPackPackage",
+        "HLSPackVerify", "HLSPackTestSupport",
         .product(name: "Logging", package: "swift-log"),
       ],
       exclude: ["Golden"]),

@@ -3,6 +3,7 @@ import Foundation
 import HLSPack
 import HLSPackCore
 import HLSPackMedia
+import HLSPackVerify
 
 struct VerifyCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
@@ -144,6 +145,7 @@ struct VerifyCommand: ParsableCommand {
       verifier.providedKeys = keys
       verifier.rules = rules == .rfc ? .rfc : .apple
       verifier.sample = sample
+      verifier.sampleAES = SampleAESDecryptor.self
       report = try verifier.run()
     } catch {
       printError(URLCredentials.masked(error.description))

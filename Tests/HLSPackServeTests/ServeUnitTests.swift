@@ -135,6 +135,19 @@ struct ServeUnitTests {
     #expect(!keys.contains("sample/720p/segment_0.ts", scanning: nil))
   }
 
+  /// The URI is the attribute named URI, read by the project's M3U8 tokenizer:
+  /// not a `URI="` inside another attribute's name, not a tag that only starts like a key tag.
+  @Test func keyURIsAreReadAsAttributes() {
+    let playlist = """
+      #EXTM3U
+      #EXT-X-KEY:METHOD=AES-128,X-OLDURI="old.key",URI="new.key"
+      #EXT-X-KEYS:METHOD=AES-128,URI="not-a-key-tag.key"
+      #EXTINF:4,
+      segment_0.ts
+      """
+    #expect(KeyURIs.keyPaths(in: playlist, at: "a/index.m3u8") == ["a/new.key"])
+  }
+
   @Test func gzipNegotiationAndTags() {
     #expect(PlaylistGzip.accepts("gzip, deflate, br"))
     #expect(PlaylistGzip.accepts("br;q=1.0, gzip;q=0.5"))

@@ -1,5 +1,6 @@
 import Foundation
 import HLSPackCore
+import HLSPackPackage
 
 /// Writes what an asset says about its segments: media and master playlists,
 /// report.json, keys.json and (on request) FFmpeg key-info files. Built from
@@ -65,8 +66,9 @@ struct AssetOutputs {
 
     let manifest = keysManifest(writers, sessionKeys: sessionKeys)
     if !manifest.keys.isEmpty {
-      try writeJSON(
-        manifest, to: keysFolder.appendingPathComponent("keys.json"), privateFile: profile.encryption.exportKeys)
+      try writeFile(
+        KeysManifestFile.encode(manifest), to: keysFolder.appendingPathComponent(KeysManifestFile.name),
+        mode: profile.encryption.exportKeys ? 0o600 : 0o644)
       if profile.encryption.writeKeyInfo { try writeKeyInfo(writers) }
     }
 

@@ -1,5 +1,7 @@
 import Foundation
 import HLSPackCore
+import HLSPackPackage
+import HLSPackVerify
 import Logging
 
 /// `encode --verify`: the asset in its staging folder is checked as
@@ -11,7 +13,8 @@ enum StagedVerification {
     staged folder: URL, keysFolder: URL, destination: URL, logger: Logger
   ) throws {
     var verifier = PackageVerifier(source: LocalPackageFolder(folder: folder), entry: PackageVerifier.defaultEntry)
-    let manifest = keysFolder.appendingPathComponent(PackageKeyRewriter.manifestName)
+    verifier.sampleAES = SampleAESDecryptor.self
+    let manifest = keysFolder.appendingPathComponent(KeysManifestFile.name)
     let report: VerifyReport
     do {
       if FileManager.default.fileExists(atPath: manifest.path) { try verifier.providedKeys.add(manifest: manifest) }

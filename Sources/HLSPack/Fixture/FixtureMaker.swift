@@ -1,5 +1,6 @@
 import Foundation
 import HLSPackCore
+import HLSPackPackage
 import HLSPackMedia
 import Logging
 
@@ -129,7 +130,7 @@ public struct FixtureMaker {
     return FixtureDatabase.Fixture(
       id: fixture.id, description: fixture.description, master: "\(asset)/master.m3u8", method: fixture.method,
       container: fixture.container, videoCodec: fixture.videoCodec, features: fixture.features.map(\.rawValue),
-      keys: try keys(staging.appendingPathComponent("\(asset)/keys.json"), asset: asset),
+      keys: try keys(staging.appendingPathComponent("\(asset)/\(KeysManifestFile.name)"), asset: asset),
       frames: request.source == nil ? request.frameCount : nil,
       scenario: fixture.scenario.map { "Profiles/scenarios/\($0)" }, profile: "profiles/\(fixture.id).json")
   }
@@ -141,7 +142,7 @@ public struct FixtureMaker {
   /// relative to DIR, once, whatever relative URI each playlist writes for it.
   private func keys(_ file: URL, asset: String) throws -> [String: String] {
     guard FileManager.default.fileExists(atPath: file.path) else { return [:] }
-    let manifest = try JSONDecoder().decode(KeysManifest.self, from: Data(contentsOf: file))
+    let manifest = try KeysManifestFile.read(at: file)
     var keys: [String: String] = [:]
     for key in manifest.keys {
       guard let hex = key.key else { continue }

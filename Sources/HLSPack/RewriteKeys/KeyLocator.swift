@@ -1,6 +1,7 @@
 import Foundation
 import HLSPackCore
 import HLSPackCrypto
+import HLSPackPackage
 
 /// What `rewrite-keys` knows about the key behind one key URI.
 struct LocatedKey {
@@ -55,10 +56,10 @@ struct KeyLocator {
       guard let id = Hex.decode(entry.keyID), id.count == 16 else {
         throw PackError.input(path: manifestURL.path, reason: "key_id \"\(entry.keyID)\" is not 32 hex digits")
       }
-      let file = PackagePaths.normalize(entry.keyFile.split(separator: "/").map(String.init))
+      let file = PackagePaths.normalize(entry.keyFile)
         .map { packageFolder.appendingPathComponent($0) }
       let bytes = file.flatMap {
-        if case .key(let bytes) = Self.readKey(at: $0, within: packageFolder) { bytes } else { nil }
+        if case .key(let bytes) = PackageKeyFile.read(at: $0, within: packageFolder) { bytes } else { nil }
       }
       return LocatedKey(
         identity: .keyID(Hex.encode(id)), keyID: Hex.encode(id), bytes: bytes,
@@ -94,7 +95,7 @@ struct KeyLocator {
       return unknown("\(kind) with no entry in keys.json")
     }
 
-    switch Self.readKey(at: file, within: packageFolder) {
+    switch PackageKeyFile.read(at: file, within: packageFolder) {
     case .missing:
       return unknown("no key file at \(file.path) and no entry in keys.json")
     case .outside(let real):
@@ -118,7 +119,7 @@ struct KeyLocator {
     }
   }
 
-  var manifestURL: URL { packageFolder.appendingPathComponent("keys.json") }
+  var manifestURL: URL { packageFolder.appendingPathComponent(KeysManifestFile.name) }
 
   /// The keys.json entry for `uri`. Relative URIs such as `key.key` can mean
   /// different keys in different folders, so when entries disagree, the one
@@ -135,28 +136,5 @@ struct KeyLocator {
       )
     }
     return entry
-  }
-
-  enum KeyFile {
-    case missing
-    /// The real path, outside the package.
-    case outside(String)
-    /// Why not, in parentheses: "(20 bytes, larger than 16 bytes)", "(not a regular file: a named pipe)".
-    case notKeyFile(String)
-    case key([UInt8])
-  }
-
-  /// Reads a key file: a regular file of exactly 16 bytes inside `package`
-  /// (`PackageFiles.readInside`), so that no URI (`../..`, `%2e%2e/`,
-  /// `file:///…`, a link in the package) makes the run read a file elsewhere
-  /// on the machine. A large file or a named pipe costs nothing.
-  static func readKey(at url: URL, within package: URL) -> KeyFile {
-    switch PackageFiles.readInside(url, package: package, limit: 16) {
-    case .missing: .missing
-    case .outside(let real): .outside(real)
-    case .unreadable(let reason): .notKeyFile(reason)
-    case .bytes(let bytes) where bytes.count == 16: .key(bytes)
-    case .bytes(let bytes): .notKeyFile("(\(bytes.count) bytes, not the 16 of an AES-128 key)")
-    }
   }
 }

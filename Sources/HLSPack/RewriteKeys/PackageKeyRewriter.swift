@@ -1,5 +1,6 @@
 import Foundation
 import HLSPackCore
+import HLSPackPackage
 
 /// `hlspack rewrite-keys`: rewrites the key URIs of an existing HLS package
 /// (made by hlspack, the ffmpeg CLI, Shaka Packager, Bento4…) with a
@@ -33,8 +34,6 @@ public struct PackageKeyRewriter {
   public let template: KeyURITemplate
   public let output: URL?
   public let replace: Bool
-
-  public static let manifestName = "keys.json"
 
   public init(package: URL, template: KeyURITemplate, output: URL?, replace: Bool) throws(ArgumentError) {
     self.package = package.standardizedFileURL
@@ -106,7 +105,7 @@ public struct PackageKeyRewriter {
     let playlists = try paths.map {
       PackagePlaylist(relativePath: $0, bytes: try PackageFiles.readPlaylist(package.appendingPathComponent($0)))
     }
-    let manifest = try loadManifest(in: package)
+    let manifest = try KeysManifestFile.read(in: package)
     var locator = KeyLocator(packageFolder: package, manifest: manifest)
     let plan = try RewritePlan(
       package: package, asset: asset, playlists: playlists, template: template, locator: &locator)
@@ -124,7 +123,7 @@ public struct PackageKeyRewriter {
       warnings += [staging.removedLeftoversNote, staging.othersFoldersWarning].compactMap(\.self)
       // Keys the rewrite stages are written afresh, owner-only, not copied with the source's mode.
       let staged = Set(plan.keys.keys.map(RewritePlan.keyFile))
-      try PackageFiles.copy(inventory, from: package, into: staging.folder, except: staged)
+      try PackageCopy.copy(inventory, from: package, into: staging.folder, except: staged)
       try apply(plan, in: staging.folder, previous: manifest)
       if let warning = try staging.publish() { warnings.append(warning) }
       result = output
@@ -137,31 +136,6 @@ public struct PackageKeyRewriter {
       keyFiles: plan.keys.count, unknownKeyURIs: plan.unknownKeyURIs.sorted(), warnings: warnings)
   }
 
-  /// keys.json lists every segment of every key: some 110 bytes a segment, 50 MiB for a playlist at `PackageFiles.playlistLimit`.
-  static let manifestLimit = 256 << 20
-
-  private func loadManifest(in package: URL) throws -> KeysManifest? {
-    let url = package.appendingPathComponent(Self.manifestName)
-    let bytes: [UInt8]
-    switch PackageFiles.readInside(url, package: package, limit: Self.manifestLimit) {
-    case .missing: return nil
-    case .outside(let real):
-      throw PackError.input(path: url.path, reason: "leads to \(real), outside the package; not read")
-    case .unreadable(let reason): throw PackError.input(path: url.path, reason: "cannot read \(reason)")
-    case .bytes(let read): bytes = read
-    }
-    return try Self.decodeManifest(bytes, at: url)
-  }
-
-  /// keys.json's bytes as hlspack writes them (`AssetOutputs`, and this rewrite).
-  static func decodeManifest(_ bytes: [UInt8], at url: URL) throws -> KeysManifest {
-    do {
-      return try JSONDecoder().decode(KeysManifest.self, from: Data(bytes))
-    } catch {
-      throw PackError.input(path: url.path, reason: "not a readable keys manifest (\(error))")
-    }
-  }
-
   /// All files change together or none does (a failure leaves the package as
   /// it was). They are renamed into place keys first, so that every new URI
   /// resolves as soon as a playlist shows it, and keys.json last, so that it
@@ -171,39 +145,15 @@ public struct PackageKeyRewriter {
   ) throws {
     try FileTransaction.run(in: folder, journal: journal) { files in
       for (id, bytes) in plan.keys.sorted(by: { $0.key < $1.key }) {
-        try PackageFiles.stageKey(bytes, id: id, in: folder, files)
+        try PackageCopy.stageKey(bytes, id: id, in: folder, files)
       }
       for (path, bytes) in plan.playlists.sorted(by: { $0.key < $1.key }) {
         try files.write(bytes, to: folder.appendingPathComponent(path))
       }
       guard plan.keyTagCount > 0 else { return }
       try files.write(
-        Self.encode(Self.merge(plan.manifestEntries, into: previous)),
-        to: folder.appendingPathComponent(Self.manifestName))
+        KeysManifestFile.encode(KeysManifestFile.merge(plan.manifestEntries, into: previous)),
+        to: folder.appendingPathComponent(KeysManifestFile.name))
     }
-  }
-
-  /// The new entries replace every entry of the same keys; entries of keys no
-  /// playlist uses any more are kept, so a manifest never loses a key. Key
-  /// bytes stay only where the previous manifest had them (an encode with
-  /// `export_keys`, whose keys.json is owner-only and keeps its mode); the
-  /// rewrite never adds any.
-  static func merge(_ entries: [KeysManifest.Key], into previous: KeysManifest?) -> KeysManifest {
-    let old = previous?.keys ?? []
-    var exported: [String: String] = [:]
-    for entry in old { if let key = entry.key { exported[entry.keyID.lowercased()] = key } }
-    let ids = Set(entries.map { $0.keyID.lowercased() })
-    let updated = entries.map { entry in
-      var withKey = entry
-      withKey.key = exported[entry.keyID.lowercased()]
-      return withKey
-    }
-    return KeysManifest(keys: updated + old.filter { !ids.contains($0.keyID.lowercased()) })
-  }
-
-  static func encode(_ manifest: KeysManifest) throws -> [UInt8] {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-    return Array(try encoder.encode(manifest)) + Array("\n".utf8)
   }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import HLSPackCore
+import HLSPackPackage
 
 /// One `.m3u8` of a package as `rewrite-keys` sees it: where it sits, which
 /// rendition it is, its key tags and the segments each one covers.
@@ -47,23 +48,5 @@ struct PackagePlaylist {
   func packagePath(ofRelative reference: String) -> String? {
     PackagePaths.normalize(
       folderComponents + reference.split(separator: "/", omittingEmptySubsequences: false).map(String.init))
-  }
-}
-
-/// Small path helpers for paths inside a package ("/"-separated, no leading "/").
-enum PackagePaths {
-  /// Removes "." and resolves ".."; nil when ".." would leave the package.
-  static func normalize(_ components: [String]) -> String? {
-    var out: [String] = []
-    for component in components {
-      switch component {
-      case "", ".": continue
-      case "..":
-        guard !out.isEmpty else { return nil }
-        out.removeLast()
-      default: out.append(component)
-      }
-    }
-    return out.joined(separator: "/")
   }
 }

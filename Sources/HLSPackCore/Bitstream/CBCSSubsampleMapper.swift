@@ -15,23 +15,23 @@ public struct CBCSSubsample: Equatable, Sendable {
 /// field, NAL unit header and slice header clear and protects the rest.
 /// Parameter sets come from the sample entry's avcC/hvcC and from any sent
 /// in the samples themselves, in stream order.
-final class CBCSSubsampleMapper {
-  enum Codec {
+package final class CBCSSubsampleMapper {
+  package enum Codec {
     case h264
     case hevc
   }
 
-  let codec: Codec
-  let nalLengthSize: Int
+  package let codec: Codec
+  package let nalLengthSize: Int
   private var h264SPS: [Int: H264SPS] = [:]
   private var h264PPS: [Int: H264PPS] = [:]
   private var hevcSPS: [Int: HEVCSPS] = [:]
   private var hevcPPS: [Int: HEVCPPS] = [:]
 
   /// Largest clear count of one subsample entry (uint16); larger ones split into (65535, 0) entries.
-  static let maxClear = 65535
+  package static let maxClear = 65535
 
-  init(codec: Codec, configuration: DecoderConfiguration) throws {
+  package init(codec: Codec, configuration: DecoderConfiguration) throws {
     self.codec = codec
     nalLengthSize = configuration.nalLengthSize
     for set in configuration.parameterSets where !set.isEmpty {
@@ -41,13 +41,13 @@ final class CBCSSubsampleMapper {
 
   /// One NAL unit of a sample: its bytes and, for a slice, the length of its
   /// NAL unit header plus slice header in escaped bytes.
-  struct NALUnit: Equatable {
-    var range: Range<Int>
-    var headerLength: Int?
+  package struct NALUnit: Equatable {
+    package var range: Range<Int>
+    package var headerLength: Int?
   }
 
   /// The subsamples of `sample` (a range of `bytes`); their sizes add up to the sample's.
-  func subsamples(_ bytes: [UInt8], sample: Range<Int>) throws -> [CBCSSubsample] {
+  package func subsamples(_ bytes: [UInt8], sample: Range<Int>) throws -> [CBCSSubsample] {
     var result: [CBCSSubsample] = []
     var clear = 0
     for nal in try nalUnits(bytes, sample: sample) {
@@ -67,7 +67,7 @@ final class CBCSSubsampleMapper {
 
   /// The NAL units of `sample` in order; parameter sets among them are learnt
   /// before the slices that follow are read.
-  func nalUnits(_ bytes: [UInt8], sample: Range<Int>) throws -> [NALUnit] {
+  package func nalUnits(_ bytes: [UInt8], sample: Range<Int>) throws -> [NALUnit] {
     var units: [NALUnit] = []
     var offset = sample.lowerBound
     while offset < sample.upperBound {
@@ -94,7 +94,7 @@ final class CBCSSubsampleMapper {
     return units
   }
 
-  static func append(clear: Int, protected: Int, to result: inout [CBCSSubsample]) {
+  package static func append(clear: Int, protected: Int, to result: inout [CBCSSubsample]) {
     var clear = clear
     while clear > maxClear {
       result.append(CBCSSubsample(clear: maxClear, protected: 0))

@@ -1,15 +1,15 @@
 /// The NAL unit length size and parameter sets of an `avcC`
 /// (ISO/IEC 14496-15 §5.3.3.1) or `hvcC` (§8.3.3.1) payload.
-struct DecoderConfiguration: Equatable {
-  var nalLengthSize: Int
+package struct DecoderConfiguration: Equatable {
+  package var nalLengthSize: Int
   /// Parameter set NAL units (header included), in the record's order.
-  var parameterSets: [[UInt8]]
+  package var parameterSets: [[UInt8]]
   /// hvcC: where each array's first byte (array_completeness and NAL type) sits.
-  var arrayHeaderOffsets: [Int] = []
+  package var arrayHeaderOffsets: [Int] = []
   /// How many bytes the record took; a payload may run on past it.
-  var recordLength = 0
+  package var recordLength = 0
 
-  static func avc(_ c: [UInt8]) throws -> DecoderConfiguration {
+  package static func avc(_ c: [UInt8]) throws -> DecoderConfiguration {
     var r = ByteCursor(c, "avcC")
     guard try r.u8("configurationVersion") == 1 else {
       throw MediaFormatError.unsupportedBox("avcC configurationVersion is not 1")
@@ -29,7 +29,7 @@ struct DecoderConfiguration: Equatable {
       nalLengthSize: try validated(lengthSize, "avcC"), parameterSets: sets, recordLength: r.offset)
   }
 
-  static func hevc(_ c: [UInt8]) throws -> DecoderConfiguration {
+  package static func hevc(_ c: [UInt8]) throws -> DecoderConfiguration {
     var r = ByteCursor(c, "hvcC")
     guard try r.u8("configurationVersion") == 1 else {
       throw MediaFormatError.unsupportedBox("hvcC configurationVersion is not 1")

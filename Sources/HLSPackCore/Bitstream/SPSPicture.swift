@@ -17,7 +17,7 @@ public struct SPSPicture: Equatable, Sendable {
 
   /// The picture of the first SPS among `nalUnits` (headers included):
   /// nal_unit_type 7 in H.264 (Table 7-1), 33 in HEVC (Table 7-1).
-  static func firstSPS<NALUnits: Sequence>(in nalUnits: NALUnits, hevc: Bool) -> SPSPicture?
+  package static func firstSPS<NALUnits: Sequence>(in nalUnits: NALUnits, hevc: Bool) -> SPSPicture?
   where NALUnits.Element == ArraySlice<UInt8> {
     for nal in nalUnits {
       guard let header = nal.first else { continue }

@@ -10,6 +10,10 @@ public struct ISOBox: Equatable, Sendable {
   /// Offset just past the box.
   public var end: Int
 
+  package init(type: String, start: Int, payload: Int, end: Int) {
+    (self.type, self.start, self.payload, self.end) = (type, start, payload, end)
+  }
+
   public var size: Int { end - start }
   public var range: Range<Int> { start..<end }
   public var payloadRange: Range<Int> { payload..<end }
@@ -94,30 +98,30 @@ public struct ISOBox: Equatable, Sendable {
     BigEndian.put32(UInt32(size + delta), into: &bytes, at: start)
   }
 
-  static func fourCC(_ bytes: [UInt8], _ offset: Int) -> String {
+  package static func fourCC(_ bytes: [UInt8], _ offset: Int) -> String {
     String(
       decoding: bytes[offset..<offset + 4].map { (0x20...0x7E).contains($0) ? $0 : UInt8(ascii: "?") }, as: UTF8.self)
   }
 }
 
 /// Big-endian integer access with the bounds checked by the caller's box walk.
-enum BigEndian {
-  static func u16(_ b: [UInt8], _ i: Int) -> UInt16 { UInt16(b[i]) << 8 | UInt16(b[i + 1]) }
+package enum BigEndian {
+  package static func u16(_ b: [UInt8], _ i: Int) -> UInt16 { UInt16(b[i]) << 8 | UInt16(b[i + 1]) }
 
-  static func u32(_ b: [UInt8], _ i: Int) -> UInt32 {
+  package static func u32(_ b: [UInt8], _ i: Int) -> UInt32 {
     UInt32(b[i]) << 24 | UInt32(b[i + 1]) << 16 | UInt32(b[i + 2]) << 8 | UInt32(b[i + 3])
   }
 
-  static func u64(_ b: [UInt8], _ i: Int) -> UInt64 { UInt64(u32(b, i)) << 32 | UInt64(u32(b, i + 4)) }
+  package static func u64(_ b: [UInt8], _ i: Int) -> UInt64 { UInt64(u32(b, i)) << 32 | UInt64(u32(b, i + 4)) }
 
-  static func put32(_ value: UInt32, into b: inout [UInt8], at i: Int) {
+  package static func put32(_ value: UInt32, into b: inout [UInt8], at i: Int) {
     b[i] = UInt8(truncatingIfNeeded: value >> 24)
     b[i + 1] = UInt8(truncatingIfNeeded: value >> 16)
     b[i + 2] = UInt8(truncatingIfNeeded: value >> 8)
     b[i + 3] = UInt8(truncatingIfNeeded: value)
   }
 
-  static func put64(_ value: UInt64, into b: inout [UInt8], at i: Int) {
+  package static func put64(_ value: UInt64, into b: inout [UInt8], at i: Int) {
     put32(UInt32(truncatingIfNeeded: value >> 32), into: &b, at: i)
     put32(UInt32(truncatingIfNeeded: value), into: &b, at: i + 4)
   }

@@ -2,43 +2,43 @@
 /// protection reads and rewrites: per track its id, its sample entries with
 /// their decoder configuration, the boxes that enclose them, and the trex
 /// defaults that fragments fall back on.
-struct InitSegmentLayout {
-  enum Kind: Equatable {
+package struct InitSegmentLayout {
+  package enum Kind: Equatable {
     case h264
     case hevc
     /// AAC (`mp4a`), AC-3 (`ac-3`) or E-AC-3 (`ec-3`): whole-sample encryption (ISO/IEC 23001-7).
     case audio
   }
 
-  struct SampleEntry {
-    var box: ISOBox
+  package struct SampleEntry {
+    package var box: ISOBox
     /// The original format, e.g. "avc1".
-    var format: String
+    package var format: String
     /// Where the entry's child boxes begin (after the fixed visual or audio fields).
-    var childrenStart: Int
+    package var childrenStart: Int
     /// The payload of avcC / hvcC (video only).
-    var configuration: [UInt8]
+    package var configuration: [UInt8]
   }
 
-  struct Track {
-    var id: UInt32
-    var kind: Kind
-    var entries: [SampleEntry]
+  package struct Track {
+    package var id: UInt32
+    package var kind: Kind
+    package var entries: [SampleEntry]
     /// moov, trak, mdia, minf, stbl, stsd: every box whose size grows with an entry.
-    var ancestors: [ISOBox]
-    var trexDefaultSampleSize: UInt32?
+    package var ancestors: [ISOBox]
+    package var trexDefaultSampleSize: UInt32?
   }
 
-  var ftyp: ISOBox
-  var moov: ISOBox
-  var tracks: [Track]
+  package var ftyp: ISOBox
+  package var moov: ISOBox
+  package var tracks: [Track]
 
-  static let videoFormats: [String: Kind] = ["avc1": .h264, "hvc1": .hevc]
-  static let audioFormats: Set<String> = ["mp4a", "ac-3", "ec-3"]
+  package static let videoFormats: [String: Kind] = ["avc1": .h264, "hvc1": .hevc]
+  package static let audioFormats: Set<String> = ["mp4a", "ac-3", "ec-3"]
 
   /// `acceptProtected`: read `encv`/`enca` entries by their `frma` original
   /// format (for the fragment encryptor); the protector refuses them.
-  init(_ bytes: [UInt8], acceptProtected: Bool = false) throws {
+  package init(_ bytes: [UInt8], acceptProtected: Bool = false) throws {
     let top = try ISOBox.children(of: bytes, in: 0..<bytes.count, context: "init segment")
     guard top.map(\.type) == ["ftyp", "moov"], let ftyp = top.first, let moov = top.last else {
       throw MediaFormatError.malformedBox("init segment: expected ftyp + moov, found \(top.map(\.type))")

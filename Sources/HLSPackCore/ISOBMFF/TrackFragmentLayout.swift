@@ -2,21 +2,21 @@
 /// sizes from each `trun`, else `tfhd`'s default, else `trex`'s; data from
 /// each run's data_offset, relative to the moof (default-base-is-moof), or
 /// right after the previous run.
-struct TrackFragmentLayout {
-  var trackID: UInt32
-  var traf: ISOBox
+package struct TrackFragmentLayout {
+  package var trackID: UInt32
+  package var traf: ISOBox
   /// Each sample's bytes, as offsets into the segment.
-  var samples: [Range<Int>]
+  package var samples: [Range<Int>]
   /// Offsets of every trun's data_offset field in the segment.
-  var dataOffsetFields: [Int]
+  package var dataOffsetFields: [Int]
   /// Each sample's duration and flags from its trun, else tfhd's default;
   /// nil when neither has one (the trex default applies, §8.8.3).
-  var durations: [UInt32?] = []
-  var sampleFlags: [UInt32?] = []
+  package var durations: [UInt32?] = []
+  package var sampleFlags: [UInt32?] = []
 
   /// `dataMayBeCut`: `bytes` may end before the samples do (an I-frame
   /// range cuts the mdat), so samples may lie past its end.
-  init(
+  package init(
     _ bytes: [UInt8], moof: ISOBox, traf: ISOBox, dataMayBeCut: Bool = false, trexDefaultSize: (UInt32) -> UInt32?
   ) throws {
     self.traf = traf

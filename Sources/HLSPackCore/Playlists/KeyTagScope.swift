@@ -1,3 +1,5 @@
+import HLSPackM3U8
+
 /// Which segments each key tag of a playlist applies to (RFC 8216bis §4.4.4.4), so
 /// that a rewritten package's keys.json can list the segments of every key
 /// without knowing which tool wrote the playlist.
@@ -22,7 +24,7 @@ public enum KeyTagScope {
     var inForce: [String: Int] = [:]
     var sawEXTINF = false
     let extinf = Array("#EXTINF:".utf8)
-    for line in KeyURIRewriter.lines(of: playlist) {
+    for line in M3U8Line.lines(of: playlist) {
       let content = playlist[line.content]
       if let tag = KeyURIRewriter.parseTag(content, lineNumber: line.number) {
         result.append([])

@@ -1,19 +1,12 @@
+import HLSPackM3U8
+
 /// Finds and replaces the `URI` attribute of `EXT-X-KEY` and `EXT-X-SESSION-KEY`
 /// lines in playlist text written by any tool, leaving every other byte alone.
 ///
-/// It works on UTF-8 bytes rather than `String` because Swift treats "\r\n" as
-/// one character: splitting a `String` on "\n" would miss CRLF files, and
-/// re-joining lines would normalise what the spec says to keep byte for byte.
+/// It works on the UTF-8 bytes and line offsets of `M3U8Line`: re-joining
+/// lines would normalise what the spec says to keep byte for byte.
 public enum KeyURIRewriter {
-  /// One attribute of an attribute list (RFC 8216bis §4.2), as written.
-  public struct Attribute: Sendable, Equatable {
-    public var name: String
-    /// The value without its quotes.
-    public var value: String
-    public var quoted: Bool
-    /// Offsets of `value` (inside the quotes) in the bytes that were parsed.
-    public var valueRange: Range<Int>
-  }
+  public typealias Attribute = M3U8Attribute
 
   /// One key tag of a playlist.
   public struct KeyTagLine: Sendable, Equatable {
@@ -42,7 +35,7 @@ public enum KeyURIRewriter {
 
   /// Every key tag of a playlist, in order.
   public static func keyTags(in playlist: [UInt8]) -> [KeyTagLine] {
-    lines(of: playlist).compactMap { line in
+    M3U8Line.lines(of: playlist).compactMap { line in
       parseTag(playlist[line.content], lineNumber: line.number)
     }
   }
@@ -57,7 +50,7 @@ public enum KeyURIRewriter {
     var out: [UInt8] = []
     out.reserveCapacity(playlist.count + 256)
     var copied = 0
-    for line in lines(of: playlist) {
+    for line in M3U8Line.lines(of: playlist) {
       guard let tag = parseTag(playlist[line.content], lineNumber: line.number),
         let uri = tag.uriAttribute, let replacement = try newURI(tag)
       else { continue }
@@ -77,7 +70,7 @@ public enum KeyURIRewriter {
     var seen: Set<ArraySlice<UInt8>> = []
     var out: [UInt8] = []
     out.reserveCapacity(playlist.count)
-    for line in lines(of: playlist) {
+    for line in M3U8Line.lines(of: playlist) {
       let content = playlist[line.content]
       let isSessionKey = parseTag(content, lineNumber: line.number)?.kind == .sessionKey
       if !isSessionKey || seen.insert(content).inserted { out.append(contentsOf: playlist[line.whole]) }
@@ -85,38 +78,7 @@ public enum KeyURIRewriter {
     return out
   }
 
-  // MARK: - Lines and attribute lists
-
-  struct Line {
-    var number: Int
-    /// The line without its terminator ("\n" or "\r\n").
-    var content: Range<Int>
-    /// The line with its terminator.
-    var whole: Range<Int>
-  }
-
-  /// Lines end at LF; a CR just before it belongs to the terminator.
-  static func lines(of bytes: [UInt8]) -> [Line] {
-    var result: [Line] = []
-    var start = 0
-    var number = 1
-    while start < bytes.count {
-      let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
-      result.append(
-        Line(number: number, content: contentRange(of: bytes[start..<end]), whole: start..<min(end + 1, bytes.count)))
-      start = end + 1
-      number += 1
-    }
-    return result
-  }
-
-  private static func contentRange(of bytes: ArraySlice<UInt8>) -> Range<Int> {
-    var end = bytes.endIndex
-    while end > bytes.startIndex, bytes[end - 1] == UInt8(ascii: "\n") || bytes[end - 1] == UInt8(ascii: "\r") {
-      end -= 1
-    }
-    return bytes.startIndex..<end
-  }
+  // MARK: - Key tags
 
   private static let tagPrefixes = [KeyTagLine.Kind.key, .sessionKey].map { ($0, Array("#\($0.rawValue):".utf8)) }
 
@@ -127,55 +89,9 @@ public enum KeyURIRewriter {
     for (kind, prefix) in tagPrefixes {
       if line.starts(with: prefix) {
         let list = line.dropFirst(prefix.count)
-        return KeyTagLine(kind: kind, lineNumber: lineNumber, attributes: parseAttributes(list))
+        return KeyTagLine(kind: kind, lineNumber: lineNumber, attributes: M3U8Attribute.list(list))
       }
     }
     return nil
-  }
-
-  /// Splits `NAME=VALUE,NAME="VALUE",…` at commas outside quoted strings. A
-  /// quoted value may hold commas and `NAME=` look-alikes, which a plain
-  /// search for `URI="` would wrongly match. Whitespace around names, which
-  /// the grammar does not allow but some writers emit, is tolerated.
-  static func parseAttributes(_ list: ArraySlice<UInt8>) -> [Attribute] {
-    var result: [Attribute] = []
-    var i = list.startIndex
-    let end = list.endIndex
-    let space = UInt8(ascii: " "), tab = UInt8(ascii: "\t"), comma = UInt8(ascii: ","), quote = UInt8(ascii: "\"")
-    while i < end {
-      while i < end, list[i] == space || list[i] == tab || list[i] == comma { i += 1 }
-      let nameStart = i
-      while i < end, list[i] != UInt8(ascii: "="), list[i] != comma { i += 1 }
-      var nameEnd = i
-      while nameEnd > nameStart, list[nameEnd - 1] == space || list[nameEnd - 1] == tab { nameEnd -= 1 }
-      let name = String(decoding: list[nameStart..<nameEnd], as: UTF8.self)
-      guard i < end, list[i] == UInt8(ascii: "=") else { continue }
-      i += 1
-      while i < end, list[i] == space || list[i] == tab { i += 1 }
-      if i < end, list[i] == quote {
-        let valueStart = i + 1
-        guard let close = list[valueStart...].firstIndex(of: quote) else {
-          // Unterminated quoted string: not an attribute we could rewrite safely.
-          return result
-        }
-        result.append(
-          Attribute(
-            name: name, value: String(decoding: list[valueStart..<close], as: UTF8.self), quoted: true,
-            valueRange: valueStart..<close))
-        i = close + 1
-        // Skip anything up to the next separator.
-        while i < end, list[i] != comma { i += 1 }
-      } else {
-        let valueStart = i
-        while i < end, list[i] != comma { i += 1 }
-        var valueEnd = i
-        while valueEnd > valueStart, list[valueEnd - 1] == space || list[valueEnd - 1] == tab { valueEnd -= 1 }
-        result.append(
-          Attribute(
-            name: name, value: String(decoding: list[valueStart..<valueEnd], as: UTF8.self), quoted: false,
-            valueRange: valueStart..<valueEnd))
-      }
-    }
-    return result
   }
 }

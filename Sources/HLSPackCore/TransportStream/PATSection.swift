@@ -1,11 +1,11 @@
 /// Reads the program_association_section (ISO 13818-1 §2.4.4.3) just far
 /// enough to find the PMT PIDs.
-enum PATSection {
-  static let tableID: UInt8 = 0x00
+package enum PATSection {
+  package static let tableID: UInt8 = 0x00
 
   /// The program_map_PIDs of a PAT section that starts `section`'s first
   /// byte (the network PID of program 0 is skipped). The CRC_32 must verify.
-  static func programMapPIDs(_ section: [UInt8]) throws -> [UInt16] {
+  package static func programMapPIDs(_ section: [UInt8]) throws -> [UInt16] {
     guard section.count >= 3, section[0] == tableID else {
       throw TransportStreamError.malformedSection("PID 0 carries a section that is not a PAT")
     }

@@ -1,4 +1,5 @@
 import Foundation
+import HLSPackM3U8
 import Synchronization
 
 /// Paths that a playlist names as a key, in an EXT-X-KEY or EXT-X-SESSION-KEY
@@ -62,9 +63,11 @@ final class KeyURIs: Sendable {
       let base = URL(string: "http://served.invalid/" + encodedPath)
     else { return [] }
     var paths: [String] = []
-    for line in playlist.split(whereSeparator: \.isNewline)
-    where line.hasPrefix("#EXT-X-KEY:") || line.hasPrefix("#EXT-X-SESSION-KEY:") {
-      guard let uri = quotedURI(in: line), let url = URL(string: uri, relativeTo: base)?.absoluteURL,
+    let bytes = Array(playlist.utf8)
+    for line in M3U8Line.lines(of: bytes) {
+      guard let tag = M3U8Tag(bytes[line.content]), tag.name == "EXT-X-KEY" || tag.name == "EXT-X-SESSION-KEY",
+        let uri = M3U8Attribute.list(bytes[tag.value]).first(where: { $0.name == "URI" && $0.quoted })?.value,
+        let url = URL(string: uri, relativeTo: base)?.absoluteURL,
         let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
         let path = ServedFolder.relativePath(requestPath: url.standardized.path(percentEncoded: true)),
         !path.isEmpty
@@ -72,13 +75,6 @@ final class KeyURIs: Sendable {
       paths.append(path)
     }
     return paths
-  }
-
-  private static func quotedURI(in line: Substring) -> String? {
-    guard let start = line.range(of: "URI=\"") else { return nil }
-    let rest = line[start.upperBound...]
-    guard let end = rest.firstIndex(of: "\"") else { return nil }
-    return String(rest[..<end])
   }
 
   /// Every `.m3u8` file under the folder, read up to the size a playlist may have.

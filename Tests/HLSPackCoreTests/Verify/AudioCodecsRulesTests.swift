@@ -1,6 +1,7 @@
 import Testing
 
 @testable import HLSPackCore
+@testable import HLSPackVerify
 
 /// CODECS audio entries against what the bytes carry, and a playlist counted
 /// once in a variant's bandwidth however many roles it plays.

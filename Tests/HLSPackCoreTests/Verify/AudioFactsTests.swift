@@ -2,6 +2,7 @@ import HLSPackTestSupport
 import Testing
 
 @testable import HLSPackCore
+@testable import HLSPackVerify
 
 /// The audio facts verify reads from fMP4 boxes and TS frames, built byte by byte.
 @Suite struct AudioFactsTests {

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import HLSPackCore
+@testable import HLSPackVerify
 
 /// The rules over segments' bitstream facts, and the readers behind them.
 @Suite struct BitstreamRulesTests {

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import HLSPackCore
+@testable import HLSPackVerify
 
 /// What verify reads from parameter sets and sample entries to check a
 /// variant's RESOLUTION, FRAME-RATE, VIDEO-RANGE and CODECS.

@@ -1,7 +1,9 @@
 import Foundation
+import HLSPackM3U8
 import Testing
 
 @testable import HLSPackCore
+@testable import HLSPackVerify
 
 /// Hostile numbers in playlists: each is a finding of the rule that reads it,
 /// and no rule's arithmetic traps on it (RFC 8216bis §4.2 ranges).
@@ -23,7 +25,7 @@ import Testing
     }
     let variant = VerifiedMultivariantPlaylist.Variant(
       uri: "v.m3u8", line: 1, iFrame: false,
-      attributes: KeyURIRewriter.parseAttributes(Array("BANDWIDTH=18446744073709551615,AVERAGE-BANDWIDTH=1".utf8)[...]))
+      attributes: M3U8Attribute.list(Array("BANDWIDTH=18446744073709551615,AVERAGE-BANDWIDTH=1".utf8)[...]))
     var facts = SegmentMediaFacts()
     (facts.firstPTS, facts.endPTS, facts.frameDuration) = (0, 180_000, 3600)
     return PlaylistRules.common(parsed, file: "v.m3u8") + PlaylistRules.media(playlist, file: "v.m3u8")

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import HLSPackCore
+@testable import HLSPackVerify
 
 /// The playlist rules of `hlspack verify`, each on a playlist written here
 /// that breaks only that rule.

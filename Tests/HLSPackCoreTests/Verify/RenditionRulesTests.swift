@@ -1,6 +1,7 @@
 import Testing
 
 @testable import HLSPackCore
+@testable import HLSPackVerify
 
 /// EXT-X-MEDIA attributes and rendition groups (RFC 8216bis §4.4.6.1, §4.4.6.1.1).
 @Suite struct RenditionRulesTests {

@@ -1,11 +1,13 @@
+import HLSPackM3U8
 import Testing
 
 @testable import HLSPackCore
+@testable import HLSPackVerify
 
 /// EXT-X-SESSION-KEY against the media playlists' EXT-X-KEY tags (RFC 8216bis §4.4.6.5).
 @Suite struct SessionKeyRulesTests {
   static let mediaKey = VerifiedMediaPlaylist.Key(
-    line: 6, attributes: KeyURIRewriter.parseAttributes(Array(#"METHOD=AES-128,URI="../keys/k.key""#.utf8)[...]))
+    line: 6, attributes: M3U8Attribute.list(Array(#"METHOD=AES-128,URI="../keys/k.key""#.utf8)[...]))
   static let mediaKeys = [SessionKeyRules.MediaKey(mediaKey, uri: "keys/k.key", file: "v/index.m3u8")]
 
   func ruleIDs(_ sessionKeys: String...) -> [String] {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import HLSPackCore
+@testable import HLSPackVerify
 
 /// Bit rates, (key, IV) reuse, segment byte checks and the report's forms.
 @Suite struct VerifyMeasureTests {
@@ -146,15 +147,14 @@ import Testing
   }
 
   @Test func rfcLeavesOutRulesOnlyAppleStates() {
-    func rule(_ source: String) -> VerifyRule {
-      VerifyRule(id: "x", severity: .should, source: source, owner: .packager, summary: "")
+    func rule(_ origin: VerifyRule.Origin) -> VerifyRule {
+      VerifyRule(id: "x", severity: .should, source: "", origin: origin, owner: .packager, summary: "")
     }
-    let apple = rule("Apple HLS Authoring Specification §1.4")
-    let appleFirst = rule(
-      "Apple HLS Authoring Specification, Playlists (CODECS on every variant); RFC 8216bis §4.4.6.2")
-    let rfcFirst = rule("RFC 8216bis §4.4.6.2; Apple HLS Authoring Specification (within 10%)")
-    let iso = rule("ISO/IEC 14496-12 §8.8.12; Apple HLS Authoring Specification §1")
-    let own = rule("docs/verify.md, What it reads (the package folder)")
+    let apple = rule(.apple)
+    let appleFirst = VerifyRules.variantAttributeMissing
+    let rfcFirst = rule(.rfc8216bis)
+    let iso = rule(.iso)
+    let own = rule(.hlspack)
     #expect([apple, appleFirst, rfcFirst, iso, own].allSatisfy(VerifyRuleSet.apple.includes))
     #expect(!VerifyRuleSet.rfc.includes(apple) && !VerifyRuleSet.rfc.includes(appleFirst))
     #expect([rfcFirst, iso, own].allSatisfy(VerifyRuleSet.rfc.includes))

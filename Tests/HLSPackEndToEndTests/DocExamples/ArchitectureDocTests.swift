@@ -13,7 +13,7 @@ struct ArchitectureDocTests {
   static func declaredNames() throws -> Set<String> {
     let manifest = try String(contentsOf: DocPages.projectRoot.appendingPathComponent("Package.swift"), encoding: .utf8)
     var names = Set(
-      manifest.matches(of: try Regex(#"name: "([A-Za-z]+)""#)).compactMap { $0.output[1].substring.map(String.init) })
+      manifest.matches(of: try Regex(#"name: "([A-Za-z][A-Za-z0-9]*)""#)).compactMap { $0.output[1].substring.map(String.init) })
     let declaration = try Regex(#"(?:struct|class|enum|actor|protocol|typealias)\s+([A-Z][A-Za-z0-9_]*)"#)
     let files = FileManager.default.enumerator(atPath: sources.path)?.compactMap { $0 as? String } ?? []
     for file in files where file.hasSuffix(".swift") {

@@ -1,4 +1,5 @@
 import Foundation
+import HLSPackM3U8
 
 /// A deliberately simple m3u8 reader for the tests: tags with their attribute
 /// lists, and segment URIs with the EXTINF and key tag in force.
@@ -12,7 +13,8 @@ struct PlaylistReader {
   let lines: [String]
 
   init(contentsOf url: URL) throws {
-    lines = try String(contentsOf: url, encoding: .utf8).components(separatedBy: "\n").filter { !$0.isEmpty }
+    let bytes = Array(try Data(contentsOf: url))
+    lines = M3U8Line.lines(of: bytes).map { String(decoding: bytes[$0.content], as: UTF8.self) }.filter { !$0.isEmpty }
   }
 
   /// Values of every `#TAG:` line.
@@ -47,31 +49,8 @@ struct PlaylistReader {
     return result
   }
 
-  /// Splits an attribute list, honouring quoted strings; quotes are removed.
+  /// An attribute list read by the project's one tokenizer; quotes are removed.
   static func attributes(_ list: String) -> [String: String] {
-    var result: [String: String] = [:]
-    var name = ""
-    var value = ""
-    var inName = true
-    var quoted = false
-    func flush() {
-      if !name.isEmpty { result[name] = value }
-      name = ""
-      value = ""
-      inName = true
-    }
-    for c in list {
-      if inName {
-        if c == "=" { inName = false } else { name.append(c) }
-      } else if c == "\"" {
-        quoted.toggle()
-      } else if c == ",", !quoted {
-        flush()
-      } else {
-        value.append(c)
-      }
-    }
-    flush()
-    return result
+    Dictionary(M3U8Attribute.list(list).map { ($0.name, $0.value) }) { _, last in last }
   }
 }

@@ -4,6 +4,7 @@ import HLSPackTestSupport
 import Testing
 
 @testable import HLSPack
+@testable import HLSPackVerify
 
 /// The keys `verify --key` and `--keys` give, by key URI.
 @Suite struct ProvidedKeysTests {
