@@ -63,12 +63,12 @@ public final class FileLock: @unchecked Sendable {
   /// one at `path` (its holder removed it while this run waited to lock it).
   private static func lockIfCurrent(_ path: String) throws(Failure) -> Int32? {
     let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
-    guard fd >= 0 else { throw .unusable(String(cString: strerror(errno))) }
+    guard fd >= 0 else { throw .unusable(SystemError.last.reason) }
     guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
       let failure = errno
       close(fd)
       if failure == EWOULDBLOCK { throw .held }
-      throw .unusable(String(cString: strerror(failure)))
+      throw .unusable(SystemError(code: failure).reason)
     }
     var opened = stat()
     var named = stat()

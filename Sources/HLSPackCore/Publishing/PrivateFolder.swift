@@ -18,7 +18,7 @@ public enum PrivateFolder {
     }
     if let failure {
       throw PackError.output(
-        path: folder.path, reason: "cannot create the folder (\(String(cString: strerror(failure))))")
+        path: folder.path, reason: "cannot create the folder \(SystemError(code: failure).quoted)")
     }
   }
 
