@@ -161,8 +161,7 @@ public final class AssetStaging: @unchecked Sendable {
       throw PackError.output(
         path: folder.path, reason: "cannot set the asset folder's mode \(SystemError.last.quoted)")
     }
-    var info = stat()
-    let replacing = lstat(destination.path, &info) == 0
+    let replacing = (try? FileStatus(path: destination.path, followingLinks: false)) != nil
     if replacing, DirectoryExchange.swap(folder.path, destination.path) {
       published = true
       return retireSwapped(registered: &registered)

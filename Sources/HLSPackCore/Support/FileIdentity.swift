@@ -51,7 +51,7 @@ public struct FileIdentity: Sendable, Equatable {
     let change: String?
     do {
       let now = try FileStatus(path: path)
-      if now.device != status.device || now.inode != status.inode {
+      if !now.isSameFile(as: status) {
         change = "another file took its place"
       } else if now.size != status.size {
         change = "its size went from \(status.size) to \(now.size) bytes"

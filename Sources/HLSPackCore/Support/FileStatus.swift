@@ -37,6 +37,9 @@ package struct FileStatus: Sendable, Equatable {
     guard fstat(descriptor, &info) == 0 else { throw .last }
     self.init(info)
   }
+
+  /// The same file (device and inode), whatever its state now.
+  package func isSameFile(as other: FileStatus) -> Bool { device == other.device && inode == other.inode }
 }
 
 /// A file's type (`st_mode & S_IFMT`), named for messages.
