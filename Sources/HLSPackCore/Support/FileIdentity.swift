@@ -30,7 +30,8 @@ public struct FileIdentity: Sendable, Equatable {
       throw PackError.input(
         path: path,
         reason:
-          "is \(status.kind), not a regular file; hlspack reads its inputs from files (save a stream to a file first)")
+          "is \(Self.named(status.kind)), not a regular file; hlspack reads its inputs from files (save a stream to a file first)"
+      )
     }
     self.init(path: path, status: status)
   }
@@ -43,6 +44,16 @@ public struct FileIdentity: Sendable, Equatable {
   private init(path: String, status: FileStatus) {
     self.path = path
     self.status = status
+  }
+
+  /// How an input that is no file is named: a pipe by its common name too, as
+  /// `mkfifo` and shells' process substitution make them.
+  private static func named(_ kind: FileKind) -> String {
+    switch kind {
+    case .namedPipe: "a named pipe (FIFO)"
+    case .unknown: "a special file"
+    default: kind.description
+    }
   }
 
   /// Fails, naming the file, when it is no longer the file it was: another

@@ -36,7 +36,7 @@ import Testing
     #expect(mkfifo(pipe, 0o600) == 0)
     #expect(
       reason { _ = try FileIdentity(path: pipe) }
-        == "is a named pipe, not a regular file; hlspack reads its inputs from files (save a stream to a file first)")
+        == "is a named pipe (FIFO), not a regular file; hlspack reads its inputs from files (save a stream to a file first)")
   }
 
   @Test func eachChangeIsNamed() throws {

@@ -7,7 +7,7 @@ import Testing
 @Suite("Source structure")
 struct SourceStructureTests {
   static let projectRoot = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
   static func check(_ root: URL) throws -> CommandResult {
     try Command.run("python3", [projectRoot.appendingPathComponent("scripts/check-structure").path, root.path])
