@@ -12,12 +12,6 @@ import Testing
 
   init() throws { folder = try TemporaryFolder() }
 
-  func file(_ name: String, _ text: String) throws -> String {
-    let url = folder.url.appendingPathComponent(name)
-    try Data(text.utf8).write(to: url)
-    return url.path
-  }
-
   func reason(_ body: () throws -> Void) -> String? {
     do {
       try body()
@@ -40,7 +34,7 @@ import Testing
   }
 
   @Test func eachChangeIsNamed() throws {
-    let path = try file("a.mp4", "abc")
+    let path = try folder.file("a.mp4", "abc").path
     let identity = try FileIdentity(path: path)
     #expect(identity.size == 3)
     try identity.checkUnchanged()
@@ -52,7 +46,7 @@ import Testing
     let grown = reason { try identity.checkUnchanged() }
     #expect(grown?.hasPrefix("changed while it was being encoded (its size went from 3 to 6 bytes)") == true)
 
-    let other = try file("b.mp4", "abc")
+    let other = try folder.file("b.mp4", "abc").path
     #expect(rename(other, path) == 0)
     #expect(reason { try identity.checkUnchanged() }?.contains("(another file took its place)") == true)
 
@@ -61,7 +55,7 @@ import Testing
   }
 
   @Test func statusNamesKindsAndTheSystemReason() throws {
-    let path = try file("a.txt", "abc")
+    let path = try folder.file("a.txt", "abc").path
     let link = folder.url.appendingPathComponent("link").path
     #expect(symlink(path, link) == 0)
     #expect(try FileStatus(path: link).kind == .regular)
