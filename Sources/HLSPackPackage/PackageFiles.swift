@@ -60,8 +60,9 @@ public enum PackageFiles {
   /// and whether that is a regular file inside `package`; nothing is opened.
   public static func resolveInside(_ url: URL, package: URL) -> ResolvedFile {
     guard let real = realPath(url.path) else { return .missing }
-    var info = stat()
-    if lstat(real, &info) == 0, info.st_mode & S_IFMT != S_IFREG { return .notRegular(SmallFile.kind(info.st_mode)) }
+    if let status = try? FileStatus(path: real, followingLinks: false), status.kind != .regular {
+      return .notRegular(status.kind.description)
+    }
     guard let root = realPath(package.path), real.hasPrefix(root + "/") else { return .outside(real) }
     return .inside(real)
   }

@@ -20,6 +20,13 @@ public final class TemporaryFolder {
     return folder
   }
 
+  /// A file `name` in it holding `text`.
+  public func file(_ name: String, _ text: String) throws -> URL {
+    let file = url.appendingPathComponent(name)
+    try Data(text.utf8).write(to: file)
+    return file
+  }
+
   public func contents() throws -> [String] {
     try FileManager.default.contentsOfDirectory(atPath: url.path).sorted()
   }

@@ -42,7 +42,7 @@ struct AssetMaker {
   func encode() throws -> AssetReport {
     let started = Date()
     // Before any work: sources that are regular files, and a destination this run may take.
-    let sources = try mediaSources.map { try SourceSnapshot(path: $0.path) }
+    let sources = try mediaSources.map { try FileIdentity(path: $0.path) }
     try AssetDestination.check(destination, replace: replace, protecting: protecting)
     let programDateTime = try programDateTimeStart()
     let transcoder = try producer()

@@ -83,7 +83,7 @@ public struct BatchReport: Sendable, Codable, Equatable {
     try createFolder(folder)
     try writeFile(try encoder.encode(self) + Data("\n".utf8), to: temporary, exclusive: true)
     guard rename(temporary.path, target.path) == 0 else {
-      let reason = String(cString: strerror(errno))
+      let reason = SystemError.last.reason
       unlink(temporary.path)
       throw PackError.output(path: target.path, reason: "cannot write the batch report (\(reason))")
     }

@@ -83,7 +83,7 @@ final class FileTransaction {
     if let failure {
       registry.unregister(folder)
       throw PackError.output(
-        path: folder.path, reason: "cannot create the folder (\(String(cString: strerror(failure))))")
+        path: folder.path, reason: "cannot create the folder \(SystemError(code: failure).quoted)")
     }
     createdFolders.append(folder)
   }
@@ -98,10 +98,9 @@ final class FileTransaction {
     var path = root
     for part in parts.dropFirst(rootParts.count) {
       path.appendPathComponent(part)
-      var info = stat()
       // What does not exist yet is made by this transaction, and nothing below it exists either.
-      guard lstat(path.path, &info) == 0 else { return }
-      if info.st_mode & S_IFMT == S_IFLNK {
+      guard let status = try? FileStatus(path: path.path, followingLinks: false) else { return }
+      if status.kind == .symbolicLink {
         throw PackError.output(
           path: path.path,
           reason: "is a symbolic link; nothing is written through or over one (it may lead outside \(root.path))")
@@ -125,7 +124,7 @@ final class FileTransaction {
     try registry.unlessInterrupted(at: folder) { registered in
       for (index, change) in changes.enumerated() {
         guard rename(change.temporary.path, change.target.path) != 0 else { continue }
-        let reason = String(cString: strerror(errno))
+        let reason = SystemError.last.reason
         let restored = putBack(changes[..<index])
         // Renamed away, or the only copies of old versions: not for the handler to remove.
         for done in changes[..<index] { registered.subtract([done.temporary] + (done.original.map { [$0] } ?? [])) }
@@ -192,7 +191,7 @@ final class FileTransaction {
     }
     // The exact mode, whatever the umask, before the file takes the target's name.
     guard chmod(url.path, mode) == 0 else {
-      let reason = String(cString: strerror(errno))
+      let reason = SystemError.last.reason
       unlink(url.path)
       registry.unregister(url)
       throw PackError.output(path: target.path, reason: "cannot set the mode of its new version (\(reason))")

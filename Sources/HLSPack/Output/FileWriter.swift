@@ -21,7 +21,7 @@ final class FileWriter {
     }
     descriptor = opened
     guard descriptor >= 0 else {
-      throw PackError.output(path: url.path, reason: "cannot create the file (\(String(cString: strerror(failure))))")
+      throw PackError.output(path: url.path, reason: "cannot create the file \(SystemError(code: failure).quoted)")
     }
   }
 
@@ -36,7 +36,7 @@ final class FileWriter {
       let n = Glibc.write(descriptor, base + offset, bytes.count - offset)
       if n < 0 {
         if errno == EINTR { continue }
-        throw PackError.output(path: url.path, reason: "cannot write (\(String(cString: strerror(errno))))")
+        throw PackError.output(path: url.path, reason: "cannot write \(SystemError.last.quoted)")
       }
       offset += n
     }
@@ -47,7 +47,7 @@ final class FileWriter {
     let result = Glibc.close(descriptor)
     descriptor = -1
     if result != 0 {
-      throw PackError.output(path: url.path, reason: "cannot close (\(String(cString: strerror(errno))))")
+      throw PackError.output(path: url.path, reason: "cannot close \(SystemError.last.quoted)")
     }
   }
 }

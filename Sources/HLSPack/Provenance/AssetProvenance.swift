@@ -11,9 +11,9 @@ public struct AssetProvenance: Sendable, Codable, Equatable {
 
   public var tool = "hlspack"
   public var version: String
-  public var input: FileIdentity
+  public var input: FileFingerprint
   /// The other files read, in profile order.
-  public var sources: [FileIdentity]
+  public var sources: [FileFingerprint]
   public var profileSHA256: String
 
   enum CodingKeys: String, CodingKey {
@@ -25,14 +25,14 @@ public struct AssetProvenance: Sendable, Codable, Equatable {
   public init(profile: Profile, input: URL, reproducible: Bool) throws {
     version = HLSPackVersion.current
     let timed = !reproducible
-    self.input = try FileIdentity.of(input, withModificationTime: timed)
+    self.input = try FileFingerprint.of(input, withModificationTime: timed)
     let stem = input.deletingPathExtension().lastPathComponent
     let files =
       profile.video.compactMap(\.source)
       + profile.subtitles.map {
         URL(fileURLWithPath: $0.file.replacingOccurrences(of: "{stem}", with: stem))
       }
-    sources = try files.map { try FileIdentity.of($0, withModificationTime: timed) }
+    sources = try files.map { try FileFingerprint.of($0, withModificationTime: timed) }
     profileSHA256 = try Self.digest(of: profile)
   }
 

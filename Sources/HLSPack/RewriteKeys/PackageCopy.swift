@@ -20,7 +20,7 @@ enum PackageCopy {
       }
       if let failure {
         throw PackError.output(
-          path: to.path, reason: "cannot create the folder (\(String(cString: strerror(failure))))")
+          path: to.path, reason: "cannot create the folder \(SystemError(code: failure).quoted)")
       }
       // mkdir's mode is less the umask; the copy keeps the source's.
       chmod(to.path, mode)
@@ -33,7 +33,7 @@ enum PackageCopy {
   private static func sourceMode(_ url: URL) throws -> mode_t {
     var info = stat()
     guard lstat(url.path, &info) == 0 else {
-      throw PackError.input(path: url.path, reason: "cannot read (\(String(cString: strerror(errno))))")
+      throw PackError.input(path: url.path, reason: "cannot read \(SystemError.last.quoted)")
     }
     return info.st_mode & 0o777
   }
@@ -46,20 +46,19 @@ enum PackageCopy {
   private static func copyFile(_ from: URL, to: URL) throws {
     let input = open(from.path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC)
     guard input >= 0 else {
-      throw PackError.input(path: from.path, reason: "cannot read (\(String(cString: strerror(errno))))")
+      throw PackError.input(path: from.path, reason: "cannot read \(SystemError.last.quoted)")
     }
     defer { close(input) }
-    var info = stat()
-    guard fstat(input, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+    guard let status = try? FileStatus(descriptor: input), status.kind == .regular else {
       throw PackError.input(path: from.path, reason: "changed while the package was copied: no longer a regular file")
     }
-    let output = try FileWriter(creating: to, mode: info.st_mode & 0o777, exclusive: true)
+    let output = try FileWriter(creating: to, mode: status.permissions & 0o777, exclusive: true)
     var piece = [UInt8](repeating: 0, count: 1 << 20)
     while true {
       let n = piece.withUnsafeMutableBytes { Glibc.read(input, $0.baseAddress, $0.count) }
       if n < 0, errno == EINTR { continue }
       guard n >= 0 else {
-        throw PackError.input(path: from.path, reason: "cannot read (\(String(cString: strerror(errno))))")
+        throw PackError.input(path: from.path, reason: "cannot read \(SystemError.last.quoted)")
       }
       if n == 0 { break }
       try piece.withUnsafeBytes { try output.write(UnsafeRawBufferPointer(rebasing: $0[..<n])) }

@@ -36,22 +36,24 @@ struct PackageInventory {
     for name in names where !(prefix.isEmpty && name == RewriteJournal.fileName) {
       let path = prefix + name
       let url = folder.appendingPathComponent(name)
-      var info = stat()
-      guard lstat(url.path, &info) == 0 else {
-        throw PackError.input(path: url.path, reason: "cannot read (\(String(cString: strerror(errno))))")
+      let kind: FileKind
+      do {
+        kind = try FileStatus(path: url.path, followingLinks: false).kind
+      } catch {
+        throw PackError.input(path: url.path, reason: "cannot read \(error.quoted)")
       }
-      switch info.st_mode & S_IFMT {
-      case S_IFDIR:
+      switch kind {
+      case .folder:
         folders.append(path)
         try walk(url, prefix: path + "/")
-      case S_IFREG where FileTransaction.isTemporary(name):
+      case .regular where FileTransaction.isTemporary(name):
         leftovers.append(path)
-      case S_IFREG:
+      case .regular:
         files.append(path)
-      case S_IFLNK:
+      case .symbolicLink:
         links.append(path)
       default:
-        others.append((path, SmallFile.kind(info.st_mode)))
+        others.append((path, kind.description))
       }
     }
   }

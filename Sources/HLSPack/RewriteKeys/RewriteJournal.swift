@@ -63,13 +63,12 @@ final class RewriteJournal {
       !parts.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." })
     else { return false }
     var url = package
-    var info = stat()
     for part in parts.dropLast() {
       url.appendPathComponent(part)
-      guard lstat(url.path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { return false }
+      guard (try? FileStatus(path: url.path, followingLinks: false))?.kind == .folder else { return false }
     }
     url.appendPathComponent(name)
-    guard lstat(url.path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return false }
+    guard (try? FileStatus(path: url.path, followingLinks: false))?.kind == .regular else { return false }
     return unlink(url.path) == 0
   }
 

@@ -210,21 +210,20 @@ enum EncryptionReader {
   ) throws -> [UInt8] {
     let descriptor = open(url.path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
     guard descriptor >= 0 else {
-      throw r.error(field, "cannot read the key file \(url.path) (\(String(cString: strerror(errno))))")
+      throw r.error(field, "cannot read the key file \(url.path) \(SystemError.last.quoted)")
     }
     defer { close(descriptor) }
-    var info = stat()
-    guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+    guard let status = try? FileStatus(descriptor: descriptor), status.kind == .regular else {
       throw r.error(field, "the key file \(url.path) is not a regular file")
     }
-    guard info.st_size == 16 else {
-      throw r.error(field, "the key file \(url.path) holds \(info.st_size) bytes; an AES-128 key file holds exactly 16")
+    guard status.size == 16 else {
+      throw r.error(field, "the key file \(url.path) holds \(status.size) bytes; an AES-128 key file holds exactly 16")
     }
     var key = [UInt8](repeating: 0, count: 16)
     guard Glibc.read(descriptor, &key, key.count) == key.count else {
-      throw r.error(field, "cannot read the key file \(url.path) (\(String(cString: strerror(errno))))")
+      throw r.error(field, "cannot read the key file \(url.path) \(SystemError.last.quoted)")
     }
-    if info.st_mode & 0o077 != 0 { settings.exposedKeyFiles.append(url.path) }
+    if status.permissions & 0o077 != 0 { settings.exposedKeyFiles.append(url.path) }
     settings.keyFiles.append(url.path)
     return key
   }

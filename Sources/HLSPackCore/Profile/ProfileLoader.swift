@@ -36,8 +36,7 @@ public enum ProfileLoader {
   /// A profile's relative paths are relative to its folder; for a profile
   /// that comes through a pipe (`/dev/fd/63`), to the current folder.
   public static func baseDirectory(of url: URL) -> URL {
-    var info = stat()
-    guard stat(url.path, &info) == 0, info.st_mode & S_IFMT == S_IFIFO else { return url.deletingLastPathComponent() }
+    guard (try? FileStatus(path: url.path))?.kind == .namedPipe else { return url.deletingLastPathComponent() }
     return URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
   }
 

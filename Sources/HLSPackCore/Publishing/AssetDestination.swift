@@ -8,12 +8,11 @@ public enum AssetDestination {
   /// Fails, naming `destination`, unless an asset may be published there.
   /// `protecting`: files the run reads (inputs, the profile, sidecars).
   public static func check(_ destination: URL, replace: Bool, protecting: [URL]) throws {
-    var info = stat()
-    guard lstat(destination.path, &info) == 0 else { return }
+    guard let status = try? FileStatus(path: destination.path, followingLinks: false) else { return }
     let path = destination.path
-    if info.st_mode & S_IFMT == S_IFLNK {
+    if status.kind == .symbolicLink {
       let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) ?? "?"
-      let dangling = stat(path, &info) != 0
+      let dangling = (try? FileStatus(path: path)) == nil
       throw PackError.output(
         path: path,
         reason: "already exists as a symbolic link to \(target)\(dangling ? ", which leads nowhere" : ""); "
@@ -21,7 +20,7 @@ public enum AssetDestination {
       )
     }
     guard replace else { throw PackError.output(path: path, reason: "already exists (use --force to replace it)") }
-    guard info.st_mode & S_IFMT == S_IFDIR else {
+    guard status.kind == .folder else {
       throw PackError.output(
         path: path, reason: "already exists and is not a folder; --force replaces only an asset folder hlspack wrote")
     }

@@ -159,10 +159,9 @@ public final class AssetStaging: @unchecked Sendable {
     StagingMarker.remove(from: folder)
     guard chmod(folder.path, publishedMode) == 0 else {
       throw PackError.output(
-        path: folder.path, reason: "cannot set the asset folder's mode (\(String(cString: strerror(errno))))")
+        path: folder.path, reason: "cannot set the asset folder's mode \(SystemError.last.quoted)")
     }
-    var info = stat()
-    let replacing = lstat(destination.path, &info) == 0
+    let replacing = (try? FileStatus(path: destination.path, followingLinks: false)) != nil
     if replacing, DirectoryExchange.swap(folder.path, destination.path) {
       published = true
       return retireSwapped(registered: &registered)
@@ -175,7 +174,7 @@ public final class AssetStaging: @unchecked Sendable {
         path: destination.path,
         reason: failure == EEXIST
           ? "already exists: another run published it while this one was working (use --force to replace it)"
-          : "cannot move the finished asset into place (\(String(cString: strerror(failure))))")
+          : "cannot move the finished asset into place \(SystemError(code: failure).quoted)")
     }
     published = true
     registered.remove(folder)
@@ -213,7 +212,7 @@ public final class AssetStaging: @unchecked Sendable {
     let retired = retiredPath()
     guard rename(destination.path, retired.path) == 0 else {
       throw PackError.output(
-        path: destination.path, reason: "cannot move the old asset aside (\(String(cString: strerror(errno))))")
+        path: destination.path, reason: "cannot move the old asset aside \(SystemError.last.quoted)")
     }
     return retired
   }

@@ -63,17 +63,15 @@ public final class FileLock: @unchecked Sendable {
   /// one at `path` (its holder removed it while this run waited to lock it).
   private static func lockIfCurrent(_ path: String) throws(Failure) -> Int32? {
     let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
-    guard fd >= 0 else { throw .unusable(String(cString: strerror(errno))) }
+    guard fd >= 0 else { throw .unusable(SystemError.last.reason) }
     guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
       let failure = errno
       close(fd)
       if failure == EWOULDBLOCK { throw .held }
-      throw .unusable(String(cString: strerror(failure)))
+      throw .unusable(SystemError(code: failure).reason)
     }
-    var opened = stat()
-    var named = stat()
-    guard fstat(fd, &opened) == 0, lstat(path, &named) == 0, opened.st_dev == named.st_dev,
-      opened.st_ino == named.st_ino
+    guard let opened = try? FileStatus(descriptor: fd),
+      let named = try? FileStatus(path: path, followingLinks: false), opened.isSameFile(as: named)
     else {
       close(fd)
       return nil
@@ -126,11 +124,9 @@ public final class FileLock: @unchecked Sendable {
   public func release() {
     lock.withLock {
       guard descriptor >= 0 else { return }
-      var opened = stat()
-      var named = stat()
       // An interrupt's cleanup may have removed it, and another run made a new one since.
-      if fstat(descriptor, &opened) == 0, lstat(path.path, &named) == 0, opened.st_dev == named.st_dev,
-        opened.st_ino == named.st_ino
+      if let opened = try? FileStatus(descriptor: descriptor),
+        let named = try? FileStatus(path: path.path, followingLinks: false), opened.isSameFile(as: named)
       {
         unlink(path.path)
       }

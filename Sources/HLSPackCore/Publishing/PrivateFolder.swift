@@ -18,7 +18,7 @@ public enum PrivateFolder {
     }
     if let failure {
       throw PackError.output(
-        path: folder.path, reason: "cannot create the folder (\(String(cString: strerror(failure))))")
+        path: folder.path, reason: "cannot create the folder \(SystemError(code: failure).quoted)")
     }
   }
 
@@ -27,9 +27,8 @@ public enum PrivateFolder {
   /// (reading the umask means setting it, for every thread at once).
   static func umaskFolderMode(probingIn privateFolder: URL) -> mode_t {
     let probe = privateFolder.appendingPathComponent(".umask-probe")
-    var info = stat()
     defer { rmdir(probe.path) }
-    guard mkdir(probe.path, 0o777) == 0, stat(probe.path, &info) == 0 else { return 0o755 }
-    return info.st_mode & 0o7777
+    guard mkdir(probe.path, 0o777) == 0, let status = try? FileStatus(path: probe.path) else { return 0o755 }
+    return status.permissions
   }
 }

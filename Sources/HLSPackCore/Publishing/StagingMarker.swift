@@ -39,11 +39,11 @@ public enum StagingMarker {
     let path = folder.appendingPathComponent(fileName).path
     let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
     guard fd >= 0 else {
-      throw PackError.output(path: path, reason: "cannot create (\(String(cString: strerror(errno))))")
+      throw PackError.output(path: path, reason: "cannot create \(SystemError.last.quoted)")
     }
     defer { close(fd) }
     guard Glibc.write(fd, bytes, bytes.count) == bytes.count else {
-      let reason = String(cString: strerror(errno))
+      let reason = SystemError.last.reason
       unlink(path)
       throw PackError.output(path: path, reason: "cannot write (\(reason))")
     }
@@ -55,8 +55,8 @@ public enum StagingMarker {
 
   /// Whether `folder` is one a killed hlspack run on this machine left (see the type).
   static func isAbandoned(_ folder: URL) -> Bool {
-    var info = stat()
-    guard lstat(folder.path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR, info.st_uid == geteuid(),
+    guard let status = try? FileStatus(path: folder.path, followingLinks: false), status.kind == .folder,
+      status.owner == geteuid(),
       let bytes = try? SmallFile.readRegular(
         folder.appendingPathComponent(fileName).path, limit: 4096, followingLinks: false),
       let owner = try? JSONDecoder().decode(Owner.self, from: Data(bytes)),

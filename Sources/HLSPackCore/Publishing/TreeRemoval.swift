@@ -5,9 +5,8 @@ import Foundation
 /// signal handler and the run it interrupts): an entry that vanished is
 /// skipped, where FileManager.removeItem would stop there and leave the rest.
 func removeTree(at url: URL) {
-  var info = stat()
-  guard lstat(url.path, &info) == 0 else { return }
-  guard info.st_mode & S_IFMT == S_IFDIR else {
+  guard let status = try? FileStatus(path: url.path, followingLinks: false) else { return }
+  guard status.kind == .folder else {
     unlink(url.path)
     return
   }

@@ -31,18 +31,6 @@ public struct LadderJob: Sendable {
   }
 }
 
-/// Makes the renditions of one asset; `destinations[i]` receives rendition i's
-/// segments on that rendition's thread, and `progress` is called on the
-/// calling thread with source seconds done.
-public protocol RenditionProducer {
-  var duration: Double? { get }
-  var hasAudio: Bool { get }
-  /// What the user should know about the sources and what was decided for
-  /// them, before the work: each a sentence naming the file.
-  var notes: [String] { get }
-  func run(destinations: [SegmentDestination], progress: (Double) -> Void) throws -> [WrittenStreamFacts]
-}
-
 /// Decodes a source once and feeds every rung's worker from that one decode;
 /// audio is encoded once and the same packets are muxed into every rung.
 public final class LadderTranscoder: RenditionProducer {

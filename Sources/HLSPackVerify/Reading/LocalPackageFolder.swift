@@ -56,7 +56,7 @@ public struct LocalPackageFolder: PackageSource {
     while true {
       let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
       if count < 0, errno == EINTR { continue }
-      guard count >= 0 else { throw SourceFailure.unreadable("(\(String(cString: strerror(errno))))") }
+      guard count >= 0 else { throw SourceFailure.unreadable(SystemError.last.quoted) }
       guard count > 0 else { return }
       try consume(count == buffer.count ? buffer : Array(buffer[0..<count]))
     }
@@ -72,7 +72,7 @@ public struct LocalPackageFolder: PackageSource {
         pread(descriptor, $0.baseAddress.map { $0 + done }, range.count - done, off_t(range.lowerBound + done))
       }
       if count < 0, errno == EINTR { continue }
-      guard count >= 0 else { throw .unreadable("(\(String(cString: strerror(errno))))") }
+      guard count >= 0 else { throw .unreadable(SystemError.last.quoted) }
       guard count > 0 else { throw .unreadable("(it ends before byte \(range.lowerBound + done))") }
       done += count
     }
@@ -84,9 +84,8 @@ public struct LocalPackageFolder: PackageSource {
   private func open(_ path: String) throws(SourceFailure) -> Int32 {
     let real = try resolve(path)
     let descriptor = Glibc.open(real, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC)
-    guard descriptor >= 0 else { throw .unreadable("(\(String(cString: strerror(errno))))") }
-    var info = stat()
-    guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+    guard descriptor >= 0 else { throw .unreadable(SystemError.last.quoted) }
+    guard (try? FileStatus(descriptor: descriptor))?.kind == .regular else {
       close(descriptor)
       throw .unreadable("(no longer a regular file)")
     }

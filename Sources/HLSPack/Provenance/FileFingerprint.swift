@@ -2,12 +2,12 @@ import Foundation
 import HLSPackCore
 import HLSPackCrypto
 
-/// What a file was when an asset was made of it: its path, size, modification
-/// time and a digest of samples of its content. The samples keep the digest
+/// What a file was when an asset was made of it: its `FileIdentity` (path,
+/// size, modification time) and a digest of samples of its content. The samples keep the digest
 /// cheap for 50 GB mezzanines: files up to 6 MiB are read whole; larger ones
 /// give their first and last MiB and 64 KiB at each of 62 evenly spaced
 /// offsets between (6 MiB whatever the size). See docs/batch.md.
-public struct FileIdentity: Sendable, Codable, Equatable {
+public struct FileFingerprint: Sendable, Codable, Equatable {
   public var path: String
   public var size: Int64
   /// Nanoseconds since 1970 (`st_mtim`); nil in a reproducible (seeded) run,
@@ -27,18 +27,20 @@ public struct FileIdentity: Sendable, Codable, Equatable {
 
   /// Reads the samples of the regular file at `url` (never a pipe or a device,
   /// whose reads could block or never end).
-  public static func of(_ url: URL, withModificationTime: Bool = true) throws -> FileIdentity {
+  public static func of(_ url: URL, withModificationTime: Bool = true) throws -> FileFingerprint {
     let path = url.path
     func failure(_ reason: String) -> PackError { .input(path: path, reason: reason) }
     let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-    guard descriptor >= 0 else { throw failure("cannot open (\(String(cString: strerror(errno))))") }
+    guard descriptor >= 0 else { throw failure("cannot open \(SystemError.last.quoted)") }
     defer { close(descriptor) }
-    var info = stat()
-    guard fstat(descriptor, &info) == 0 else {
-      throw failure("cannot read its status (\(String(cString: strerror(errno))))")
+    let identity: FileIdentity
+    do {
+      identity = try FileIdentity(descriptor: descriptor, path: path)
+    } catch {
+      throw failure("cannot read its status \(error.quoted)")
     }
-    guard info.st_mode & S_IFMT == S_IFREG else { throw failure("is not a regular file") }
-    let size = Int64(info.st_size)
+    guard identity.status.kind == .regular else { throw failure("is not a regular file") }
+    let size = identity.size
     let digest = try SHA256Stream()
     try digest.update(Array("hlspack/sampled-sha256/v1".utf8) + withUnsafeBytes(of: size.bigEndian, Array.init))
     for (offset, length) in ranges(size: size) {
@@ -53,15 +55,14 @@ public struct FileIdentity: Sendable, Codable, Equatable {
           throw failure(
             n == 0
               ? "ended early while it was read (is it being written?)"
-              : "cannot read (\(String(cString: strerror(errno))))")
+              : "cannot read \(SystemError.last.quoted)")
         }
         done += n
       }
       try digest.update(bytes)
     }
-    let modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
-    return FileIdentity(
-      path: path, size: size, modified: withModificationTime ? modified : nil,
+    return FileFingerprint(
+      path: path, size: size, modified: withModificationTime ? identity.modified : nil,
       sampledSHA256: Hex.encode(try digest.finish()))
   }
 

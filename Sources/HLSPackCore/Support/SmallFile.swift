@@ -15,11 +15,10 @@ public enum SmallFile {
     // Opened non-blocking, so a named pipe without a writer cannot stall the
     // open; then blocking again, so a pipe's reads wait for its writer's data.
     let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-    guard descriptor >= 0 else { throw Failure(reason: "(\(String(cString: strerror(errno))))") }
+    guard descriptor >= 0 else { throw Failure(reason: SystemError.last.quoted) }
     defer { close(descriptor) }
     _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
-    var info = stat()
-    if fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
+    if (try? FileStatus(descriptor: descriptor))?.kind == .folder {
       throw Failure(reason: "(it is a folder)")
     }
     return try readToEnd(descriptor, limit: limit)
@@ -33,37 +32,23 @@ public enum SmallFile {
   /// between nor a file growing past `limit` can slip through.
   /// `followingLinks: false` also refuses a symbolic link as the last part.
   public static func readRegular(_ path: String, limit: Int, followingLinks: Bool = true) throws(Failure) -> [UInt8] {
-    var info = stat()
-    guard (followingLinks ? stat(path, &info) : lstat(path, &info)) == 0 else {
-      throw Failure(reason: "(\(errorText(errno)))")
-    }
-    try checkRegular(info, limit: limit)
+    let named = try status { () throws(SystemError) in try FileStatus(path: path, followingLinks: followingLinks) }
+    try checkRegular(named, limit: limit)
     let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC | (followingLinks ? 0 : O_NOFOLLOW))
-    guard descriptor >= 0 else { throw Failure(reason: "(\(errorText(errno)))") }
+    guard descriptor >= 0 else { throw Failure(reason: SystemError.last.quoted) }
     defer { close(descriptor) }
-    guard fstat(descriptor, &info) == 0 else { throw Failure(reason: "(\(errorText(errno)))") }
-    try checkRegular(info, limit: limit)
+    try checkRegular(try status { () throws(SystemError) in try FileStatus(descriptor: descriptor) }, limit: limit)
     return try readToEnd(descriptor, limit: limit)
   }
 
-  /// What a file of `mode` is, for messages: "a named pipe", "a folder", …
-  public static func kind(_ mode: mode_t) -> String {
-    switch mode & S_IFMT {
-    case S_IFREG: "a regular file"
-    case S_IFDIR: "a folder"
-    case S_IFLNK: "a symbolic link"
-    case S_IFIFO: "a named pipe"
-    case S_IFSOCK: "a socket"
-    case S_IFCHR: "a character device"
-    case S_IFBLK: "a block device"
-    default: "of an unknown type"
-    }
+  private static func status(_ read: () throws(SystemError) -> FileStatus) throws(Failure) -> FileStatus {
+    do { return try read() } catch { throw Failure(reason: error.quoted) }
   }
 
-  private static func checkRegular(_ info: stat, limit: Int) throws(Failure) {
-    guard info.st_mode & S_IFMT == S_IFREG else { throw Failure(reason: "(not a regular file: \(kind(info.st_mode)))") }
-    guard info.st_size <= limit else {
-      throw Failure(reason: "(\(info.st_size) bytes, larger than \(sizeText(limit)))")
+  private static func checkRegular(_ status: FileStatus, limit: Int) throws(Failure) {
+    guard status.kind == .regular else { throw Failure(reason: "(not a regular file: \(status.kind))") }
+    guard status.size <= limit else {
+      throw Failure(reason: "(\(status.size) bytes, larger than \(sizeText(limit)))")
     }
   }
 
@@ -74,16 +59,12 @@ public enum SmallFile {
       let n = piece.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
       if n < 0 {
         if errno == EINTR { continue }
-        throw Failure(reason: "(\(errorText(errno)))")
+        throw Failure(reason: SystemError.last.quoted)
       }
       if n == 0 { return bytes }
       guard bytes.count + n <= limit else { throw Failure(reason: "(larger than \(sizeText(limit)))") }
       bytes += piece[..<n]
     }
-  }
-
-  private static func errorText(_ code: Int32) -> String {
-    String(cString: strerror(code))
   }
 
   private static func sizeText(_ bytes: Int) -> String {
