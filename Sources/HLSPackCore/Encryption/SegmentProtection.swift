@@ -26,11 +26,6 @@ public enum SegmentProtection: Sendable, Equatable, CaseIterable {
     }
   }
 
-  /// The protection of every rendition `profile` makes.
-  public init(_ profile: Profile) {
-    self.init(method: profile.encryption.method, container: profile.segment.container)
-  }
-
   /// Whether segments carry keys at all (a clear lead aside).
   public var encrypts: Bool { self != .clear }
 

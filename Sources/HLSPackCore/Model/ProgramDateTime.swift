@@ -71,19 +71,13 @@ public struct ProgramDateTime: Sendable, Equatable, Comparable {
       + "\(pad(secondOfDay / 60 % 60, 2)):\(pad(secondOfDay % 60, 2)).\(pad(millis, 3))Z"
   }
 
-  /// This instant plus a media duration in 90 kHz ticks, rounded to the nearest millisecond.
-  public func adding(ticks: Int64) -> ProgramDateTime {
-    let millis = Self.floorDiv(ticks * 1000 + MediaClock.ticksPerSecond / 2, MediaClock.ticksPerSecond)
-    return ProgramDateTime(millisecondsSince1970: millisecondsSince1970 + millis)
-  }
-
   public static func < (a: ProgramDateTime, b: ProgramDateTime) -> Bool {
     a.millisecondsSince1970 < b.millisecondsSince1970
   }
 
   private static func isLeap(_ y: Int64) -> Bool { (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 }
 
-  private static func floorDiv(_ a: Int64, _ b: Int64) -> Int64 { (a - floorMod(a, b)) / b }
+  static func floorDiv(_ a: Int64, _ b: Int64) -> Int64 { (a - floorMod(a, b)) / b }
   private static func floorMod(_ a: Int64, _ b: Int64) -> Int64 { ((a % b) + b) % b }
 
   /// Proleptic Gregorian days from 1970-01-01 (H. Hinnant's days_from_civil).
