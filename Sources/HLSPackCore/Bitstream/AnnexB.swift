@@ -48,7 +48,7 @@ public enum AnnexB {
     /// The next NAL unit's byte range (never empty), or nil at the end.
     /// Inlinable, as `appendEscaped`: SAMPLE-AES runs both over every video
     /// byte from another module, where a call per NAL unit and per piece
-    /// costs too much (docs/design/sample-aes-inlining.md).
+    /// would weigh on every byte (docs/design/sample-aes-inlining.md).
     @inlinable public mutating func next() -> Range<Int>? {
       while let start = nextPayload {
         let code = Self.startCode(in: bytes, from: start)
