@@ -14,9 +14,6 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
     .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
     .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
-    .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
-    .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
-    .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
     .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
     .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.34.1"),
   ],
@@ -44,7 +41,8 @@ let package = Package(
     // Also the fixture's labels: QR codes (libqrencode) drawn into frames, read back with libzbar.
     .target(name: "HLSPackMedia", dependencies: ["HLSPackCore", "CFFmpeg", "CQREncode", "CZBar"]),
     // The only importer of OpenSSL, primitives only: AES-128-CBC, the SAMPLE-AES
-    // and cbcs block patterns, CSPRNG, SHA-256, HMAC. Bitstreams are read in Core.
+    // and cbcs block patterns, CSPRNG, SHA-256, HMAC, and the P-256 keys and
+    // X.509 certificates of `serve --tls auto`. Bitstreams are read in Core.
     .target(name: "HLSPackCrypto", dependencies: ["COpenSSL"]),
     // A package on disk as verify, rewrite-keys, `encode --verify` and serve see it:
     // its files and their boundary, keys.json, and the key behind a key file.
@@ -74,14 +72,11 @@ let package = Package(
     .target(
       name: "HLSPackServe",
       dependencies: [
-        "CZlib", "HLSPackM3U8",
+        "CZlib", "HLSPackM3U8", "HLSPackCrypto",
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdCore", package: "hummingbird"),
         .product(name: "NIOSSL", package: "swift-nio-ssl"),
-        .product(name: "X509", package: "swift-certificates"),
-        .product(name: "Crypto", package: "swift-crypto"),
-        .product(name: "SwiftASN1", package: "swift-asn1"),
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOHTTP1", package: "swift-nio"),
         .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),

@@ -4,4 +4,6 @@
 #include <openssl/err.h>
 #include <openssl/rand.h>
 #include <openssl/hmac.h>
+#include <openssl/pem.h>
+#include <openssl/x509v3.h>
 #endif

@@ -47,8 +47,8 @@ public enum AnnexB {
 
     /// The next NAL unit's byte range (never empty), or nil at the end.
     /// Inlinable, as `appendEscaped`: SAMPLE-AES runs both over every video
-    /// byte from another module, where a call per NAL unit and per piece cost
-    /// a fifth of its CPU time (bench/sample-aes).
+    /// byte from another module, where a call per NAL unit and per piece
+    /// would weigh on every byte (docs/design/sample-aes-inlining.md).
     @inlinable public mutating func next() -> Range<Int>? {
       while let start = nextPayload {
         let code = Self.startCode(in: bytes, from: start)

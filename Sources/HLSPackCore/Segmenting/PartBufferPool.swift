@@ -4,7 +4,7 @@ import Foundation
 /// muxers, which fill them, and the segment writers, which are done with them
 /// once the part is on disk. A recycled buffer keeps its capacity; without the
 /// pool every part landed in freshly mapped memory and paid a page fault per
-/// 4 KiB, a third of the CPU time (docs/design/segment-writers.md). The pool only ever holds buffers that were once in flight
+/// 4 KiB (docs/design/segment-writers.md). The pool only ever holds buffers that were once in flight
 /// at the same time, so it cannot raise peak memory.
 public final class PartBufferPool: @unchecked Sendable {
   public static let shared = PartBufferPool()

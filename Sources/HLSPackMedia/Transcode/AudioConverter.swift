@@ -26,8 +26,9 @@ final class AudioConverter {
   private var samplesOut: Int64 = 0
 
   /// The longest lead of silence. A later start is no offset between two
-  /// recordings but a stream of another part or a broken timestamp (an hour
-  /// of silence took 19 s to encode, all of it dropped past the last picture).
+  /// recordings but a stream of another part or a broken timestamp, and its
+  /// silence would be encoded only to be dropped past the last picture
+  /// (docs/design/audio-lead-silence.md).
   static let longestSilence = 60.0
 
   /// `startSeconds`: where the first decoded sample sits on the output timeline;

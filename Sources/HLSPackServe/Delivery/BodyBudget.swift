@@ -23,8 +23,8 @@ final class BodyBudget: Sendable {
     }
   }
 
-  /// Room for a few chunks per connection of a small load; the 500-connection
-  /// run of `bench/serve` holds it all.
+  /// Room for a few chunks per connection of a small load; a large load takes
+  /// turns (docs/design/serve-memory.md).
   static let defaultLimit = 16 * 1024 * 1024
 
   init(limit: Int = BodyBudget.defaultLimit) {

@@ -1,7 +1,5 @@
-import Crypto
 import Foundation
-import SwiftASN1
-import X509
+import HLSPackCrypto
 
 /// `--tls auto`: a certificate authority made once and kept in a state
 /// folder (ca.pem, and ca-key.pem readable by its owner only), and a server
@@ -16,77 +14,61 @@ struct LocalAuthority {
   var serverKey: URL { folder.appendingPathComponent("server-key.pem") }
 
   /// Apple's platforms refuse server certificates valid for more than 825 days (Apple support article HT210176).
-  static let serverValidity: TimeInterval = 397 * 86_400
-  static let authorityValidity: TimeInterval = 10 * 365 * 86_400
+  static let serverValidity = 397 * 86_400
+  static let authorityValidity = 10 * 365 * 86_400
 
   /// Loads the authority (making it the first time) and issues the server certificate; returns its files.
   func prepare(names: [String]) throws -> (certificate: URL, key: URL) {
     try StateFolder.prepare(folder.path)
-    let (authority, authorityKey) = try loadOrMakeAuthority()
-    let key = P256.Signing.PrivateKey()
-    let now = Date()
-    let subject = try DistinguishedName { CommonName("hlspack serve") }
-    var alternativeNames: [GeneralName] = ["localhost"].map { .dnsName($0) }
-    alternativeNames += [[127, 0, 0, 1], [UInt8](repeating: 0, count: 15) + [1]].map {
-      .ipAddress(ASN1OctetString(contentBytes: ArraySlice($0)))
-    }
-    alternativeNames += names.map { name in
-      IPv4Address(name).map { .ipAddress(ASN1OctetString(contentBytes: ArraySlice($0.bytes))) } ?? .dnsName(name)
-    }
-    let publicKey = Certificate.PublicKey(key.publicKey)
-    let extensions = try Certificate.Extensions {
-      Critical(BasicConstraints.notCertificateAuthority)
-      Critical(KeyUsage(digitalSignature: true))
-      try ExtendedKeyUsage([.serverAuth])
-      SubjectAlternativeNames(alternativeNames)
-      SubjectKeyIdentifier(hash: publicKey)
-      AuthorityKeyIdentifier(keyIdentifier: SubjectKeyIdentifier(hash: authority.publicKey).keyIdentifier)
-    }
-    let certificate = try Certificate(
-      version: .v3, serialNumber: Certificate.SerialNumber(), publicKey: publicKey,
-      notValidBefore: now.addingTimeInterval(-3600), notValidAfter: now.addingTimeInterval(Self.serverValidity),
-      issuer: authority.subject, subject: subject, signatureAlgorithm: .ecdsaWithSHA256, extensions: extensions,
-      issuerPrivateKey: Certificate.PrivateKey(authorityKey))
-    try Self.writePrivate(key.pemRepresentation, to: serverKey)
-    try Data(try certificate.serializeAsPEM().pemString.utf8).write(to: serverCertificate, options: .atomic)
+    let authority = try loadOrMakeAuthority()
+    let key = try SigningKey.makeP256()
+    let now = Int(Date().timeIntervalSince1970)
+    var alternativeNames: [SubjectAlternativeName] = [.dns("localhost"), .ipAddress([127, 0, 0, 1])]
+    alternativeNames.append(.ipAddress([UInt8](repeating: 0, count: 15) + [1]))
+    alternativeNames += names.map { name in IPv4Address(name).map { .ipAddress($0.bytes) } ?? .dns(name) }
+    let content = CertificateContent(
+      subject: [.init("CN", "hlspack serve")], notBefore: now - 3600, notAfter: now + Self.serverValidity,
+      extensions: [
+        .basicConstraints(authorityPathLength: nil), .keyUsage([.digitalSignature]), .serverAuthentication,
+        .subjectAlternativeNames(alternativeNames), .subjectKeyIdentifier, .authorityKeyIdentifier,
+      ])
+    let certificate = try X509Certificate.issue(content, for: key, by: authority)
+    try Self.writePrivate(try key.pem(), to: serverKey)
+    try Data(try certificate.pem().utf8).write(to: serverCertificate, options: .atomic)
     return (serverCertificate, serverKey)
   }
 
-  private func loadOrMakeAuthority() throws -> (Certificate, P256.Signing.PrivateKey) {
+  private func loadOrMakeAuthority() throws -> (certificate: X509Certificate, key: SigningKey) {
     if FileManager.default.fileExists(atPath: caCertificate.path) {
-      let certificate: Certificate
+      let certificate: X509Certificate
       do {
-        certificate = try Certificate(pemEncoded: String(contentsOf: caCertificate, encoding: .utf8))
+        certificate = try X509Certificate(pem: String(contentsOf: caCertificate, encoding: .utf8))
       } catch {
         throw ServeError.certificateUnreadable(path: caCertificate.path, reason: "\(error)")
       }
       try StateFolder.checkPrivateKey(caKey.path)
+      let key: SigningKey
       do {
-        let key = try P256.Signing.PrivateKey(pemRepresentation: String(contentsOf: caKey, encoding: .utf8))
-        return (certificate, key)
+        key = try SigningKey(pem: String(contentsOf: caKey, encoding: .utf8))
       } catch {
         throw ServeError.certificateUnreadable(path: caKey.path, reason: "\(error)")
       }
+      guard certificate.isCertified(key) else {
+        throw ServeError.certificateUnreadable(path: caKey.path, reason: "not the key of \(caCertificate.path)")
+      }
+      return (certificate, key)
     }
-    let key = P256.Signing.PrivateKey()
-    let now = Date()
-    let name = try DistinguishedName {
-      OrganizationName("hlspack")
-      CommonName("hlspack serve local authority \(Int(now.timeIntervalSince1970))")
-    }
-    let publicKey = Certificate.PublicKey(key.publicKey)
-    let certificate = try Certificate(
-      version: .v3, serialNumber: Certificate.SerialNumber(), publicKey: publicKey,
-      notValidBefore: now.addingTimeInterval(-3600), notValidAfter: now.addingTimeInterval(Self.authorityValidity),
-      issuer: name, subject: name, signatureAlgorithm: .ecdsaWithSHA256,
-      extensions: try Certificate.Extensions {
-        Critical(BasicConstraints.isCertificateAuthority(maxPathLength: 0))
-        Critical(KeyUsage(keyCertSign: true, cRLSign: true))
-        SubjectKeyIdentifier(hash: publicKey)
-      },
-      issuerPrivateKey: Certificate.PrivateKey(key))
-    try Self.writePrivate(key.pemRepresentation, to: caKey)
-    try Data(try certificate.serializeAsPEM().pemString.utf8).write(to: caCertificate, options: .atomic)
+    let key = try SigningKey.makeP256()
+    let now = Int(Date().timeIntervalSince1970)
+    let content = CertificateContent(
+      subject: [.init("O", "hlspack"), .init("CN", "hlspack serve local authority \(now)")],
+      notBefore: now - 3600, notAfter: now + Self.authorityValidity,
+      extensions: [
+        .basicConstraints(authorityPathLength: 0), .keyUsage([.keyCertSign, .cRLSign]), .subjectKeyIdentifier,
+      ])
+    let certificate = try X509Certificate.issue(content, for: key, by: nil)
+    try Self.writePrivate(try key.pem(), to: caKey)
+    try Data(try certificate.pem().utf8).write(to: caCertificate, options: .atomic)
     return (certificate, key)
   }
 
