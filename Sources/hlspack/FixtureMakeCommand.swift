@@ -56,6 +56,10 @@ struct FixtureMakeCommand: ParsableCommand {
     request.keepSource = keepSource
     var maker = FixtureMaker(request: request, logger: logger)
     maker.started = { id in FileHandle.standardError.write(Data("hlspack: fixture \(id)\n".utf8)) }
+    maker.finished = { made, seconds in
+      let what = made == "source" ? "labelled source" : "fixture \(made)"
+      FileHandle.standardError.write(Data("hlspack: \(what) made in \(String(format: "%.1f", seconds)) s\n".utf8))
+    }
     let made = Result { try maker.make() }
     InterruptCleanup.finishing()
     let database: FixtureDatabase

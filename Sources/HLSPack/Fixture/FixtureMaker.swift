@@ -13,6 +13,9 @@ public struct FixtureMaker {
   public let logger: Logger
   /// Called with each fixture's id as it starts.
   public var started: (String) -> Void = { _ in }
+  /// Called when the labelled source, then each fixture, is made: what it
+  /// made ("source", or the fixture's id) and the wall-clock seconds it took.
+  public var finished: (String, Double) -> Void = { _, _ in }
 
   public init(request: FixtureRequest, logger: Logger) {
     self.request = request
@@ -67,14 +70,18 @@ public struct FixtureMaker {
     let sourceFolder = staging.appendingPathComponent(".source")
     try FileManager.default.createDirectory(at: sourceFolder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: sourceFolder) }
+    let sourceClock = Date()
     let source = try makeSource(in: sourceFolder, rate: rate, sync: sync)
+    finished("source", Date().timeIntervalSince(sourceClock))
     try Data(MediaTimeCues.webVTT(seconds: request.duration).utf8)
       .write(to: profiles.appendingPathComponent(FixtureProfile.subtitlesFile))
 
     var fixtures: [FixtureDatabase.Fixture] = []
     for fixture in request.fixtures {
       started(fixture.id)
+      let clock = Date()
       fixtures.append(try package(fixture, source: source, profiles: profiles, staging: staging))
+      finished(fixture.id, Date().timeIntervalSince(clock))
     }
     if request.keepSource, request.source == nil {
       let kept = staging.appendingPathComponent("source")
