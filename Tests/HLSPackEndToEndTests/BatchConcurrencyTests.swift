@@ -27,29 +27,15 @@ struct BatchConcurrencyTests {
     try Data(names.reversed().map { #"{"input": "other.mp4", "asset": "\#($0)"}"# + "\n" }.joined().utf8)
       .write(to: second)
 
-    func start(_ manifest: URL) throws -> (process: Process, out: Pipe, err: Pipe) {
-      let process = Process()
-      process.executableURL = URL(fileURLWithPath: try Fixtures.executable())
-      process.arguments = [
-        "batch", "--manifest", manifest.path, "--profile", c.profile.path, "--output", c.output.path, "--jobs", "1",
-        "--progress", "json",
-      ]
-      let out = Pipe()
-      let err = Pipe()
-      process.standardOutput = out
-      process.standardError = err
-      try process.run()
-      return (process, out, err)
-    }
     // The second starts once the first is making its first asset: the runs overlap.
-    let a = try start(first)
+    let a = try startBatch(first, profile: c.profile, output: c.output)
     var aText = ""
     while !aText.contains(#""event":"start""#) {
       let data = a.out.fileHandleForReading.availableData
       guard !data.isEmpty else { break }
       aText += String(decoding: data, as: UTF8.self)
     }
-    let b = try start(second)
+    let b = try startBatch(second, profile: c.profile, output: c.output)
     let bText = String(decoding: b.out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     aText += String(decoding: a.out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     let aErr = String(decoding: a.err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
@@ -94,6 +80,22 @@ struct BatchConcurrencyTests {
     )
     let hidden = try FileManager.default.contentsOfDirectory(atPath: c.output.path).filter { $0.hasPrefix(".") }
     #expect(hidden.isEmpty, "no lock or staging left: \(hidden)")
+  }
+
+  /// Starts `hlspack batch` on `manifest` with JSON progress, one job, without waiting for it.
+  private func startBatch(_ manifest: URL, profile: URL, output: URL) throws -> (process: Process, out: Pipe, err: Pipe) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: try Fixtures.executable())
+    process.arguments = [
+      "batch", "--manifest", manifest.path, "--profile", profile.path, "--output", output.path, "--jobs", "1",
+      "--progress", "json",
+    ]
+    let out = Pipe()
+    let err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    return (process, out, err)
   }
 }
 

@@ -30,22 +30,22 @@ final class FileTransaction {
   private let registry: StagingRegistry
   /// The folder whose files change; every target lies below it.
   private let root: URL
-  /// Where every temporary is named before it is made, for a rerun after a kill.
-  private let journal: RewriteJournal?
+  /// Told every temporary's name before it is made (a journal, for a rerun after a kill).
+  private let noteTemporary: ((URL) throws -> Void)?
 
-  private init(root: URL, registry: StagingRegistry, journal: RewriteJournal?) {
+  private init(root: URL, registry: StagingRegistry, noteTemporary: ((URL) throws -> Void)?) {
     self.root = root.standardizedFileURL
     self.registry = registry
-    self.journal = journal
+    self.noteTemporary = noteTemporary
   }
 
   /// Lets `stage` write the new versions of files below `root`, then renames
   /// them into place; if anything throws, the folder is left as it was.
   static func run(
-    in root: URL, registry: StagingRegistry = .shared, journal: RewriteJournal? = nil,
+    in root: URL, registry: StagingRegistry = .shared, noteTemporary: ((URL) throws -> Void)? = nil,
     _ stage: (FileTransaction) throws -> Void
   ) throws {
-    let transaction = FileTransaction(root: root, registry: registry, journal: journal)
+    let transaction = FileTransaction(root: root, registry: registry, noteTemporary: noteTemporary)
     do {
       try stage(transaction)
       try transaction.commit()
@@ -180,7 +180,7 @@ final class FileTransaction {
 
   private func temporary(_ label: String, beside target: URL, holding bytes: [UInt8], mode: mode_t) throws -> URL {
     let url = target.deletingLastPathComponent().appendingPathComponent(Self.temporaryName(label, beside: target))
-    try journal?.record(url)
+    try noteTemporary?(url)
     try registry.register(url)
     do {
       try writeFile(bytes, to: url, mode: 0o600, exclusive: true)

@@ -143,7 +143,7 @@ public struct PackageKeyRewriter {
   private func apply(
     _ plan: RewritePlan, in folder: URL, previous: KeysManifest?, journal: RewriteJournal? = nil
   ) throws {
-    try FileTransaction.run(in: folder, journal: journal) { files in
+    try FileTransaction.run(in: folder, noteTemporary: journal.map { journal in journal.record }) { files in
       for (id, bytes) in plan.keys.sorted(by: { $0.key < $1.key }) {
         try PackageCopy.stageKey(bytes, id: id, in: folder, files)
       }
