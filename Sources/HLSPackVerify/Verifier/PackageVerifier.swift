@@ -4,11 +4,6 @@ import HLSPackPackage
 
 import HLSPackCrypto
 
-/// The package cannot be checked at all: its entry playlist cannot be read.
-public struct VerifyError: Error, CustomStringConvertible {
-  public var description: String
-}
-
 /// Checks an HLS package made by any packager, in a folder or on a web
 /// server: its playlists, its key files and every byte of its segments,
 /// decrypting AES-128 ones.
