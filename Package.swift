@@ -74,7 +74,7 @@ let package = Package(
     .target(
       name: "HLSPackServe",
       dependencies: [
-        "CZlib", "HLSPackM3U8",
+        "CZlib", "HLSPackCore", "HLSPackM3U8",
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdCore", package: "hummingbird"),
