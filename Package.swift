@@ -72,7 +72,7 @@ let package = Package(
     .target(
       name: "HLSPackServe",
       dependencies: [
-        "CZlib", "HLSPackM3U8", "HLSPackCrypto",
+        "CZlib", "HLSPackCore", "HLSPackM3U8", "HLSPackCrypto",
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdCore", package: "hummingbird"),

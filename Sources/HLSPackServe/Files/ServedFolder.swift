@@ -1,4 +1,5 @@
 import Foundation
+import HLSPackCore
 
 /// The folder `hlspack serve` answers from, and the only place it reads files:
 /// a request path is percent-decoded once, `.` and `..` segments are refused
@@ -24,8 +25,7 @@ public struct ServedFolder: Sendable {
     }
     defer { free(resolved) }
     let real = String(cString: resolved)
-    var status = stat()
-    guard stat(real, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else {
+    guard (try? FileStatus(path: real))?.kind == .folder else {
       throw ServeError.notAFolder(path: path)
     }
     realPath = real == "/" ? "" : real
@@ -39,8 +39,7 @@ public struct ServedFolder: Sendable {
     defer { free(resolved) }
     let real = String(cString: resolved)
     guard real.hasPrefix(realPath + "/") else { return .forbidden }
-    var status = stat()
-    guard stat(real, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return .notFound }
+    guard (try? FileStatus(path: real))?.kind == .regular else { return .notFound }
     return .file(realPath: real, relativePath: relative)
   }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import HLSPackCore
 import Synchronization
 
 /// One JSON line per request, to a file or standard output, written when the
@@ -67,7 +68,7 @@ final class RequestLog: Sendable {
     }
   }
 
-  /// Writes every byte, or returns why it could not (`strerror`); never traps, unlike `FileHandle.write(_:)`.
+  /// Writes every byte, or returns why it could not (the system's reason); never traps, unlike `FileHandle.write(_:)`.
   private static func writeAll(_ data: Data, to descriptor: Int32) -> String? {
     data.withUnsafeBytes { bytes in
       guard let base = bytes.baseAddress else { return nil }
@@ -75,8 +76,9 @@ final class RequestLog: Sendable {
       while offset < bytes.count {
         let written = Glibc.write(descriptor, base + offset, bytes.count - offset)
         if written < 0 {
-          if errno == EINTR { continue }
-          return String(cString: strerror(errno))
+          let error = SystemError.last
+          if error.code == EINTR { continue }
+          return error.reason
         }
         offset += written
       }

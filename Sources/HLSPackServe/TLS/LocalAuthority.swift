@@ -1,4 +1,5 @@
 import Foundation
+import HLSPackCore
 import HLSPackCrypto
 
 /// `--tls auto`: a certificate authority made once and kept in a state
@@ -78,13 +79,13 @@ struct LocalAuthority {
     unlink(temporary)
     let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL, 0o600)
     guard descriptor >= 0 else {
-      throw ServeError.certificateUnreadable(path: url.path, reason: String(cString: strerror(errno)))
+      throw ServeError.certificateUnreadable(path: url.path, reason: SystemError.last.reason)
     }
     let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
     try handle.write(contentsOf: Data(text.utf8))
     try handle.close()
     guard rename(temporary, url.path) == 0 else {
-      throw ServeError.certificateUnreadable(path: url.path, reason: String(cString: strerror(errno)))
+      throw ServeError.certificateUnreadable(path: url.path, reason: SystemError.last.reason)
     }
   }
 }

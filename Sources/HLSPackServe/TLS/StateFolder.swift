@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import HLSPackCore
 
 /// The folder `--tls auto` keeps its authority in. It holds a private key
 /// that every client told to trust the authority will believe, so, like ssh
@@ -10,32 +11,36 @@ import Glibc
 enum StateFolder {
   /// Makes the folder (0700) or checks the one there.
   static func prepare(_ path: String) throws {
-    var link = stat()
-    if lstat(path, &link) != 0 {
-      guard errno == ENOENT else { throw ServeError.stateFolder(path: path, reason: "cannot be read: \(Self.error())") }
+    var link: FileStatus?
+    do throws(SystemError) {
+      link = try FileStatus(path: path, followingLinks: false)
+    } catch {
+      guard error.code == ENOENT else { throw ServeError.stateFolder(path: path, reason: "cannot be read: \(error)") }
       do {
         try FileManager.default.createDirectory(
           atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
       } catch {
         throw ServeError.stateFolder(path: path, reason: "cannot be made: \(error.localizedDescription)")
       }
-      guard chmod(path, 0o700) == 0 else { throw ServeError.stateFolder(path: path, reason: Self.error()) }
+      guard chmod(path, 0o700) == 0 else { throw ServeError.stateFolder(path: path, reason: SystemError.last.reason) }
     }
-    var info = stat()
-    guard stat(path, &info) == 0 else {
-      if link.st_mode & S_IFMT == S_IFLNK {
+    let info: FileStatus
+    do throws(SystemError) {
+      info = try FileStatus(path: path)
+    } catch {
+      if link?.kind == .symbolicLink {
         let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) ?? "?"
         throw ServeError.stateFolder(path: path, reason: "is a symbolic link to \(target), which does not exist")
       }
-      throw ServeError.stateFolder(path: path, reason: "cannot be read: \(Self.error())")
+      throw ServeError.stateFolder(path: path, reason: "cannot be read: \(error)")
     }
-    guard info.st_mode & S_IFMT == S_IFDIR else {
+    guard info.kind == .folder else {
       throw ServeError.stateFolder(path: path, reason: "is a file, not a folder")
     }
     if let problem = ownerProblem(info) {
       throw ServeError.stateFolder(path: path, reason: problem + "; use a folder of your own")
     }
-    guard info.st_mode & 0o022 == 0 else {
+    guard info.permissions & 0o022 == 0 else {
       throw ServeError.stateFolder(
         path: path, reason: "is writable by others (mode \(mode(info))); make it yours only: chmod 700 \(path)")
     }
@@ -43,27 +48,28 @@ enum StateFolder {
 
   /// Refuses a private key that is not a regular file of ours, readable and writable by us only.
   static func checkPrivateKey(_ path: String) throws {
-    var info = stat()
-    guard stat(path, &info) == 0 else {
-      throw ServeError.certificateUnreadable(path: path, reason: Self.error())
+    let info: FileStatus
+    do throws(SystemError) {
+      info = try FileStatus(path: path)
+    } catch {
+      throw ServeError.certificateUnreadable(path: path, reason: error.reason)
     }
-    guard info.st_mode & S_IFMT == S_IFREG else {
+    guard info.kind == .regular else {
       throw ServeError.certificateUnreadable(path: path, reason: "not a regular file")
     }
     if let problem = ownerProblem(info) { throw ServeError.certificateUnreadable(path: path, reason: problem) }
-    guard info.st_mode & 0o077 == 0 else {
+    guard info.permissions & 0o077 == 0 else {
       throw ServeError.certificateUnreadable(
         path: path,
         reason: "a private key open to others (mode \(mode(info))); it must be its owner's only: chmod 600 \(path)")
     }
   }
 
-  private static func ownerProblem(_ info: stat) -> String? {
-    info.st_uid == geteuid() ? nil : "belongs to user \(info.st_uid), not to this one (\(geteuid()))"
+  private static func ownerProblem(_ info: FileStatus) -> String? {
+    info.owner == geteuid() ? nil : "belongs to user \(info.owner), not to this one (\(geteuid()))"
   }
 
-  private static func mode(_ info: stat) -> String { String(info.st_mode & 0o7777, radix: 8).leftPadded(to: 4) }
-  private static func error() -> String { String(cString: strerror(errno)) }
+  private static func mode(_ info: FileStatus) -> String { String(info.permissions, radix: 8).leftPadded(to: 4) }
 }
 
 extension String {

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import HLSPackCore
 import NIOCore
 import NIOHTTP1
 import Synchronization
@@ -154,7 +155,7 @@ final class Upstream: Sendable {
     if let error = error as? HTTPParserError, error == .invalidEOFState {
       return "the connection closed before the end of the response"
     }
-    if let error = error as? IOError { return "connection error: \(String(cString: strerror(error.errnoCode)))" }
+    if let error = error as? IOError { return "connection error: \(SystemError(code: error.errnoCode).reason)" }
     return String(describing: error)
   }
 }
