@@ -40,13 +40,22 @@ public struct AssetProvenance: Sendable, Codable, Equatable {
   /// overrides (key bytes included: a 128-bit key cannot be found from it),
   /// less its inputs and output folder, which do not change what is made.
   /// Profile holds no dictionary or set, so the description is the same in
-  /// every process.
+  /// every process. A setting added in a later version is described only
+  /// once it is set, so that an asset made before it existed is not taken for
+  /// one made from another profile (`batch` would make it again).
   static func digest(of profile: Profile) throws -> String {
     var effective = profile
     effective.inputs = []
     effective.output = nil
-    return Hex.encode(try Digest.sha256(Array(String(reflecting: effective).utf8)))
+    var description = String(reflecting: effective)
+    for unset in laterSettingsUnset {
+      description = description.replacingOccurrences(of: unset, with: "")
+    }
+    return Hex.encode(try Digest.sha256(Array(description.utf8)))
   }
+
+  /// How each setting added after the first release reads in the description while unset.
+  static let laterSettingsUnset = [", programDateTime: nil"]
 
   /// The record of the asset published at `folder`, if it has a readable one:
   /// a regular file, never a link, pipe or device put there in its place.
