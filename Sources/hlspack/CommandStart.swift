@@ -20,12 +20,12 @@ func startCommand(verbose: Bool) -> Logger {
 
 /// Messages name files and assets, whose names may hold control characters: escaped (`TerminalText`).
 func printError(_ message: String) {
-  FileHandle.standardError.write(Data("hlspack: error: \(TerminalText.escaped(message))\n".utf8))
+  StandardError.write("hlspack: error: \(TerminalText.escaped(message))\n")
 }
 
 /// A warning that is not the logger's (a command's own summary), escaped as `printError` does.
 func printWarning(_ message: String) {
-  FileHandle.standardError.write(Data("hlspack: warning: \(TerminalText.escaped(message))\n".utf8))
+  StandardError.write("hlspack: warning: \(TerminalText.escaped(message))\n")
 }
 
 /// swift-log's handler for stderr, with every message escaped as `printError` does.

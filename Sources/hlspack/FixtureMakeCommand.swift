@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HLSPack
+import HLSPackCore
 
 struct FixtureMakeCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
@@ -55,10 +56,10 @@ struct FixtureMakeCommand: ParsableCommand {
       source: source.map { URL(fileURLWithPath: $0, relativeTo: cwd).standardizedFileURL })
     request.keepSource = keepSource
     var maker = FixtureMaker(request: request, logger: logger)
-    maker.started = { id in FileHandle.standardError.write(Data("hlspack: fixture \(id)\n".utf8)) }
+    maker.started = { id in StandardError.write("hlspack: fixture \(id)\n") }
     maker.finished = { made, seconds in
       let what = made == "source" ? "labelled source" : "fixture \(made)"
-      FileHandle.standardError.write(Data("hlspack: \(what) made in \(String(format: "%.1f", seconds)) s\n".utf8))
+      StandardError.write("hlspack: \(what) made in \(String(format: "%.1f", seconds)) s\n")
     }
     let made = Result { try maker.make() }
     InterruptCleanup.finishing()

@@ -64,8 +64,7 @@ enum InterruptCleanup {
     }
     if cleanUp {
       StagingRegistry.shared.interrupt()
-      FileHandle.standardError.write(
-        Data("\nhlspack: interrupted; unfinished work was removed, finished work stays\n".utf8))
+      StandardError.write("\nhlspack: interrupted; unfinished work was removed, finished work stays\n")
     }
     // Progress lines (--progress json) already printed reach the reader.
     fflush(nil)

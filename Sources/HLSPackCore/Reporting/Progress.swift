@@ -99,6 +99,6 @@ public struct TerminalProgress: ProgressReporter {
     }
     let ending = event.event == .progress ? "" : "\n"
     // Asset names and messages may hold escape sequences: the line's own is the only one sent.
-    FileHandle.standardError.write(Data(("\r\u{1B}[2K" + TerminalText.escaped(line) + ending).utf8))
+    StandardError.write("\r\u{1B}[2K" + TerminalText.escaped(line) + ending)
   }
 }
