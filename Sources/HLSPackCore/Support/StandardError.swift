@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 
 /// The process's standard error, written with write(2). A message that cannot
@@ -6,12 +7,29 @@ import Glibc
 /// traps on any such error instead, so a command started with `2>&-` died.
 package enum StandardError {
   package static func write(_ text: String) {
-    var bytes = Array(text.utf8)[...]
-    while !bytes.isEmpty {
-      let written = bytes.withUnsafeBytes { Glibc.write(2, $0.baseAddress, $0.count) }
-      if written < 0, errno == EINTR { continue }
-      guard written > 0 else { return }
-      bytes = bytes.dropFirst(written)
+    _ = FileDescriptor.writeAll(Data(text.utf8), to: 2)
+  }
+}
+
+package enum FileDescriptor {
+  /// Writes every byte of `data` to `descriptor`, again after EINTR; the
+  /// error of the call that failed, or nil. A write that makes no progress
+  /// counts as an I/O error rather than being retried for ever.
+  package static func writeAll(_ data: Data, to descriptor: Int32) -> SystemError? {
+    data.withUnsafeBytes { bytes in
+      guard let base = bytes.baseAddress else { return nil }
+      var offset = 0
+      while offset < bytes.count {
+        let written = Glibc.write(descriptor, base + offset, bytes.count - offset)
+        if written < 0 {
+          let error = SystemError.last
+          if error.code == EINTR { continue }
+          return error
+        }
+        if written == 0 { return SystemError(code: EIO) }
+        offset += written
+      }
+      return nil
     }
   }
 }

@@ -57,34 +57,18 @@ final class RequestLog: Sendable {
         var line = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
       else { return nil }
       line.append(0x0A)
-      guard let failure = Self.writeAll(line, to: current.handle.fileDescriptor) else { return nil }
+      guard let failure = FileDescriptor.writeAll(line, to: current.handle.fileDescriptor)?.reason else { return nil }
       sink = nil
       return failure
     }
     if let failure {
       let message =
         "hlspack serve: the request log (\(destination)) cannot be written: \(failure); serving goes on without it\n"
-      try? FileHandle.standardError.write(contentsOf: Data(message.utf8))
+      StandardError.write(message)
     }
   }
 
   /// Writes every byte, or returns why it could not (the system's reason); never traps, unlike `FileHandle.write(_:)`.
-  private static func writeAll(_ data: Data, to descriptor: Int32) -> String? {
-    data.withUnsafeBytes { bytes in
-      guard let base = bytes.baseAddress else { return nil }
-      var offset = 0
-      while offset < bytes.count {
-        let written = Glibc.write(descriptor, base + offset, bytes.count - offset)
-        if written < 0 {
-          let error = SystemError.last
-          if error.code == EINTR { continue }
-          return error.reason
-        }
-        offset += written
-      }
-      return nil
-    }
-  }
 }
 
 /// What one request asked for and what it got.

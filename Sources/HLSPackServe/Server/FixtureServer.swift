@@ -1,4 +1,5 @@
 import Foundation
+import HLSPackCore
 import Hummingbird
 import Logging
 import NIOCore
@@ -114,6 +115,6 @@ public struct FixtureServer: Sendable {
                           network_security_config says so)
 
       """
-    try? FileHandle.standardError.write(contentsOf: Data(text.utf8))
+    StandardError.write(text)
   }
 }
