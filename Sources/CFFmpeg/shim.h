@@ -16,6 +16,7 @@
 #include <libavutil/imgutils.h>
 #include <libavutil/display.h>
 #include <libavutil/mastering_display_metadata.h>
+#include <libavutil/dovi_meta.h>
 #include <libswscale/swscale.h>
 #include <libswresample/swresample.h>
 #include <libavfilter/avfilter.h>

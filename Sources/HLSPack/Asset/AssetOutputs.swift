@@ -127,7 +127,8 @@ struct AssetOutputs {
         uri: path, bandwidth: BandwidthMeter.peak(samples, targetDuration: iFrames.targetDuration),
         averageBandwidth: BandwidthMeter.average(samples), codecs: Array(fact.codecs.prefix(1)),
         width: fact.width, height: fact.height,
-        hdcpLevel: profile.encryption.hdcp.level(width: fact.width, height: fact.height), videoRange: fact.videoRange)
+        hdcpLevel: profile.encryption.hdcp.level(width: fact.width, height: fact.height), videoRange: fact.videoRange,
+        supplementalCodecs: fact.supplementalCodecs)
     }
     let report = AssetReport.Rendition(
       name: writer.name, playlist: playlistPath, bandwidth: variant.peak,

@@ -107,7 +107,8 @@ struct MultivariantPlan {
       codecs: v.facts.codecs + (group?.codecs ?? []), width: v.facts.width, height: v.facts.height,
       frameRate: v.facts.frameRate,
       hdcpLevel: profile.encryption.hdcp.level(width: v.facts.width, height: v.facts.height),
-      videoRange: v.facts.videoRange, audioGroup: group?.id, subtitleGroup: subtitles)
+      videoRange: v.facts.videoRange, supplementalCodecs: v.facts.supplementalCodecs, audioGroup: group?.id,
+      subtitleGroup: subtitles)
   }
 
   /// The ladder checks of the alternate-renditions issue: a low variant for

@@ -11,6 +11,9 @@ public struct MultivariantPlaylist: Sendable {
     public var frameRate: Double
     public var hdcpLevel: HDCPLevel?
     public var videoRange: VideoRange
+    /// SUPPLEMENTAL-CODECS: what a player with more than CODECS asks for may
+    /// use, such as the Dolby Vision metadata over an HDR10 base layer.
+    public var supplementalCodecs: [String]
     /// GROUP-ID of the EXT-X-MEDIA audio group this variant plays with.
     public var audioGroup: String?
     public var subtitleGroup: String?
@@ -18,8 +21,8 @@ public struct MultivariantPlaylist: Sendable {
     /// `width` 0: an audio-only variant (no RESOLUTION or FRAME-RATE).
     public init(
       uri: String, bandwidth: Int, averageBandwidth: Int, codecs: [String], width: Int, height: Int, frameRate: Double,
-      hdcpLevel: HDCPLevel? = nil, videoRange: VideoRange = .sdr, audioGroup: String? = nil,
-      subtitleGroup: String? = nil
+      hdcpLevel: HDCPLevel? = nil, videoRange: VideoRange = .sdr, supplementalCodecs: [String] = [],
+      audioGroup: String? = nil, subtitleGroup: String? = nil
     ) {
       self.uri = uri
       self.bandwidth = bandwidth
@@ -30,6 +33,7 @@ public struct MultivariantPlaylist: Sendable {
       self.frameRate = frameRate
       self.hdcpLevel = hdcpLevel
       self.videoRange = videoRange
+      self.supplementalCodecs = supplementalCodecs
       self.audioGroup = audioGroup
       self.subtitleGroup = subtitleGroup
     }
@@ -92,10 +96,11 @@ public struct MultivariantPlaylist: Sendable {
     public var height: Int
     public var hdcpLevel: HDCPLevel?
     public var videoRange: VideoRange
+    public var supplementalCodecs: [String]
 
     public init(
       uri: String, bandwidth: Int, averageBandwidth: Int, codecs: [String], width: Int, height: Int,
-      hdcpLevel: HDCPLevel? = nil, videoRange: VideoRange = .sdr
+      hdcpLevel: HDCPLevel? = nil, videoRange: VideoRange = .sdr, supplementalCodecs: [String] = []
     ) {
       self.uri = uri
       self.bandwidth = bandwidth
@@ -105,6 +110,7 @@ public struct MultivariantPlaylist: Sendable {
       self.height = height
       self.hdcpLevel = hdcpLevel
       self.videoRange = videoRange
+      self.supplementalCodecs = supplementalCodecs
     }
   }
 
@@ -138,7 +144,7 @@ public struct MultivariantPlaylist: Sendable {
       var attributes = Self.streamAttributes(
         bandwidth: v.bandwidth, averageBandwidth: v.averageBandwidth, codecs: v.codecs,
         resolution: v.width > 0 ? (v.width, v.height) : nil, frameRate: v.frameRate, hdcpLevel: v.hdcpLevel,
-        videoRange: v.videoRange)
+        videoRange: v.videoRange, supplementalCodecs: v.supplementalCodecs)
       if let group = v.audioGroup { attributes.append("AUDIO=\"\(group)\"") }
       if let group = v.subtitleGroup { attributes.append("SUBTITLES=\"\(group)\"") }
       lines.append("#EXT-X-STREAM-INF:" + attributes.joined(separator: ","))
@@ -148,7 +154,7 @@ public struct MultivariantPlaylist: Sendable {
       // Always a RESOLUTION (an I-frame variant is video), never a FRAME-RATE (RFC 8216bis §4.4.6.3).
       let attributes = Self.streamAttributes(
         bandwidth: v.bandwidth, averageBandwidth: v.averageBandwidth, codecs: v.codecs, resolution: (v.width, v.height),
-        frameRate: 0, hdcpLevel: v.hdcpLevel, videoRange: v.videoRange)
+        frameRate: 0, hdcpLevel: v.hdcpLevel, videoRange: v.videoRange, supplementalCodecs: v.supplementalCodecs)
       lines.append("#EXT-X-I-FRAME-STREAM-INF:" + (attributes + ["URI=\"\(v.uri)\""]).joined(separator: ","))
     }
     return lines.joined(separator: "\n") + "\n"
@@ -157,14 +163,18 @@ public struct MultivariantPlaylist: Sendable {
   /// The attributes EXT-X-STREAM-INF and EXT-X-I-FRAME-STREAM-INF share, in
   /// the order both are written. RESOLUTION only for video; FRAME-RATE only
   /// when known (above 0); VIDEO-RANGE for HDR video only: absent means SDR
-  /// (RFC 8216bis §4.4.6.2), and SDR variants stay as every client has always read them.
+  /// (RFC 8216bis §4.4.6.2), and SDR variants stay as every client has always
+  /// read them. SUPPLEMENTAL-CODECS beside CODECS, when there are any.
   private static func streamAttributes(
     bandwidth: Int, averageBandwidth: Int, codecs: [String], resolution: (width: Int, height: Int)?, frameRate: Double,
-    hdcpLevel: HDCPLevel?, videoRange: VideoRange
+    hdcpLevel: HDCPLevel?, videoRange: VideoRange, supplementalCodecs: [String]
   ) -> [String] {
     var attributes = [
       "BANDWIDTH=\(bandwidth)", "AVERAGE-BANDWIDTH=\(averageBandwidth)", "CODECS=\"\(codecs.joined(separator: ","))\"",
     ]
+    if !supplementalCodecs.isEmpty {
+      attributes.append("SUPPLEMENTAL-CODECS=\"\(supplementalCodecs.joined(separator: ","))\"")
+    }
     if let resolution { attributes.append("RESOLUTION=\(resolution.width)x\(resolution.height)") }
     if frameRate > 0 { attributes.append("FRAME-RATE=\(formatFrameRate(frameRate))") }
     if let hdcpLevel { attributes.append("HDCP-LEVEL=\(hdcpLevel.rawValue)") }

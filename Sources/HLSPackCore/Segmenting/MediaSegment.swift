@@ -56,9 +56,12 @@ public struct WrittenStreamFacts: Sendable, Equatable, Codable {
   public var frameRate: Double
   public var videoFrames: Int
   public var videoRange: VideoRange
+  /// A copied Dolby Vision stream's configuration, which SUPPLEMENTAL-CODECS names.
+  public var dolbyVision: DolbyVisionConfiguration?
 
   public init(
-    codecs: [String], width: Int, height: Int, frameRate: Double, videoFrames: Int, videoRange: VideoRange = .sdr
+    codecs: [String], width: Int, height: Int, frameRate: Double, videoFrames: Int, videoRange: VideoRange = .sdr,
+    dolbyVision: DolbyVisionConfiguration? = nil
   ) {
     self.codecs = codecs
     self.width = width
@@ -66,10 +69,14 @@ public struct WrittenStreamFacts: Sendable, Equatable, Codable {
     self.frameRate = frameRate
     self.videoFrames = videoFrames
     self.videoRange = videoRange
+    self.dolbyVision = dolbyVision
   }
 }
 
 extension WrittenStreamFacts {
+  /// SUPPLEMENTAL-CODECS (RFC 8216bis §4.4.6.2): a Dolby Vision stream's, else none.
+  public var supplementalCodecs: [String] { dolbyVision.map { [$0.supplementalCodec] } ?? [] }
+
   /// The width at which a picture `codedWidth` pixels wide is shown, from
   /// the sample aspect ratio its stream carries (H.264/HEVC VUI, MP4 `pasp`);
   /// none or 0 means square pixels. Truncated, as Shaka Packager writes

@@ -24,6 +24,8 @@ final class RenditionRemuxer: @unchecked Sendable {
   private let audioFilter: BitstreamFilter?
   /// fMP4 keeps the source's display matrix: a quarter turn is shown with width and height swapped.
   private let showsSidesSwapped: Bool
+  /// A Dolby Vision profile 8 source's configuration: its RPUs stay in the samples.
+  private let dolbyVision: DolbyVisionConfiguration?
   /// The last video packet, held until the next one's decode time gives its
   /// duration: the mov muxer gives a fragment's last sample the packet's own
   /// duration and starts the next fragment after it, and copied sources can
@@ -53,6 +55,7 @@ final class RenditionRemuxer: @unchecked Sendable {
         path: input.path,
         reason: "video stream is \(Self.codecName(video)), not H.264 or HEVC; it cannot be copied into HLS")
     }
+    dolbyVision = try Self.copiedDolbyVision(of: input, rendition: name, hevc: hevc, into: container)
     let audio = try copyAudio ? Self.copiedAudio(of: input, into: container) : nil
     audioCodec = audio?.codec
     audioFilter = audio?.filter
@@ -86,9 +89,36 @@ final class RenditionRemuxer: @unchecked Sendable {
     let muxing = RenditionOutput(container: container, segmentDuration: segmentDuration, reproducible: true)
     muxer = try SegmentMuxer(
       output: muxing, video: muxedVideo, videoTimeBase: videoTimeBase,
-      audio: audio?.parameters, audioTimeBase: audio?.timeBase, displayMatrix: input.videoDisplayMatrix,
+      audio: audio?.parameters, audioTimeBase: audio?.timeBase,
+      videoSideData: CopiedVideoSideData(displayMatrix: input.videoDisplayMatrix, dolbyVision: dolbyVision),
       destination: SegmentDestination(sink: limit, sampleEncryptor: destination.sampleEncryptor))
     showsSidesSwapped = container == .fmp4 && input.videoOrientation.swapsSides
+  }
+
+  /// A Dolby Vision source's configuration, which fMP4 keeps in the sample
+  /// entry beside the RPUs the samples carry; nil for other sources. Only
+  /// profile 8 is copied, into fMP4: FFmpeg 5.1's MPEG-TS muxer writes no
+  /// DOVI descriptor, and Apple's HLS Authoring Specification puts HEVC in fMP4.
+  private static func copiedDolbyVision(
+    of input: MediaInput, rendition name: String, hevc: Bool, into container: Container
+  ) throws -> DolbyVisionConfiguration? {
+    guard let configuration = input.videoDolbyVision else { return nil }
+    let stream = "rendition \(name): video stream #\(input.videoStreamIndex)"
+    if let refusal = configuration.copyRefusal(baseLayerRange: input.videoRange) {
+      throw PackError.input(path: input.path, reason: "\(stream) cannot be copied: \(refusal)")
+    }
+    guard hevc else {
+      throw PackError.input(
+        path: input.path, reason: "\(stream) declares Dolby Vision profile 8, which is HEVC, but it is H.264")
+    }
+    guard container == .fmp4 else {
+      throw PackError.input(
+        path: input.path,
+        reason:
+          "\(stream) is Dolby Vision profile 8, which hlspack copies into fMP4 only (MPEG-TS would not say it is Dolby Vision); use \"container\": \"fmp4\""
+      )
+    }
+    return configuration
   }
 
   /// The source's audio as it is copied: its parameters, time base and CODECS string, and the
@@ -245,7 +275,7 @@ final class RenditionRemuxer: @unchecked Sendable {
     facts = WrittenStreamFacts(
       codecs: [video, audioCodec].compactMap { $0 }, width: shownWidth, height: shownHeight,
       frameRate: muxer.frameRate, videoFrames: muxer.frames,
-      videoRange: VideoRange(transferCharacteristics: Int(parameters.color_trc.rawValue)))
+      videoRange: VideoRange(transferCharacteristics: Int(parameters.color_trc.rawValue)), dolbyVision: dolbyVision)
   }
 }
 

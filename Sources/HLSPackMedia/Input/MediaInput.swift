@@ -106,6 +106,21 @@ final class MediaInput {
     return data.withMemoryRebound(to: Int32.self, capacity: 9) { Array(UnsafeBufferPointer(start: $0, count: 9)) }
   }
 
+  /// The video's Dolby Vision configuration, when the container declares one
+  /// (MP4 `dvcC`/`dvvC`, Matroska's block addition mapping, the MPEG-TS DOVI descriptor).
+  var videoDolbyVision: DolbyVisionConfiguration? {
+    var size = 0
+    guard let data = av_stream_get_side_data(stream(videoStreamIndex), AV_PKT_DATA_DOVI_CONF, &size),
+      size >= MemoryLayout<AVDOVIDecoderConfigurationRecord>.size
+    else { return nil }
+    let record = UnsafeRawPointer(data).loadUnaligned(as: AVDOVIDecoderConfigurationRecord.self)
+    return DolbyVisionConfiguration(
+      versionMajor: Int(record.dv_version_major), versionMinor: Int(record.dv_version_minor),
+      profile: Int(record.dv_profile), level: Int(record.dv_level), rpuPresent: record.rpu_present_flag != 0,
+      enhancementLayerPresent: record.el_present_flag != 0, baseLayerPresent: record.bl_present_flag != 0,
+      compatibilityID: Int(record.dv_bl_signal_compatibility_id))
+  }
+
   /// What the header says of the video's length, when it says something:
   /// MP4 declares each track's length; Matroska the time the file ends (its
   /// timestamps may start anywhere). A duration libavformat estimated (from

@@ -7,8 +7,8 @@ import HLSPackCore
 protocol ContainerRules: AnyObject {
   /// libavformat's name for the muxer.
   var formatName: String { get }
-  /// Sets up a stream just added to `ctx`.
-  func configure(_ stream: UnsafeMutablePointer<AVStream>, isVideo: Bool, displayMatrix: [Int32]?) throws
+  /// Sets up a stream just added to `ctx`, with what a copied video carries beside its packets.
+  func configure(_ stream: UnsafeMutablePointer<AVStream>, isVideo: Bool, sideData: CopiedVideoSideData) throws
   /// Sets the muxer's options and writes the header into `output`.
   func writeHeader(_ ctx: UnsafeMutablePointer<AVFormatContext>, output: MemoryOutput) throws
   /// Puts a packet's timestamps in the container's terms, right before it is written.

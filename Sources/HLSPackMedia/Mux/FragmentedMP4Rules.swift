@@ -14,18 +14,27 @@ final class FragmentedMP4Rules: ContainerRules {
   /// Each track's tfdt then starts at 0 (or at its delay), and its edit list
   /// skips what it has before the first picture (B-frame delay, AAC priming).
   private var trackOrigins: [Int64?] = []
+  /// FFmpeg 5.1's mov muxer writes `dvcC`/`dvvC` only when told that
+  /// unofficial boxes may be written (Dolby's, not ISO/IEC 14496-15's).
+  private var writesDolbyVision = false
 
   var formatName: String { "mp4" }
 
-  func configure(_ stream: UnsafeMutablePointer<AVStream>, isVideo: Bool, displayMatrix: [Int32]?) throws {
+  func configure(_ stream: UnsafeMutablePointer<AVStream>, isVideo: Bool, sideData: CopiedVideoSideData) throws {
     guard isVideo else { return }
     if stream.pointee.codecpar.pointee.codec_id == AV_CODEC_ID_HEVC {
-      // Parameter sets in the sample entry (ISO/IEC 14496-15).
+      // Parameter sets in the sample entry (ISO/IEC 14496-15). Dolby Vision
+      // profile 8 keeps it: players without Dolby Vision play the base layer.
       stream.pointee.codecpar.pointee.codec_tag = Self.fourCC("hvc1")
     }
-    if let displayMatrix {
+    if let displayMatrix = sideData.displayMatrix, displayMatrix.count == 9 {
       // The mov muxer writes it as the track header's matrix.
-      try Self.attach(displayMatrix, to: stream)
+      try Self.attach(displayMatrix, as: AV_PKT_DATA_DISPLAYMATRIX, to: stream, what: "display matrix")
+    }
+    if let dolbyVision = sideData.dolbyVision {
+      // The mov muxer writes it as the sample entry's dvcC/dvvC box.
+      try Self.attach(Self.record(dolbyVision), as: AV_PKT_DATA_DOVI_CONF, to: stream, what: "Dolby Vision configuration")
+      writesDolbyVision = true
     }
   }
 
@@ -41,6 +50,7 @@ final class FragmentedMP4Rules: ContainerRules {
     // version 1, negative offsets) was measured and left out: FFmpeg 5.1 and
     // 8.1 then present the video 2 frames late.
     av_dict_set(&options, "use_editlist", "0", 0)
+    if writesDolbyVision { ctx.pointee.strict_std_compliance = FF_COMPLIANCE_UNOFFICIAL }
     try HLSPackMedia.writeHeader(ctx, options: &options, format: formatName)
     initialization = output.take()
     trackOrigins = Array(repeating: nil, count: Int(ctx.pointee.nb_streams))
@@ -99,21 +109,33 @@ final class FragmentedMP4Rules: ContainerRules {
     }
   }
 
-  /// `matrix`: 3×3, 16.16 fixed point, row by row; anything else is left out.
-  private static func attach(_ matrix: [Int32], to stream: UnsafeMutablePointer<AVStream>) throws {
-    guard matrix.count == 9 else { return }
-    let size = matrix.count * MemoryLayout<Int32>.size
+  /// Adds a copy of `value`'s bytes to the stream's side data.
+  private static func attach<Value>(
+    _ value: [Value], as type: AVPacketSideDataType, to stream: UnsafeMutablePointer<AVStream>, what: String
+  ) throws {
+    let size = value.count * MemoryLayout<Value>.stride
     // av_malloc'd: the stream owns and frees it once added (not when adding fails).
     guard let data = av_malloc(size) else {
       throw FFmpegError(call: "av_malloc", code: hlspack_averror(ENOMEM))
     }
-    data.copyMemory(from: matrix, byteCount: size)
-    let result = av_stream_add_side_data(
-      stream, AV_PKT_DATA_DISPLAYMATRIX, data.assumingMemoryBound(to: UInt8.self), size)
+    value.withUnsafeBytes { data.copyMemory(from: $0.baseAddress.unsafelyUnwrapped, byteCount: size) }
+    let result = av_stream_add_side_data(stream, type, data.assumingMemoryBound(to: UInt8.self), size)
     if result < 0 {
       av_free(data)
-      try check(result, "av_stream_add_side_data(display matrix)")
+      try check(result, "av_stream_add_side_data(\(what))")
     }
+  }
+
+  private static func record(_ configuration: DolbyVisionConfiguration) -> [AVDOVIDecoderConfigurationRecord] {
+    [
+      AVDOVIDecoderConfigurationRecord(
+        dv_version_major: UInt8(clamping: configuration.versionMajor),
+        dv_version_minor: UInt8(clamping: configuration.versionMinor), dv_profile: UInt8(clamping: configuration.profile),
+        dv_level: UInt8(clamping: configuration.level), rpu_present_flag: configuration.rpuPresent ? 1 : 0,
+        el_present_flag: configuration.enhancementLayerPresent ? 1 : 0,
+        bl_present_flag: configuration.baseLayerPresent ? 1 : 0,
+        dv_bl_signal_compatibility_id: UInt8(clamping: configuration.compatibilityID))
+    ]
   }
 
   private static func fourCC(_ code: String) -> UInt32 {

@@ -46,7 +46,8 @@ final class SegmentMuxer {
 
   init(
     output: RenditionOutput, video: CodecParameters?, videoTimeBase: AVRational?, audio: CodecParameters?,
-    audioTimeBase: AVRational?, displayMatrix: [Int32]? = nil, destination: SegmentDestination
+    audioTimeBase: AVRational?, videoSideData: CopiedVideoSideData = CopiedVideoSideData(),
+    destination: SegmentDestination
   ) throws {
     sink = destination.sink
     let encryptor = destination.sampleEncryptor
@@ -79,10 +80,10 @@ final class SegmentMuxer {
     if output.reproducible { ctx.pointee.flags |= AVFMT_FLAG_BITEXACT }
 
     videoIndex = try video.flatMap { video in
-      try videoTimeBase.map { try Self.addStream(ctx, video, $0, rules, isVideo: true, displayMatrix: displayMatrix) }
+      try videoTimeBase.map { try Self.addStream(ctx, video, $0, rules, isVideo: true, sideData: videoSideData) }
     }
     audioIndex = try audio.flatMap { audio in
-      try audioTimeBase.map { try Self.addStream(ctx, audio, $0, rules, isVideo: false, displayMatrix: nil) }
+      try audioTimeBase.map { try Self.addStream(ctx, audio, $0, rules, isVideo: false, sideData: CopiedVideoSideData()) }
     }
     guard let primary = videoIndex ?? audioIndex else {
       throw MediaError("a rendition needs a video or an audio stream")
@@ -95,14 +96,14 @@ final class SegmentMuxer {
 
   private static func addStream(
     _ ctx: UnsafeMutablePointer<AVFormatContext>, _ parameters: CodecParameters, _ timeBase: AVRational,
-    _ rules: ContainerRules, isVideo: Bool, displayMatrix: [Int32]?
+    _ rules: ContainerRules, isVideo: Bool, sideData: CopiedVideoSideData
   ) throws -> Int32 {
     guard let stream = avformat_new_stream(ctx, nil) else {
       throw FFmpegError(call: "avformat_new_stream", code: hlspack_averror(ENOMEM))
     }
     try check(avcodec_parameters_copy(stream.pointee.codecpar, parameters.pointer), "avcodec_parameters_copy")
     stream.pointee.time_base = timeBase
-    try rules.configure(stream, isVideo: isVideo, displayMatrix: displayMatrix)
+    try rules.configure(stream, isVideo: isVideo, sideData: sideData)
     return stream.pointee.index
   }
 

@@ -20,7 +20,7 @@ final class TransportStreamRules: ContainerRules {
 
   var formatName: String { "mpegts" }
 
-  func configure(_ stream: UnsafeMutablePointer<AVStream>, isVideo: Bool, displayMatrix: [Int32]?) throws {
+  func configure(_ stream: UnsafeMutablePointer<AVStream>, isVideo: Bool, sideData: CopiedVideoSideData) throws {
     // Fixed PIDs (the TS muxer takes a stream's id as its PID), so the PMT can
     // be rewritten by PID. MPEG-TS has no place for a display matrix.
     stream.pointee.id = isVideo ? Self.videoPID : Self.audioPID

@@ -40,6 +40,15 @@ public final class LadderTranscoder: RenditionProducer {
   /// Opens and checks the source; fails with `PackError.input` naming the file.
   public init(path: String, job: LadderJob) throws {
     input = try MediaInput(path: path)
+    // Profile 5's pictures are IPT-PQ-c2, which only a Dolby Vision display
+    // maps to colour; profiles 7 and 8 have an HDR10, SDR or HLG base layer.
+    if let dolbyVision = input.videoDolbyVision, dolbyVision.profile == 5 {
+      throw PackError.input(
+        path: path,
+        reason:
+          "video stream #\(input.videoStreamIndex) is Dolby Vision profile 5, whose pictures are in no standard colour space; encoded rungs of it would show wrong colours"
+      )
+    }
     var job = job
     if input.videoRange != .sdr {
       try HDRRungs.check(job, input: input)

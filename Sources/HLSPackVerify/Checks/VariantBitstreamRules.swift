@@ -43,6 +43,7 @@ public enum VariantBitstreamRules {
       }
       guard let first = facts.first(where: { $0.videoCodec != nil || $0.picture != nil }) else { continue }
       for (rule, detail) in pictureMismatches(variant, first) { finding(rule, detail) }
+      for (rule, detail) in SupplementalCodecsRules.mismatches(variant, facts) { finding(rule, detail) }
       let starts = segments.map { $0.facts?.firstPTS }
       let tolerance = (first.frameDuration ?? 0) / 2
       guard let reference = aligned else {

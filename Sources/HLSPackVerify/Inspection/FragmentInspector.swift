@@ -31,6 +31,7 @@ public enum FragmentInspector {
     facts.timescale = main.timescale
     facts.videoCodec = main.kind == .audio ? nil : main.codec
     facts.picture = main.picture
+    facts.dolbyVision = main.dolbyVision
     let audio = initSection.tracks.values.filter { $0.kind == .audio }.sorted { $0.id < $1.id }
     facts.audioCodecs = audio.compactMap(\.codec)
     facts.audioUnidentified = audio.contains { $0.codec == nil }
@@ -70,6 +71,9 @@ public enum FragmentInspector {
               // sample_is_non_sync_sample (§8.8.3.1).
               facts.startsWithKeyframe = flags & 0x1_0000 == 0
             }
+            if track.dolbyVision != nil, let sample = layout.samples.first {
+              facts.firstSampleHasRPU = carriesRPU(bytes, sample: sample, track: track)
+            }
           }
           let steps = layout.durations.map { Int64($0 ?? track.defaultDuration ?? 0) }
           durations += steps
@@ -108,6 +112,14 @@ public enum FragmentInspector {
     }
     return wide
       ? Int64(bitPattern: BigEndian.u64(bytes, tfdt.payload + 4)) : Int64(BigEndian.u32(bytes, tfdt.payload + 4))
+  }
+
+  /// Whether an HEVC sample holds a Dolby Vision RPU, an unspecified NAL unit
+  /// of type 62 (Dolby Vision Streams Within the ISO Base Media File Format §2.2).
+  static func carriesRPU(_ bytes: [UInt8], sample: Range<Int>, track: FragmentedInitSection.Track) -> Bool {
+    RandomAccess.nalUnits(Array(bytes[sample]), lengthSize: track.configuration?.nalLengthSize ?? 4).contains {
+      $0.first.map { $0 >> 1 & 0x3F == 62 } ?? false
+    }
   }
 
   /// One sample as Annex B, preceded by the init section's parameter sets.

@@ -26,6 +26,8 @@ public struct FragmentedInitSection {
     var audioConfig: [UInt8]?
     /// An encv/enca entry, of any scheme: its samples are not clear.
     var encrypted = false
+    /// A video entry's Dolby Vision configuration (`dvcC`, `dvvC` or `dvwC`).
+    var dolbyVision: DolbyVisionConfiguration?
   }
 
   var tracks: [UInt32: Track] = [:]
@@ -63,6 +65,7 @@ public struct FragmentedInitSection {
       case .hevc:
         track.configuration = try .hevc(entry.configuration)
         track.codec = CodecString.hvc1(configurationRecord: entry.configuration)
+        track.dolbyVision = try Self.dolbyVision(bytes, entry.box, childrenStart: entry.childrenStart)
       case .audio:
         (track.codec, track.audioConfig) = try Self.audioCodec(bytes, entry.box, entry.format, entry.childrenStart)
       }
@@ -105,6 +108,18 @@ public struct FragmentedInitSection {
     if children.contains(where: { $0.type == "dec3" }) { return ("ec-3", nil) }
     if children.contains(where: { $0.type == "dac3" }) { return ("ac-3", nil) }
     return (["ac-3": "ac-3", "ec-3": "ec-3"][format], nil)
+  }
+
+  /// The Dolby Vision configuration box among a video sample entry's children, if any.
+  private static func dolbyVision(_ bytes: [UInt8], _ entry: ISOBox, childrenStart: Int) throws
+    -> DolbyVisionConfiguration?
+  {
+    let children = try ISOBox.children(of: bytes, in: childrenStart..<entry.end, context: entry.type)
+    guard let box = children.first(where: { ["dvcC", "dvvC", "dvwC"].contains($0.type) }) else { return nil }
+    guard let configuration = DolbyVisionConfiguration(record: bytes[box.payloadRange]) else {
+      throw MediaFormatError.malformedBox("\(box.type) is \(box.size) bytes")
+    }
+    return configuration
   }
 
   /// The `cbcs` tenc of an encv/enca entry; nil for a clear entry or another scheme.

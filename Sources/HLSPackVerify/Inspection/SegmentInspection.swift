@@ -8,6 +8,10 @@ public struct SegmentMediaFacts: Sendable, Equatable {
   public var videoCodec: String?
   public var audioCodecs: [String] = []
   public var picture: SPSPicture?
+  /// fMP4: the video sample entry's Dolby Vision configuration, and whether
+  /// the segment's first video sample carries an RPU (HEVC NAL type 62).
+  public var dolbyVision: DolbyVisionConfiguration?
+  public var firstSampleHasRPU: Bool?
   /// The AAC audio's SBR and PS tools, as its config signals them or a
   /// decoder found them in `aacProbe`; nil when not known.
   public var aacTools: AACTools?

@@ -21,6 +21,7 @@ extension VerifyRules {
     variantResolutionMismatch,
     variantFrameRateMismatch,
     variantVideoRangeMismatch,
+    variantSupplementalCodecsMismatch,
     variantsMisaligned,
     discontinuityMismatch,
     programDateTimeInvalid,

@@ -60,6 +60,14 @@ extension VerifyRules {
     summary:
       "VIDEO-RANGE (absent: SDR) differs from the range the first SPS's transfer_characteristics codes (16 PQ, 18 HLG, else SDR)"
   )
+  public static let variantSupplementalCodecsMismatch = VerifyRule(
+    id: "variant.supplemental-codecs-mismatch", severity: .must,
+    source:
+      "RFC 8216bis §4.4.6.2 (SUPPLEMENTAL-CODECS); Apple HLS Authoring Specification, Dolby Vision; Dolby Vision Streams Within the ISO Base Media File Format §3.2 (dvcC, dvvC)",
+    origin: .rfc8216bis, owner: .packager,
+    summary:
+      "a Dolby Vision SUPPLEMENTAL-CODECS entry (dvh1/dvhe) names another profile, level or compatibility brand than the sample entry's dvcC/dvvC, or the segments carry no Dolby Vision configuration or no RPU (NAL type 62) in their first sample"
+  )
   public static let variantsMisaligned = VerifyRule(
     id: "variant.segments-misaligned", severity: .must,
     source: "RFC 8216bis §6.2.4; Apple HLS Authoring Specification 8.3",

@@ -78,6 +78,34 @@ import Testing
     #expect(lines.filter { $0.contains("VIDEO-RANGE") }.count == 2, "SDR stays implicit: \(lines)")
   }
 
+  /// A Dolby Vision profile 8 variant names its base layer in CODECS and the
+  /// Dolby Vision stream in SUPPLEMENTAL-CODECS (RFC 8216bis §4.4.6.2), on the
+  /// variant and its I-frame variant; others have no SUPPLEMENTAL-CODECS.
+  @Test func supplementalCodecsFollowCodecs() {
+    var dv = Self.variant("dv/index.m3u8", 3_000_000, 2_800_000, "hvc1.2.4.L123.B0", (1920, 1080), 25)
+    dv.videoRange = .pq
+    dv.supplementalCodecs = ["dvh1.08.06/db1p"]
+    let sdr = Self.variant("sdr/index.m3u8", 900_000, 800_000, "avc1.4d401e", (640, 360), 25)
+    let playlist = MultivariantPlaylist(
+      variants: [dv, sdr],
+      iFrameVariants: [
+        .init(
+          uri: "dv/iframes.m3u8", bandwidth: 90000, averageBandwidth: 80000, codecs: ["hvc1.2.4.L123.B0"], width: 1920,
+          height: 1080, videoRange: .pq, supplementalCodecs: ["dvh1.08.06/db1p"])
+      ],
+      independentSegments: true)
+    let lines = playlist.render().split(separator: "\n").map(String.init)
+    #expect(
+      lines.contains(
+        #"#EXT-X-STREAM-INF:BANDWIDTH=3000000,AVERAGE-BANDWIDTH=2800000,CODECS="hvc1.2.4.L123.B0,mp4a.40.2",SUPPLEMENTAL-CODECS="dvh1.08.06/db1p",RESOLUTION=1920x1080,FRAME-RATE=25.000,VIDEO-RANGE=PQ"#
+      ))
+    #expect(
+      lines.contains(
+        #"#EXT-X-I-FRAME-STREAM-INF:BANDWIDTH=90000,AVERAGE-BANDWIDTH=80000,CODECS="hvc1.2.4.L123.B0",SUPPLEMENTAL-CODECS="dvh1.08.06/db1p",RESOLUTION=1920x1080,VIDEO-RANGE=PQ,URI="dv/iframes.m3u8""#
+      ))
+    #expect(lines.filter { $0.contains("SUPPLEMENTAL-CODECS") }.count == 2, "\(lines)")
+  }
+
   /// Apple's rule for protected content (Apple HLS Authoring Spec 13.5–13.7): SD none, HD TYPE-0,
   /// beyond 1080p TYPE-1, by the shorter side; audio-only variants get none.
   @Test func hdcpLevelsFollowThePictureSize() {

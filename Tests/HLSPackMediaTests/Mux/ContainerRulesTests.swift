@@ -22,7 +22,7 @@ import Testing
     codec.pointee.sample_rate = 48000
     av_channel_layout_default(&codec.pointee.ch_layout, 2)
     stream.pointee.time_base = AVRational(num: 1, den: 48000)
-    try rules.configure(stream, isVideo: false, displayMatrix: nil)
+    try rules.configure(stream, isVideo: false, sideData: CopiedVideoSideData())
     return (format, output, stream)
   }
 
@@ -31,7 +31,8 @@ import Testing
     let made = try context(rules)
     #expect(made.stream.pointee.id == 0x101)
     let video = try #require(avformat_new_stream(made.format.pointer, nil))
-    try rules.configure(video, isVideo: true, displayMatrix: [65536, 0, 0, 0, 65536, 0, 0, 0, 1 << 30])
+    try rules.configure(
+      video, isVideo: true, sideData: CopiedVideoSideData(displayMatrix: [65536, 0, 0, 0, 65536, 0, 0, 0, 1 << 30]))
     #expect(video.pointee.id == 0x100)
     #expect(video.pointee.nb_side_data == 0, "MPEG-TS has no place for a display matrix")
     let picture = try #require(video.pointee.codecpar)
