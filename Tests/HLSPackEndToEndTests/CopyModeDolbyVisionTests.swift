@@ -48,15 +48,16 @@ extension CopyModeTests {
     #expect(variant.attributes["SUPPLEMENTAL-CODECS"] == "dvh1.08.01/\(brand)", "\(variant.attributes)")
     let masterText = try String(contentsOf: asset.appendingPathComponent("master.m3u8"), encoding: .utf8)
     #expect(
-      masterText.contains(#"#EXT-X-I-FRAME-STREAM-INF:"#) && masterText.components(separatedBy: "SUPPLEMENTAL-CODECS").count == 3,
+      masterText.contains(#"#EXT-X-I-FRAME-STREAM-INF:"#)
+        && masterText.components(separatedBy: "SUPPLEMENTAL-CODECS").count == 3,
       "\(masterText)")
     // The init section and a segment, as one file: ffprobe reads the sample entry's dvvC.
     let main = asset.appendingPathComponent("main")
     let segment = try #require(
       try FileManager.default.contentsOfDirectory(atPath: main.path).sorted().first { $0.hasSuffix(".m4s") })
     let joined = main.appendingPathComponent("joined.mp4")
-    try (try Data(contentsOf: main.appendingPathComponent("init.mp4"))
-      + (try Data(contentsOf: main.appendingPathComponent(segment)))).write(to: joined)
+    let initSection = try Data(contentsOf: main.appendingPathComponent("init.mp4"))
+    try (initSection + (try Data(contentsOf: main.appendingPathComponent(segment)))).write(to: joined)
     let package = try probedVideo(joined.path)
     #expect(
       package.contains("codec_tag_string=hvc1") && package.contains("color_transfer=\(transfer)")
@@ -119,7 +120,8 @@ extension CopyModeTests {
     #expect(run.status == 1)
     #expect(
       run.stderr.contains(
-        "\(made.source.path): video stream #0 is Dolby Vision profile 5, whose pictures are in no standard colour space"),
+        "\(made.source.path): video stream #0 is Dolby Vision profile 5, whose pictures are in no standard colour space"
+      ),
       "\(run.stderr)")
     #expect(!FileManager.default.fileExists(atPath: asset.path))
   }

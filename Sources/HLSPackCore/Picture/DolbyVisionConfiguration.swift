@@ -62,13 +62,16 @@ public struct DolbyVisionConfiguration: Sendable, Equatable, Codable {
   /// without Dolby Vision shows right, which is what CODECS would promise.
   public func copyRefusal(baseLayerRange range: VideoRange) -> String? {
     guard profile == 8 else {
-      return "it is Dolby Vision profile \(profile); only profile 8 (a base layer that plays as HDR10, SDR or HLG without Dolby Vision) can be copied"
+      return
+        "it is Dolby Vision profile \(profile); only profile 8 (a base layer that plays as HDR10, SDR or HLG without Dolby Vision) can be copied"
     }
     guard let compatible = Self.profile8Brands[compatibilityID] else {
-      return "it is Dolby Vision profile 8 with base-layer compatibility id \(compatibilityID); only 1 (HDR10), 2 (SDR) and 4 (HLG) can be copied"
+      return
+        "it is Dolby Vision profile 8 with base-layer compatibility id \(compatibilityID); only 1 (HDR10), 2 (SDR) and 4 (HLG) can be copied"
     }
     guard compatible.range == range else {
-      return "it is Dolby Vision profile 8.\(compatibilityID), whose base layer is \(compatible.range.rawValue), but its transfer characteristics say \(range.rawValue)"
+      return
+        "it is Dolby Vision profile 8.\(compatibilityID), whose base layer is \(compatible.range.rawValue), but its transfer characteristics say \(range.rawValue)"
     }
     return nil
   }

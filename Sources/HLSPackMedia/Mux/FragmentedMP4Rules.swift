@@ -33,7 +33,8 @@ final class FragmentedMP4Rules: ContainerRules {
     }
     if let dolbyVision = sideData.dolbyVision {
       // The mov muxer writes it as the sample entry's dvcC/dvvC box.
-      try Self.attach(Self.record(dolbyVision), as: AV_PKT_DATA_DOVI_CONF, to: stream, what: "Dolby Vision configuration")
+      try Self.attach(
+        Self.record(dolbyVision), as: AV_PKT_DATA_DOVI_CONF, to: stream, what: "Dolby Vision configuration")
       writesDolbyVision = true
     }
   }
@@ -130,7 +131,8 @@ final class FragmentedMP4Rules: ContainerRules {
     [
       AVDOVIDecoderConfigurationRecord(
         dv_version_major: UInt8(clamping: configuration.versionMajor),
-        dv_version_minor: UInt8(clamping: configuration.versionMinor), dv_profile: UInt8(clamping: configuration.profile),
+        dv_version_minor: UInt8(clamping: configuration.versionMinor),
+        dv_profile: UInt8(clamping: configuration.profile),
         dv_level: UInt8(clamping: configuration.level), rpu_present_flag: configuration.rpuPresent ? 1 : 0,
         el_present_flag: configuration.enhancementLayerPresent ? 1 : 0,
         bl_present_flag: configuration.baseLayerPresent ? 1 : 0,

@@ -83,7 +83,9 @@ final class SegmentMuxer {
       try videoTimeBase.map { try Self.addStream(ctx, video, $0, rules, isVideo: true, sideData: videoSideData) }
     }
     audioIndex = try audio.flatMap { audio in
-      try audioTimeBase.map { try Self.addStream(ctx, audio, $0, rules, isVideo: false, sideData: CopiedVideoSideData()) }
+      try audioTimeBase.map {
+        try Self.addStream(ctx, audio, $0, rules, isVideo: false, sideData: CopiedVideoSideData())
+      }
     }
     guard let primary = videoIndex ?? audioIndex else {
       throw MediaError("a rendition needs a video or an audio stream")

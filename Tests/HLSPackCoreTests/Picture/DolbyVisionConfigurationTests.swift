@@ -39,7 +39,8 @@ import Testing
         .hasPrefix("it is Dolby Vision profile 7;") == true)
     #expect(
       DolbyVisionConfiguration(profile: 8, level: 6, compatibilityID: 6).copyRefusal(baseLayerRange: .pq)
-        == "it is Dolby Vision profile 8 with base-layer compatibility id 6; only 1 (HDR10), 2 (SDR) and 4 (HLG) can be copied")
+        == "it is Dolby Vision profile 8 with base-layer compatibility id 6; only 1 (HDR10), 2 (SDR) and 4 (HLG) can be copied"
+    )
     #expect(
       DolbyVisionConfiguration(profile: 8, level: 6, compatibilityID: 1).copyRefusal(baseLayerRange: .hlg)
         == "it is Dolby Vision profile 8.1, whose base layer is PQ, but its transfer characteristics say HLG")
