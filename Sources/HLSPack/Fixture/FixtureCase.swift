@@ -102,7 +102,7 @@ extension FixtureCase {
     FixtureCase(
       id: "single-file-aes128-fmp4",
       description:
-        "AES-128 fMP4 in one file per rendition (EXT-X-MAP and EXT-X-BYTERANGE), with I-frame playlists: the player fetches each segment's byte range and decrypts it alone with its IV; a player that decrypts the file as one stream, or only TS, fails here.",
+        "AES-128 fMP4 in one file per rendition: the init section and every segment are byte ranges of media.mp4 (EXT-X-MAP BYTERANGE, EXT-X-BYTERANGE), each encrypted range padded on its own with its own IV, and I-frame playlists address the same file: the player fetches and decrypts range by range (hls.js #4933 failed AES-128 fMP4 byte ranges outside Safari).",
       method: "aes-128", container: "fmp4", videoCodec: "avc1", features: [.aes128, .fmp4, .singleFile, .iframes],
       overrides: [
         "segment": FixtureProfile.segment(container: "fmp4", iFrames: true).merging(["single_file": true]) { $1 }

@@ -1,0 +1,110 @@
+import Foundation
+import HLSPackCore
+import HLSPackTestSupport
+import Testing
+
+/// `segment.single_file`: one file per rendition, its segments byte ranges
+/// of it. Each package passes `hlspack verify` and decodes frame for frame as
+/// its clear twin (the same profile with separate clear segments): through
+/// FFmpeg's HLS demuxer, and as the file its ranges make once each AES-128
+/// range is decrypted alone by the openssl CLI with its playlist's IV.
+@Suite("segment.single_file: one file per rendition, addressed with EXT-X-BYTERANGE")
+struct SingleFileTests {
+  static let cases: [(String, String)] = [("ts", "none"), ("ts", "aes-128"), ("fmp4", "none"), ("fmp4", "aes-128")]
+
+  @Test(arguments: cases)
+  func rangesCoverOneFileAndVerifyPasses(_ container: String, _ method: String) throws {
+    let asset = try SingleFilePackage.asset(container: container, method: method, singleFile: true)
+    let name = container == "ts" ? "media.ts" : "media.mp4"
+    let files = try FileManager.default.contentsOfDirectory(atPath: asset.appendingPathComponent("360p").path)
+    #expect(files.sorted() == ["iframes.m3u8", "index.m3u8", name])
+    let file = Array(try Data(contentsOf: asset.appendingPathComponent("360p/\(name)")))
+    let (map, segments) = try SingleFilePackage.ranges(asset.appendingPathComponent("360p/index.m3u8"))
+    #expect((map == nil) == (container == "ts"))
+    #expect(segments.count == 4)
+    // In order, without gap or overlap, to the end of the file.
+    var next = 0
+    for range in [map].compactMap({ $0 }) + segments {
+      #expect(range.offset == next)
+      next = range.offset + range.length
+    }
+    #expect(next == file.count)
+    let index = try String(contentsOf: asset.appendingPathComponent("360p/index.m3u8"), encoding: .utf8)
+    #expect(index.contains(container == "ts" ? "#EXT-X-VERSION:4\n" : "#EXT-X-VERSION:6\n"))
+
+    let verify = try Command.run(
+      try Command.builtHlspack(), ["verify", asset.appendingPathComponent("master.m3u8").path])
+    #expect(verify.status == 0, "\(verify.text)\(verify.stderr)")
+  }
+
+  /// Every AES-128 range is whole blocks, starts on a block of the file, and
+  /// its explicit IV is the block before it (random for the file's first).
+  @Test(arguments: ["ts", "fmp4"])
+  func eachAES128RangeIsItsOwnCBCRunChainedToTheBlockBefore(_ container: String) throws {
+    let asset = try SingleFilePackage.asset(container: container, method: "aes-128", singleFile: true)
+    let name = container == "ts" ? "media.ts" : "media.mp4"
+    let file = Array(try Data(contentsOf: asset.appendingPathComponent("360p/\(name)")))
+    let (map, segments) = try SingleFilePackage.ranges(asset.appendingPathComponent("360p/index.m3u8"))
+    var ivs: Set<String> = []
+    for range in segments {
+      #expect(range.offset % 16 == 0 && range.length % 16 == 0)
+      let iv = try #require(range.iv)
+      ivs.insert(iv)
+      if range.offset >= 16 {
+        #expect(iv == "0x" + Hex.encode(Array(file[(range.offset - 16)..<range.offset])).uppercased())
+      }
+    }
+    #expect(ivs.count == segments.count)
+    if let map {
+      // A free box closes the init section on a block; its last 16 bytes are the first fragment's IV.
+      #expect(map.offset == 0 && map.length % 16 == 0)
+      #expect(String(decoding: file[0..<map.length], as: UTF8.self).contains("free"))
+    }
+  }
+
+  @Test(arguments: cases)
+  func rangesDecryptedAloneDecodeLikeTheClearTwin(_ container: String, _ method: String) throws {
+    let asset = try SingleFilePackage.asset(container: container, method: method, singleFile: true)
+    let twin = try SingleFilePackage.asset(container: container, method: "none", singleFile: false)
+    let scratch = try ScratchFolder.make("single-file-clear")
+    let name = container == "ts" ? "media.ts" : "media.mp4"
+    let file = Array(try Data(contentsOf: asset.appendingPathComponent("360p/\(name)")))
+    let (map, segments) = try SingleFilePackage.ranges(asset.appendingPathComponent("360p/index.m3u8"))
+    var clear = map.map { Array(file[$0.offset..<($0.offset + $0.length)]) } ?? []
+    let keyFiles = try FileManager.default.contentsOfDirectory(atPath: asset.appendingPathComponent("keys").path)
+    let key =
+      method == "none" ? nil : Array(try Data(contentsOf: asset.appendingPathComponent("keys/\(keyFiles[0])")))
+    for range in segments {
+      let bytes = Array(file[range.offset..<(range.offset + range.length)])
+      if let key, let iv = range.iv {
+        clear += try SingleFilePackage.decrypt(bytes, key: key, iv: iv, in: scratch)
+      } else {
+        clear += bytes
+      }
+    }
+    let ours = scratch.appendingPathComponent(name)
+    try Data(clear).write(to: ours)
+
+    // The twin's segments, one after another, make the same kind of file.
+    let twinFolder = twin.appendingPathComponent("360p")
+    var twinBytes: [UInt8] =
+      container == "ts" ? [] : Array(try Data(contentsOf: twinFolder.appendingPathComponent("init.mp4")))
+    for segment in try PlaylistReader(contentsOf: twinFolder.appendingPathComponent("index.m3u8")).segments {
+      twinBytes += Array(try Data(contentsOf: twinFolder.appendingPathComponent(segment.uri)))
+    }
+    let theirs = scratch.appendingPathComponent("twin-\(name)")
+    try Data(twinBytes).write(to: theirs)
+    let ourHashes = try SingleFilePackage.frameHashes(ofFile: ours)
+    #expect(ourHashes["0"]?.count == Fixtures.clipFrames)
+    #expect(ourHashes == (try SingleFilePackage.frameHashes(ofFile: theirs)))
+  }
+
+  @Test(arguments: cases)
+  func ffmpegPlaysThePlaylistLikeTheClearTwin(_ container: String, _ method: String) throws {
+    let asset = try SingleFilePackage.asset(container: container, method: method, singleFile: true)
+    let twin = try SingleFilePackage.asset(container: container, method: "none", singleFile: false)
+    let ours = try FixtureClearTwinTests.frameHashes(asset.appendingPathComponent("360p/index.m3u8"))
+    #expect(ours["0"]?.count == Fixtures.clipFrames)
+    #expect(ours == (try FixtureClearTwinTests.frameHashes(twin.appendingPathComponent("360p/index.m3u8"))))
+  }
+}
