@@ -1,9 +1,11 @@
 /// Rules over the sub-ranges a media playlist names in its resources: none
 /// overlaps another (segments and the EXT-X-MAP alike), and an AES-128 one
 /// starts on a 16-byte block of its resource. Ranges outside the resource are
-/// `segment.byterange-invalid`'s, checked against the resource's size.
+/// `segment.byterange-invalid`'s, checked against the resource's size. An
+/// I-frame playlist's ranges are parts of segments, checked as pictures.
 public enum ByteRangeRules {
   public static func media(_ playlist: VerifiedMediaPlaylist, file: String) -> [Finding] {
+    guard !playlist.iFramesOnly else { return [] }
     var findings: [Finding] = []
     // Per resource, the ranges named so far: where each starts and ends, and what names it.
     var named: [String: [(start: Int, end: Int, name: String)]] = [:]
@@ -26,7 +28,7 @@ public enum ByteRangeRules {
       }
       guard let range = segment.byteRange else { continue }
       claim(segment.uri, range, name: "EXT-X-BYTERANGE", line: segment.line, segment: segment.uri)
-      if !playlist.iFramesOnly, segment.key?.method == "AES-128", range.offset % 16 != 0 {
+      if segment.key?.method == "AES-128", range.offset % 16 != 0 {
         findings.append(
           Finding(
             VerifyRules.segmentAES128RangeAlignment, file: file, line: segment.line, segment: segment.uri,

@@ -5,7 +5,7 @@ extension VerifyRules {
     id: "segment.byterange-overlap", severity: .must, source: "RFC 8216bis §3, §4.4.4.2, §4.4.4.5",
     origin: .rfc8216bis, owner: .packager,
     summary:
-      "two segments of a media playlist, or a segment and its EXT-X-MAP, name overlapping bytes of one resource: each is its own Media Segment or Media Initialization Section"
+      "two segments of a media playlist (not an I-frame playlist), or a segment and its EXT-X-MAP, name overlapping bytes of one resource: each is its own Media Segment or Media Initialization Section"
   )
   public static let segmentAES128RangeAlignment = VerifyRule(
     id: "segment.aes128-range-alignment", severity: .should, source: "RFC 8216bis §6.3.6", origin: .rfc8216bis,

@@ -43,6 +43,20 @@ import Testing
     #expect(Self.findings(body) == ["segment.byterange-overlap", "segment.byterange-overlap"])
   }
 
+  @Test func iFrameRangesAreLeftToThePictureChecks() {
+    let body = """
+      #EXT-X-I-FRAMES-ONLY
+      #EXTINF:2,
+      #EXT-X-BYTERANGE:4000@0
+      media.ts
+      #EXTINF:2,
+      #EXT-X-BYTERANGE:4000@3000
+      media.ts
+
+      """
+    #expect(Self.findings(body) == [])
+  }
+
   @Test func anAES128RangeOffABlockIsFound() {
     let body = """
       #EXT-X-KEY:METHOD=AES-128,URI="k.key",IV=0x01
