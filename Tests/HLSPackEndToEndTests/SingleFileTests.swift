@@ -163,3 +163,32 @@ struct SingleFileIVChainTests {
     #expect(!verify.text.contains("segment.aes128-undecryptable"), "\(verify.text)")
   }
 }
+
+/// What cannot apply to a single file is refused before any work: exit 2,
+/// the profile field named, nothing written where the package would go.
+@Suite("segment.single_file: refusals")
+struct SingleFileRefusalTests {
+  @Test(arguments: [
+    (#""iv": "sequence", "scope": "rendition""#, "$.encryption.iv"),
+    (#""clear_lead_segments": 1"#, "$.encryption.clear_lead_segments"),
+  ])
+  func refusedNamingTheFieldWithNothingWritten(_ fields: String, _ path: String) throws {
+    let scratch = try ScratchFolder.make("single-file-refused")
+    let profile = scratch.appendingPathComponent("profile.json")
+    try Data(
+      """
+      {"version": 1, "segment": {"duration": 1, "container": "fmp4", "single_file": true},
+       "video": [{"name": "360p", "width": 640, "height": 360, "bitrate": 600000, "preset": "ultrafast"}],
+       "encryption": {"method": "aes-128", \(fields)}}
+      """.utf8
+    ).write(to: profile)
+    let output = scratch.appendingPathComponent("out")
+    let run = try Command.run(
+      try Command.builtHlspack(),
+      ["encode", "--profile", profile.path, "--output", output.path, try Fixtures.clip().path])
+    #expect(run.status == 2)
+    #expect(run.stderr.contains("\(path): "), "\(run.stderr)")
+    #expect(run.stderr.contains("single_file"), "\(run.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: output.path))
+  }
+}
