@@ -129,7 +129,7 @@ struct AssetMaker {
           try RenditionWriter(
             name: name, asset: assetName, assetFolder: folder, container: profile.segment.container,
             protection: protection, encryption: encryption, keys: keys, checksums: profile.segment.checksums,
-            writerLanes: index < profile.video.count ? videoLanes : 1))
+            singleFile: profile.segment.singleFile, writerLanes: index < profile.video.count ? videoLanes : 1))
       }
       progress.report(ProgressEvent(event: .start, asset: assetName, input: input.path, duration: transcoder.duration))
       facts = try transcoder.run(destinations: writers.map(\.destination)) { seconds in

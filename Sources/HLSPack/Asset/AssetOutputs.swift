@@ -105,9 +105,10 @@ struct AssetOutputs {
       entries: writer.records.enumerated().map { index, record in
         .init(
           uri: record.uri, durationTicks: record.durationTicks, key: record.key, discontinuity: record.discontinuity,
-          programDateTime: clock?.time(at: record.startTicks, first: index == 0, discontinuity: record.discontinuity))
+          programDateTime: clock?.time(at: record.startTicks, first: index == 0, discontinuity: record.discontinuity),
+          byteRange: record.byteRange)
       },
-      targetDuration: targetDuration, map: writer.initialization)
+      targetDuration: targetDuration, map: writer.initialization, mapRange: writer.initializationRange)
     let playlistPath = "\(writer.name)/index.m3u8"
     try write(playlist.render(), to: playlistPath)
 
@@ -139,7 +140,7 @@ struct AssetOutputs {
       segments: writer.records.map {
         AssetReport.Segment(
           uri: "\(writer.name)/\($0.uri)", duration: MediaClock.seconds($0.durationTicks), bytes: $0.byteCount,
-          sha256: $0.sha256, iv: $0.key.iv.map(KeyTag.formatIV), keyID: $0.keyID)
+          sha256: $0.sha256, iv: $0.key.iv.map(KeyTag.formatIV), keyID: $0.keyID, byteRange: $0.byteRange?.text)
       })
     return (variant, iFrameVariant, report)
   }
@@ -215,7 +216,8 @@ struct AssetOutputs {
       for range in record.keyframes {
         entries.append(
           .init(
-            uri: record.uri, offset: range.offset, length: range.length, durationTicks: 0, key: key,
+            uri: record.uri, offset: (record.byteOffset ?? 0) + range.offset, length: range.length, durationTicks: 0,
+            key: key,
             discontinuity: discontinuity,
             programDateTime: clock?.time(at: range.ptsTicks, first: entries.isEmpty, discontinuity: discontinuity)))
         ends.append(range.ptsTicks)
@@ -225,7 +227,9 @@ struct AssetOutputs {
     guard let last = writer.records.last else { return nil }
     ends.append(last.startTicks + last.durationTicks)
     for i in entries.indices { entries[i].durationTicks = ends[i + 1] - ends[i] }
-    return IFramePlaylist(entries: entries, map: writer.initialization, targetDuration: targetDuration)
+    return IFramePlaylist(
+      entries: entries, map: writer.initialization, targetDuration: targetDuration,
+      mapRange: writer.initializationRange)
   }
 
   private var ivModeName: String {
@@ -257,7 +261,10 @@ struct AssetOutputs {
         guard let i = entry(record.key, record.keyID, record.keyFile) else { continue }
         if !entries[i].renditions.contains(writer.name) { entries[i].renditions.append(writer.name) }
         if !entries[i].periods.contains(record.period) { entries[i].periods.append(record.period) }
-        entries[i].segments.append(.init(uri: "\(writer.name)/\(record.uri)", iv: record.iv.map(KeyTag.formatIV)))
+        entries[i].segments.append(
+          .init(
+            uri: "\(writer.name)/\(record.uri)", iv: record.iv.map(KeyTag.formatIV),
+            byteRange: record.byteRange?.text))
       }
     }
     for key in sessionKeys { _ = entry(key.tag, key.keyID, key.keyFile) }

@@ -26,6 +26,7 @@ enum FixtureFeature: String, Sendable, CaseIterable {
   case ladder, keyRotation = "key-rotation", clearLead = "clear-lead", sessionKey = "session-key"
   case alternateAudio = "alternate-audio", subtitles, iframes, hevc, customScheme = "custom-scheme"
   case fairplay, cbcs
+  case singleFile = "single-file"
 }
 
 extension FixtureCase {
@@ -98,6 +99,14 @@ extension FixtureCase {
         "AES-128 TS with I-frame playlists (EXT-X-I-FRAME-STREAM-INF): trick play and thumbnails decrypt byte ranges of encrypted segments.",
       method: "aes-128", container: "ts", videoCodec: "avc1", features: [.aes128, .ts, .iframes],
       overrides: ["segment": FixtureProfile.segment(container: "ts", iFrames: true)]),
+    FixtureCase(
+      id: "single-file-aes128-fmp4",
+      description:
+        "AES-128 fMP4 in one file per rendition: the init section and every segment are byte ranges of media.mp4 (EXT-X-MAP BYTERANGE, EXT-X-BYTERANGE), each encrypted range padded on its own with its own IV, and I-frame playlists address the same file: the player fetches and decrypts range by range (hls.js #4933 failed AES-128 fMP4 byte ranges outside Safari).",
+      method: "aes-128", container: "fmp4", videoCodec: "avc1", features: [.aes128, .fmp4, .singleFile, .iframes],
+      overrides: [
+        "segment": FixtureProfile.segment(container: "fmp4", iFrames: true).merging(["single_file": true]) { $1 }
+      ]),
     ]
   }
 

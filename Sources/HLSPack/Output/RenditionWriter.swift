@@ -9,6 +9,8 @@ struct SegmentRecord: Sendable {
   var startTicks: Int64
   var durationTicks: Int64
   var byteCount: Int
+  /// Where the segment begins in the rendition's single file; nil when it is a file of its own.
+  var byteOffset: Int? = nil
   /// Only with `segment.checksums`.
   var sha256: String?
   var key: KeyTag
@@ -20,6 +22,9 @@ struct SegmentRecord: Sendable {
   var keyframes: [KeyframeRange]
   /// EXT-X-DISCONTINUITY before this segment.
   var discontinuity: Bool
+
+  /// Its bytes in the rendition's single file (EXT-X-BYTERANGE); nil when it is a file of its own.
+  var byteRange: SegmentByteRange? { byteOffset.map { SegmentByteRange(length: byteCount, offset: $0) } }
 }
 
 /// Receives one rendition's segments from its muxing thread, part by part,
@@ -33,6 +38,8 @@ final class RenditionWriter: SegmentSink {
   let name: String
   let folder: URL
   private let container: Container
+  /// Every segment (and the fMP4 init section) in one file, `container.singleFileName`.
+  private let singleFile: Bool
   /// Nil for a clear rendition.
   private let protector: SegmentProtector?
   private let file: SegmentWriterLanes
@@ -40,6 +47,8 @@ final class RenditionWriter: SegmentSink {
   private(set) var records: [SegmentRecord] = []
   /// The fMP4 initialization segment's file name; it is never encrypted.
   private(set) var initialization: String?
+  /// Its bytes in the single file, which it opens.
+  private(set) var initializationRange: SegmentByteRange?
   /// Index of the segment whose bytes are arriving.
   private var index = 0
   /// A file writer has opened segment `index`.
@@ -49,14 +58,15 @@ final class RenditionWriter: SegmentSink {
 
   init(
     name: String, asset: String, assetFolder: URL, container: Container, protection: SegmentProtection,
-    encryption: EncryptionSettings, keys: KeyRing?, checksums: Bool, writerLanes: Int
+    encryption: EncryptionSettings, keys: KeyRing?, checksums: Bool, singleFile: Bool = false, writerLanes: Int
   ) throws {
     self.name = name
     self.container = container
+    self.singleFile = singleFile
     folder = assetFolder.appendingPathComponent(name)
     protector = try protection.protector(rendition: name, asset: asset, encryption: encryption, keys: keys)
     try createFolder(folder)
-    file = try SegmentWriterLanes(rendition: name, checksums: checksums, lanes: writerLanes)
+    file = try SegmentWriterLanes(rendition: name, checksums: checksums, singleFile: singleFile, lanes: writerLanes)
   }
 
   /// Where the muxer sends this rendition's segments, with the sample
@@ -74,12 +84,25 @@ final class RenditionWriter: SegmentSink {
 
   func acceptInitialization(_ bytes: [UInt8]) throws {
     var bytes = bytes
-    if let protector { bytes = try protecting("init.mp4") { try protector.protectInitialization(bytes) } }
-    try writeFile(bytes, to: folder.appendingPathComponent("init.mp4"))
-    initialization = "init.mp4"
+    let name = singleFile ? container.singleFileName : "init.mp4"
+    if let protector { bytes = try protecting(name) { try protector.protectInitialization(bytes) } }
+    guard singleFile else {
+      try writeFile(bytes, to: folder.appendingPathComponent(name))
+      initialization = name
+      return
+    }
+    if protector?.encryptsWholeSegments == true, let iv = try keying?.material(for: 0)?.iv {
+      bytes += SingleFileLayout.alignmentBox(after: bytes.count, endingWith: iv)
+    }
+    try file.send(.open(folder.appendingPathComponent(name), wholeSegment: nil))
+    try file.send(.bytes(bytes))
+    initialization = name
+    initializationRange = SegmentByteRange(length: bytes.count, offset: 0)
   }
 
-  private var uri: String { String(format: "segment_%05d.", index) + container.segmentExtension }
+  private var uri: String {
+    singleFile ? container.singleFileName : String(format: "segment_%05d.", index) + container.segmentExtension
+  }
 
   func acceptBytes(_ bytes: [UInt8]) throws {
     if protector?.protectsFragments == true {

@@ -13,6 +13,11 @@ import HLSPackMedia
 /// encrypts that segment itself and hands the CBC run over (its last
 /// ciphertext block and the bytes short of a block) once the pile is low
 /// again. Measurements and the designs left out: docs/design/segment-writers.md.
+///
+/// With `segment.single_file` every segment goes on at the end of one file,
+/// each recorded with its byte offset; an AES-128 segment is still one CBC run
+/// with its own padding, whose IV is the file's last 16 bytes before it (see
+/// `chainedIV`), so the writing thread encrypts every segment, in order.
 final class SegmentFileWriter: @unchecked Sendable {
   enum Job {
     /// A new segment file; with whole-segment AES-128, its key and IV.
@@ -44,6 +49,8 @@ final class SegmentFileWriter: @unchecked Sendable {
 
   private let rendition: String
   private let checksums: Bool
+  /// Every segment goes into one file, opened by the first job and closed at the end.
+  private let singleFile: Bool
   /// Four jobs at most wait for the writer, besides the one being written:
   /// memory stays flat however long the input and however large its segments.
   private let queue = WorkQueue<Queued>(capacity: 4)
@@ -71,7 +78,13 @@ final class SegmentFileWriter: @unchecked Sendable {
   private var writerCiphertext: [UInt8] = []
   private var file: FileWriter?
   private var digest: SHA256Stream?
+  /// Bytes written to the open file, and where in it the current segment began.
   private var written = 0
+  private var segmentStart = 0
+  /// The open file's last 16 bytes (fewer at its start).
+  private var lastBlock: [UInt8] = []
+  /// With a single file, the IV the writer chose for the current segment.
+  private var chainedIV: [UInt8]?
   /// Read only after `finish()`.
   private var records: [SegmentRecord] = []
 
@@ -79,11 +92,14 @@ final class SegmentFileWriter: @unchecked Sendable {
   static let defaultSenderEncrypts: @Sendable (_ waitingParts: Int) -> Bool = { $0 >= 2 }
 
   init(
-    rendition: String, checksums: Bool, senderEncrypts: @escaping (_ waitingParts: Int) -> Bool = defaultSenderEncrypts
+    rendition: String, checksums: Bool, singleFile: Bool = false,
+    senderEncrypts: @escaping (_ waitingParts: Int) -> Bool = defaultSenderEncrypts
   ) throws {
     self.rendition = rendition
     self.checksums = checksums
-    self.senderEncrypts = senderEncrypts
+    self.singleFile = singleFile
+    // The IV of a segment of a single file is the ciphertext the writer wrote last.
+    self.senderEncrypts = singleFile ? { _ in false } : senderEncrypts
     senderCipher = try AES128CBC()
     writerCipher = try AES128CBC()
     running.enter()
@@ -96,6 +112,9 @@ final class SegmentFileWriter: @unchecked Sendable {
           fail(error)
         }
       }
+      // A single file stays open until every segment is in it.
+      do { try file?.close() } catch { fail(error) }
+      file = nil
       running.leave()
     }.start()
   }
@@ -165,14 +184,24 @@ final class SegmentFileWriter: @unchecked Sendable {
   private func write(_ job: consuming Queued) throws {
     switch consume job {
     case .open(let url):
-      file = try FileWriter(creating: url)
-      written = 0
+      if !singleFile || file?.url != url {
+        file = try FileWriter(creating: url)
+        written = 0
+        lastBlock = []
+      }
+      segmentStart = written
+      chainedIV = nil
       digest = checksums ? try SHA256Stream() : nil
       writerEncrypts = false
     case .encrypt(let run):
       writerEncrypts = true
+      // A range that follows whole blocks takes the last one as its IV: a
+      // client widening an I-frame range by the block before it (RFC 8216bis
+      // §6.3.6) then decrypts it too. The file's first range keeps its own.
+      let iv = singleFile && lastBlock.count == AES128CBC.blockSize ? lastBlock : run.iv
+      if singleFile { chainedIV = iv }
       try crypto(segmentName) {
-        try writerCipher.start(key: run.key, iv: run.iv)
+        try writerCipher.start(key: run.key, iv: iv)
         // Less than a block: nothing comes out yet.
         _ = try writerCipher.update(run.pending, into: &writerCiphertext)
       }
@@ -189,9 +218,17 @@ final class SegmentFileWriter: @unchecked Sendable {
       PartBufferPool.shared.recycle(&bytes)
     case .close(var record, let trailer):
       try append(writerEncrypts ? try crypto(segmentName) { try writerCipher.finish() }[...] : trailer[...])
-      try file?.close()
-      file = nil
-      record.byteCount = written
+      if singleFile {
+        record.byteOffset = segmentStart
+        if let chainedIV {
+          record.iv = chainedIV
+          if record.key.iv != nil { record.key.iv = chainedIV }
+        }
+      } else {
+        try file?.close()
+        file = nil
+      }
+      record.byteCount = written - segmentStart
       record.sha256 = try digest.map { Hex.encode(try $0.finish()) }
       records.append(record)
     }
@@ -206,6 +243,10 @@ final class SegmentFileWriter: @unchecked Sendable {
       try digest?.update(raw)
     }
     written += bytes.count
+    if singleFile {
+      let block = AES128CBC.blockSize
+      lastBlock = bytes.count >= block ? Array(bytes.suffix(block)) : Array((lastBlock + bytes).suffix(block))
+    }
   }
 
   /// Records the first failure and drops the queued work: the writer stops,

@@ -17,14 +17,17 @@ final class SegmentWriterLanes {
   private var opened = 0
 
   init(
-    rendition: String, checksums: Bool, lanes count: Int,
+    rendition: String, checksums: Bool, singleFile: Bool = false, lanes count: Int,
     senderEncrypts: @escaping (_ waitingParts: Int) -> Bool = SegmentFileWriter.defaultSenderEncrypts
   ) throws {
     precondition(count >= 1, "a rendition needs a segment writer")
+    // One file is written in order, by one writer.
+    let count = singleFile ? 1 : count
     var lanes: [SegmentFileWriter] = []
     do {
       for _ in 0..<count {
-        lanes.append(try SegmentFileWriter(rendition: rendition, checksums: checksums, senderEncrypts: senderEncrypts))
+        lanes.append(try SegmentFileWriter(
+            rendition: rendition, checksums: checksums, singleFile: singleFile, senderEncrypts: senderEncrypts))
       }
     } catch {
       // The lanes made so far have started their threads: end them.

@@ -55,7 +55,7 @@ public struct AssetProvenance: Sendable, Codable, Equatable {
   }
 
   /// How each setting added after the first release reads in the description while unset.
-  static let laterSettingsUnset = [", programDateTime: nil"]
+  static let laterSettingsUnset = [", programDateTime: nil", ", singleFile: false"]
 
   /// The record of the asset published at `folder`, if it has a readable one:
   /// a regular file, never a link, pipe or device put there in its place.

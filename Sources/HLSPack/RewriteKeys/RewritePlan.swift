@@ -277,7 +277,7 @@ struct RewritePlan {
       entries[at].segments += covered.map { segment in
         let inPackage = URIReference.scheme(of: segment.uri) == nil && !segment.uri.hasPrefix("/")
         let uri = inPackage ? playlist.packagePath(ofRelative: segment.uri) ?? segment.uri : segment.uri
-        return KeysManifest.Segment(uri: uri, iv: segment.iv ?? previousIVs[uri])
+        return KeysManifest.Segment(uri: uri, iv: segment.iv ?? previousIVs[uri], byteRange: segment.byteRange)
       }
     }
     for at in entries.indices {

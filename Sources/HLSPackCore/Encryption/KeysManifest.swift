@@ -7,10 +7,18 @@ public struct KeysManifest: Sendable, Codable, Equatable {
     /// The IV that encrypts the segment (`0x…`), also when the playlist leaves
     /// it implicit (sequence IVs) or FairPlay delivers it with the key.
     public var iv: String?
+    /// `length@offset` in the rendition's single file (`segment.single_file`).
+    public var byteRange: String?
 
-    public init(uri: String, iv: String?) {
+    enum CodingKeys: String, CodingKey {
+      case uri, iv
+      case byteRange = "byte_range"
+    }
+
+    public init(uri: String, iv: String?, byteRange: String? = nil) {
       self.uri = uri
       self.iv = iv
+      self.byteRange = byteRange
     }
   }
 

@@ -40,7 +40,11 @@ package struct InitSegmentLayout {
   /// format (for the fragment encryptor); the protector refuses them.
   package init(_ bytes: [UInt8], acceptProtected: Bool = false) throws {
     let top = try ISOBox.children(of: bytes, in: 0..<bytes.count, context: "init segment")
-    guard top.map(\.type) == ["ftyp", "moov"], let ftyp = top.first, let moov = top.last else {
+    // A free or skip box may follow: a single file's AES-128 alignment (`SingleFileLayout`).
+    guard top.prefix(2).map(\.type) == ["ftyp", "moov"],
+      top.dropFirst(2).allSatisfy({ ["free", "skip"].contains($0.type) }), let ftyp = top.first,
+      let moov = top.dropFirst().first
+    else {
       throw MediaFormatError.malformedBox("init segment: expected ftyp + moov, found \(top.map(\.type))")
     }
     self.ftyp = ftyp

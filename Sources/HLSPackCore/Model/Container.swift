@@ -5,4 +5,8 @@ public enum Container: String, Sendable, Equatable, CaseIterable {
 
   /// File extension of media segments.
   public var segmentExtension: String { self == .ts ? "ts" : "m4s" }
+
+  /// The one file of a rendition with `segment.single_file`: its init section
+  /// and every segment (fMP4), or every segment (MPEG-TS).
+  public var singleFileName: String { self == .ts ? "media.ts" : "media.mp4" }
 }

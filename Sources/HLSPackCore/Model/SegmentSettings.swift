@@ -9,16 +9,20 @@ public struct SegmentSettings: Sendable, Equatable {
   public var checksums: Bool
   /// Where EXT-X-PROGRAM-DATE-TIME starts; nil writes none.
   public var programDateTime: ProgramDateTimeStart?
+  /// One file per rendition (`media.ts`, or `media.mp4` holding the init
+  /// section and every fragment), its segments addressed with EXT-X-BYTERANGE.
+  public var singleFile: Bool
 
   public init(
     duration: Double, container: Container, iFramePlaylists: Bool = true, checksums: Bool = false,
-    programDateTime: ProgramDateTimeStart? = nil
+    programDateTime: ProgramDateTimeStart? = nil, singleFile: Bool = false
   ) {
     self.duration = duration
     self.container = container
     self.iFramePlaylists = iFramePlaylists
     self.checksums = checksums
     self.programDateTime = programDateTime
+    self.singleFile = singleFile
   }
 }
 

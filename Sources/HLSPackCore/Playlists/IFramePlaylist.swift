@@ -34,14 +34,17 @@ public struct IFramePlaylist: Sendable {
 
   public var entries: [Entry]
   public var map: String?
+  /// EXT-X-MAP's BYTERANGE, when the init section shares a file with the segments.
+  public var mapRange: SegmentByteRange?
   /// The presentation's, as in every other media playlist of it (an entry
   /// never outlasts the segment it is in).
   public var targetDuration: Int64
 
-  public init(entries: [Entry], map: String?, targetDuration: Int64) {
+  public init(entries: [Entry], map: String?, targetDuration: Int64, mapRange: SegmentByteRange? = nil) {
     self.entries = entries
     self.map = map
     self.targetDuration = targetDuration
+    self.mapRange = mapRange
   }
 
   /// 4 for EXT-X-BYTERANGE and EXT-X-I-FRAMES-ONLY, 5 with EXT-X-MAP (RFC 8216bis §8).
@@ -51,7 +54,8 @@ public struct IFramePlaylist: Sendable {
 
   public func render() -> String {
     var lines = MediaPlaylistLines(
-      version: version, targetDuration: targetDuration, mediaSequence: 0, iFramesOnly: true, map: map)
+      version: version, targetDuration: targetDuration, mediaSequence: 0, iFramesOnly: true, map: map,
+      mapRange: mapRange)
     var lastEnd: (uri: String, end: Int)?
     for entry in entries {
       lines.beginEntry(durationTicks: entry.durationTicks, key: entry.key, discontinuity: entry.discontinuity,

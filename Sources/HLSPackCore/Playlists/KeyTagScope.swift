@@ -9,6 +9,9 @@ public enum KeyTagScope {
     public var uri: String
     /// The `IV` attribute of the key tag in force, as written.
     public var iv: String?
+    /// Its EXT-X-BYTERANGE as `length@offset` (an offset left out resolved),
+    /// when it is a sub-range of its resource (RFC 8216bis §4.4.4.2).
+    public var byteRange: String? = nil
   }
 
   /// For each tag of `KeyURIRewriter.keyTags(in:)`, in the same order, the
@@ -24,6 +27,9 @@ public enum KeyTagScope {
     var inForce: [String: Int] = [:]
     var sawEXTINF = false
     let extinf = Array("#EXTINF:".utf8)
+    let byteRangeTag = Array("#EXT-X-BYTERANGE:".utf8)
+    var pendingRange: String?
+    var previousEnd: (uri: String, end: Int)?
     for line in M3U8Line.lines(of: playlist) {
       let content = playlist[line.content]
       if let tag = KeyURIRewriter.parseTag(content, lineNumber: line.number) {
@@ -37,15 +43,39 @@ public enum KeyTagScope {
         }
       } else if content.starts(with: extinf) {
         sawEXTINF = true
+      } else if content.starts(with: byteRangeTag) {
+        pendingRange = String(decoding: content.dropFirst(byteRangeTag.count), as: UTF8.self)
       } else if sawEXTINF, let first = content.first, first != UInt8(ascii: "#") {
         let uri = String(decoding: content, as: UTF8.self).trimmingTrailingWhitespace
+        let range = pendingRange.flatMap { resolved($0, uri: uri, previousEnd: &previousEnd) }
         for index in Set(inForce.values).sorted() {
-          result[index].append(Segment(uri: uri, iv: tags[index].value(of: "IV")))
+          result[index].append(Segment(uri: uri, iv: tags[index].value(of: "IV"), byteRange: range))
         }
+        if range == nil { previousEnd = nil }
+        pendingRange = nil
         sawEXTINF = false
       }
     }
     return result
+  }
+
+  /// `n[@o]` as `n@o`: without `o` the range follows the previous segment's
+  /// in the same resource. Nil when it is not a range a client can fetch.
+  private static func resolved(_ written: String, uri: String, previousEnd: inout (uri: String, end: Int)?) -> String? {
+    let parts = written.trimmingTrailingWhitespace.split(separator: "@", maxSplits: 1)
+    guard let first = parts.first, let length = Int(first), length > 0 else { return nil }
+    let offset: Int
+    if parts.count == 2 {
+      guard let written = Int(parts[1]), written >= 0 else { return nil }
+      offset = written
+    } else {
+      guard let before = previousEnd, before.uri == uri else { return nil }
+      offset = before.end
+    }
+    let (end, overflow) = offset.addingReportingOverflow(length)
+    guard !overflow else { return nil }
+    previousEnd = (uri, end)
+    return "\(length)@\(offset)"
   }
 }
 

@@ -9,16 +9,19 @@ public struct MediaPlaylist: Sendable {
     public var discontinuity: Bool
     /// EXT-X-PROGRAM-DATE-TIME of this segment's first frame.
     public var programDateTime: ProgramDateTime?
+    /// EXT-X-BYTERANGE: the segment's bytes in a rendition's single file.
+    public var byteRange: SegmentByteRange?
 
     public init(
       uri: String, durationTicks: Int64, key: KeyTag, discontinuity: Bool = false,
-      programDateTime: ProgramDateTime? = nil
+      programDateTime: ProgramDateTime? = nil, byteRange: SegmentByteRange? = nil
     ) {
       self.uri = uri
       self.durationTicks = durationTicks
       self.key = key
       self.discontinuity = discontinuity
       self.programDateTime = programDateTime
+      self.byteRange = byteRange
     }
   }
 
@@ -28,12 +31,18 @@ public struct MediaPlaylist: Sendable {
   public var mediaSequence: Int
   /// EXT-X-MAP URI of the fMP4 initialization segment, which stays clear.
   public var map: String?
+  /// EXT-X-MAP's BYTERANGE: the init section's bytes in a single file.
+  public var mapRange: SegmentByteRange?
 
-  public init(entries: [Entry], targetDuration: Int64, mediaSequence: Int = 0, map: String? = nil) {
+  public init(
+    entries: [Entry], targetDuration: Int64, mediaSequence: Int = 0, map: String? = nil,
+    mapRange: SegmentByteRange? = nil
+  ) {
     self.entries = entries
     self.targetDuration = targetDuration
     self.mediaSequence = mediaSequence
     self.map = map
+    self.mapRange = mapRange
   }
 
   /// ceil of the longest segment: valid under both the pre-v6 and v6+ rules
@@ -43,18 +52,21 @@ public struct MediaPlaylist: Sendable {
   }
 
   /// The lowest version the content needs: 3 for decimal EXTINF, which every
-  /// playlist here uses, 6 for EXT-X-MAP, and whatever the key tags ask for
-  /// (RFC 8216bis §8).
+  /// playlist here uses, 4 for EXT-X-BYTERANGE, 6 for EXT-X-MAP, and whatever
+  /// the key tags ask for (RFC 8216bis §8).
   public var version: Int {
-    entries.map(\.key.requiredVersion).reduce(map == nil ? 3 : 6, max)
+    let ranges = entries.contains { $0.byteRange != nil } ? 4 : 3
+    return entries.map(\.key.requiredVersion).reduce(map == nil ? ranges : 6, max)
   }
 
   public func render() -> String {
     var lines = MediaPlaylistLines(
-      version: version, targetDuration: targetDuration, mediaSequence: mediaSequence, iFramesOnly: false, map: map)
+      version: version, targetDuration: targetDuration, mediaSequence: mediaSequence, iFramesOnly: false, map: map,
+      mapRange: mapRange)
     for entry in entries {
       lines.beginEntry(durationTicks: entry.durationTicks, key: entry.key, discontinuity: entry.discontinuity,
         programDateTime: entry.programDateTime)
+      if let range = entry.byteRange { lines.append("#EXT-X-BYTERANGE:\(range.text)") }
       lines.append(entry.uri)
     }
     return lines.rendered()

@@ -9,7 +9,11 @@ struct MediaPlaylistLines {
   /// `iFramesOnly`: EXT-X-I-FRAMES-ONLY after the header. The EXT-X-MAP comes
   /// before any key tag: a key tag in force would declare the init segment
   /// encrypted (RFC 8216bis §4.4.4.5).
-  init(version: Int, targetDuration: Int64, mediaSequence: Int, iFramesOnly: Bool, map: String?) {
+  /// `mapRange`: the init section's bytes, when it shares a file with the segments.
+  init(
+    version: Int, targetDuration: Int64, mediaSequence: Int, iFramesOnly: Bool, map: String?,
+    mapRange: SegmentByteRange? = nil
+  ) {
     lines = [
       "#EXTM3U",
       "#EXT-X-VERSION:\(version)",
@@ -18,7 +22,9 @@ struct MediaPlaylistLines {
       "#EXT-X-PLAYLIST-TYPE:VOD",
     ]
     if iFramesOnly { lines.append("#EXT-X-I-FRAMES-ONLY") }
-    if let map { lines.append("#EXT-X-MAP:URI=\"\(map)\"") }
+    if let map {
+      lines.append("#EXT-X-MAP:URI=\"\(map)\"" + (mapRange.map { ",BYTERANGE=\"\($0.text)\"" } ?? ""))
+    }
   }
 
   /// The tags that open an entry; its EXT-X-BYTERANGE, if any, and URI follow.

@@ -187,6 +187,7 @@ public enum ProfileLoader {
     if encryption.method == .sampleAES, segment.container == .fmp4 {
       try checkCBCS(encryption, file: file)
     }
+    if segment.singleFile { try checkSingleFile(encryption, file: file) }
     if encryption.method == .sampleAES, segment.container == .ts, let i = rungs.firstIndex(where: { $0.codec == .hevc })
     {
       // Apple's MPEG-2 stream encryption format defines H.264, AAC and AC-3 only.
@@ -254,10 +255,11 @@ public enum ProfileLoader {
       }
       return .fixed(start)
     }
+    let singleFile = try r.bool("single_file") ?? false
     try r.finish()
     return SegmentSettings(
       duration: duration, container: container, iFramePlaylists: iFrames, checksums: checksums,
-      programDateTime: programDateTime)
+      programDateTime: programDateTime, singleFile: singleFile)
   }
 
   static func readRung(_ reader: FieldReader, baseDirectory: URL) throws -> VideoRung {

@@ -34,19 +34,26 @@ public struct AssetReport: Sendable, Codable, Equatable {
     public var sha256: String?
     public var iv: String?
     public var keyID: String?
+    /// `length@offset` in the rendition's single file (`segment.single_file`).
+    public var byteRange: String?
 
     enum CodingKeys: String, CodingKey {
       case uri, duration, bytes, sha256, iv
       case keyID = "key_id"
+      case byteRange = "byte_range"
     }
 
-    public init(uri: String, duration: Double, bytes: Int, sha256: String?, iv: String?, keyID: String?) {
+    public init(
+      uri: String, duration: Double, bytes: Int, sha256: String?, iv: String?, keyID: String?,
+      byteRange: String? = nil
+    ) {
       self.uri = uri
       self.duration = duration
       self.bytes = bytes
       self.sha256 = sha256
       self.iv = iv
       self.keyID = keyID
+      self.byteRange = byteRange
     }
   }
 

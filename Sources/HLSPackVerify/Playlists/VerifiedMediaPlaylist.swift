@@ -38,6 +38,9 @@ public struct VerifiedMediaPlaylist: Sendable {
     /// The EXT-X-KEY in force, nil when none was written (clear).
     public var key: Key?
     public var mapURI: String?
+    /// EXT-X-MAP's BYTERANGE (an offset left out is 0); nil when it has none
+    /// or it is not n[@o] (number.invalid reports that).
+    public var mapRange: (length: Int, offset: Int)?
     /// EXT-X-BYTERANGE length and offset, when the segment is a sub-range.
     public var byteRange: (length: Int, offset: Int)?
     /// Why the segment's EXT-X-BYTERANGE names no range a client can ask for
@@ -79,6 +82,7 @@ public struct VerifiedMediaPlaylist: Sendable {
     var ranges = ByteRangeReader()
     var key: Key?
     var map: String?
+    var mapRange: (length: Int, offset: Int)?
     var discontinuity = false
     var programDateTime: (line: Int, value: String)?
     for entry in text.entries {
@@ -106,6 +110,7 @@ public struct VerifiedMediaPlaylist: Sendable {
         case "EXT-X-MAP":
           mapLines.append(tag.line)
           map = tag.attribute("URI")?.value
+          mapRange = tag.attribute("BYTERANGE").flatMap { Self.mapRange($0.value) }
         default: break
         }
       case .uri(let uri, let line):
@@ -113,7 +118,8 @@ public struct VerifiedMediaPlaylist: Sendable {
         segments.append(
           Segment(
             uri: uri, line: line, duration: pendingDuration.flatMap(PlaylistNumber.decimalFloat),
-            durationText: pendingDuration, sequenceNumber: sequence, key: key, mapURI: map, byteRange: range.range,
+            durationText: pendingDuration, sequenceNumber: sequence, key: key, mapURI: map, mapRange: mapRange,
+            byteRange: range.range,
             byteRangeProblem: range.problem, discontinuity: discontinuity, programDateTime: programDateTime))
         discontinuity = false
         programDateTime = nil
@@ -123,5 +129,13 @@ public struct VerifiedMediaPlaylist: Sendable {
         pendingRange = nil
       }
     }
+  }
+
+  /// BYTERANGE="n[@o]" of EXT-X-MAP (RFC 8216bis §4.4.4.5): without `o` the section starts at byte 0.
+  static func mapRange(_ text: String) -> (length: Int, offset: Int)? {
+    let parts = text.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false)
+    guard let length = PlaylistNumber.offset(parts[0]), length > 0 else { return nil }
+    guard parts.count == 2 else { return (length, 0) }
+    return PlaylistNumber.offset(parts[1]).map { (length, $0) }
   }
 }

@@ -61,6 +61,8 @@ extension VerifyRules {
     segmentMissing,
     segmentUnreadable,
     segmentByteRangeInvalid,
+    segmentByteRangeOverlap,
+    segmentAES128RangeAlignment,
     segmentAES128Length,
     segmentAES128Undecryptable,
     iFrameRangeInvalid,

@@ -52,12 +52,15 @@ extension PackageVerifier {
       }
       var inspector = container == .transportStream ? TransportStreamInspector(checker: nil) : nil
       let section = segment.mapURI.flatMap {
-        initSection(URIReference.fromPackageRoot($0, writtenIn: folder), run: &run)
+        initSection(URIReference.fromPackageRoot($0, writtenIn: folder), range: segment.mapRange, run: &run)
       }
       var fragment: [UInt8] = []
       let problem: String?
       do {
-        problem = try decrypt(resource, size: size, key: keyBytes, iv: iv, cipher: run.cipher, container: container) {
+        problem = try decrypt(
+          resource, range: segment.byteRange, size: size, key: keyBytes, iv: iv, cipher: run.cipher,
+          container: container
+        ) {
           clear in
           inspector?.consume(clear)
           if section != nil { fragment += clear }
@@ -89,7 +92,7 @@ extension PackageVerifier {
     var inspector = TransportStreamInspector(checker: checker)
     var scanner = TransportStreamScanner()
     do {
-      try streamWhole(resource, size: size) {
+      try streamSegment(resource, range: segment.byteRange, size: size) {
         scanner.consume($0[...])
         inspector.consume($0[...])
       }
@@ -107,14 +110,14 @@ extension PackageVerifier {
   /// Decrypts piece by piece into the container's scanner; what is wrong, or
   /// nil; throws what reading the resource throws.
   private func decrypt(
-    _ resource: String, size: Int, key: [UInt8], iv: [UInt8], cipher: AES128CBC, container: SegmentContainer,
+    _ resource: String, range: (length: Int, offset: Int)?, size: Int, key: [UInt8], iv: [UInt8], cipher: AES128CBC, container: SegmentContainer,
     inspect: (ArraySlice<UInt8>) -> Void
   ) throws(SourceFailure) -> String? {
     var scanner = container.scanner
     var clear: [UInt8] = []
     do {
       try cipher.start(key: key, iv: iv, encrypt: false, padding: true)
-      try streamWhole(resource, size: size) { piece in
+      try streamSegment(resource, range: range, size: size) { piece in
         let produced = try cipher.update(piece, into: &clear)
         scanner?.consume(clear[0..<produced])
         inspect(clear[0..<produced])
@@ -129,6 +132,24 @@ extension PackageVerifier {
     inspect(last[...])
     return scanner?.finish().map { "decrypted bytes are not \(container.name): \($0)" }
   }
+
+  /// Streams the segment: the whole resource, or its `range` (EXT-X-BYTERANGE)
+  /// read a piece at a time.
+  private func streamSegment(
+    _ resource: String, range: (length: Int, offset: Int)?, size: Int, _ consume: ([UInt8]) throws -> Void
+  ) throws {
+    guard let range else { return try streamWhole(resource, size: size, consume) }
+    var offset = range.offset
+    let end = range.offset + range.length
+    while offset < end {
+      let next = min(end, offset + Self.rangePiece)
+      try consume(try source.read(resource, range: offset..<next))
+      offset = next
+    }
+  }
+
+  /// How much of a range is read at a time.
+  static let rangePiece = 1 << 20
 
   /// Streams the resource, which must give the `size` bytes its size said
   /// (a server's HEAD may promise other bytes than its GET sends).

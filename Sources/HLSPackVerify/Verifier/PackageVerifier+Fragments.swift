@@ -6,20 +6,39 @@ import HLSPackMedia
 
 extension PackageVerifier {
   /// The initialization section at `resource` (a path from the package
-  /// root), read and parsed once per run; nil when it cannot be, with why in
-  /// `run.facts.initSectionProblems`.
-  func initSection(_ resource: String, run: inout Run) -> FragmentedInitSection? {
-    if let known = run.facts.initSections[resource] { return known }
+  /// root), or at `range` of it (EXT-X-MAP's BYTERANGE), read and parsed
+  /// once per run; nil when it cannot be, with why in
+  /// `run.facts.initSectionProblems` (under `sectionName`).
+  func initSection(_ resource: String, range: (length: Int, offset: Int)? = nil, run: inout Run)
+    -> FragmentedInitSection?
+  {
+    let name = Self.sectionName(resource, range: range)
+    if let known = run.facts.initSections[name] { return known }
     var parsed: FragmentedInitSection?
     do {
-      parsed = try FragmentedInitSection(try source.readWhole(resource, limit: Self.initSectionLimit))
+      parsed = try FragmentedInitSection(try readSection(resource, range: range))
     } catch let failure as SourceFailure {
-      run.facts.initSectionProblems[resource] = failure
+      run.facts.initSectionProblems[name] = failure
     } catch {
-      run.facts.initSectionProblems[resource] = .unreadable("(not an initialization section: \(error))")
+      run.facts.initSectionProblems[name] = .unreadable("(not an initialization section: \(error))")
     }
-    run.facts.initSections[resource] = .some(parsed)
+    run.facts.initSections[name] = .some(parsed)
     return parsed
+  }
+
+  /// How a section is known in a run's facts: its resource, and its range in it.
+  static func sectionName(_ resource: String, range: (length: Int, offset: Int)?) -> String {
+    range.map { "\(resource) (BYTERANGE \($0.length)@\($0.offset))" } ?? resource
+  }
+
+  private func readSection(
+    _ resource: String, range: (length: Int, offset: Int)?
+  ) throws(SourceFailure) -> [UInt8] {
+    guard let range else { return try source.readWhole(resource, limit: Self.initSectionLimit) }
+    guard range.length <= Self.initSectionLimit, range.offset <= Int.max - range.length else {
+      throw .unreadable("(its BYTERANGE \(range.length)@\(range.offset) is beyond an initialization section's size)")
+    }
+    return try source.read(resource, range: range.offset..<(range.offset + range.length))
   }
 
   static let initSectionLimit = 16 << 20
@@ -34,9 +53,15 @@ extension PackageVerifier {
     run: inout Run
   ) throws(SourceFailure) -> SegmentMediaFacts? {
     guard let map = segment.mapURI,
-      let section = initSection(URIReference.fromPackageRoot(map, writtenIn: folder), run: &run)
+      let section = initSection(
+        URIReference.fromPackageRoot(map, writtenIn: folder), range: segment.mapRange, run: &run)
     else { return nil }
-    var bytes = try source.readWhole(resource, limit: Self.fragmentLimit)
+    var bytes: [UInt8]
+    if let range = segment.byteRange {
+      bytes = try source.read(resource, range: range.offset..<(range.offset + range.length))
+    } else {
+      bytes = try source.readWhole(resource, limit: Self.fragmentLimit)
+    }
     guard bytes.count == size else { throw Self.sizeMismatch(atLeast: bytes.count, size: size) }
     let cipher = key.flatMap { try? CBCSCipher(key: $0, encrypt: false) }
     return FragmentInspector.inspect(&bytes, initSection: section, cipher: cipher) { annexB, hevc in
@@ -55,7 +80,9 @@ extension CBCSCipher: CBCSChainDecrypting {
 extension PackageVerifier {
   /// An EXT-X-MAP's initialization section: there, inside the package,
   /// readable and parsed, its sample descriptions checked; each failure a finding.
-  func checkMap(_ map: String, folder: String, file: String, line: Int, run: inout Run) {
+  func checkMap(
+    _ map: String, range: (length: Int, offset: Int)?, folder: String, file: String, line: Int, run: inout Run
+  ) {
     let resource = URIReference.fromPackageRoot(map, writtenIn: folder)
     do {
       _ = try source.size(resource)
@@ -66,8 +93,8 @@ extension PackageVerifier {
           note: " (EXT-X-MAP)"))
       return
     }
-    guard let section = initSection(resource, run: &run) else {
-      let failure = run.facts.initSectionProblems[resource] ?? .unreadable("")
+    guard let section = initSection(resource, range: range, run: &run) else {
+      let failure = run.facts.initSectionProblems[Self.sectionName(resource, range: range)] ?? .unreadable("")
       run.findings.append(
         Self.accessFinding(
           failure, path: resource, otherwise: VerifyRules.segmentUnreadable, file: file, line: line, segment: map,

@@ -6,6 +6,7 @@ extension PackageVerifier {
   func verifyMedia(_ text: PlaylistText, file: String, run: inout Run) -> Measured? {
     let playlist = VerifiedMediaPlaylist(text)
     run.findings += PlaylistRules.media(playlist, file: file)
+    run.findings += ByteRangeRules.media(playlist, file: file)
     let folder = VerifyPaths.folder(of: file)
     for key in playlist.keys where key.method != "NONE" {
       guard let uri = key.uri else { continue }
@@ -22,8 +23,10 @@ extension PackageVerifier {
     // Past the run's deadline nothing more is read: `run()` reports the run as stopped.
     for (index, segment) in playlist.segments.enumerated() where source.expired == nil {
       inspected.append(InspectedSegment(segment: segment, facts: nil))
-      if let map = segment.mapURI, initializationSections.insert(map).inserted {
-        checkMap(map, folder: folder, file: file, line: segment.line, run: &run)
+      if let map = segment.mapURI,
+        initializationSections.insert(Self.sectionName(map, range: segment.mapRange)).inserted
+      {
+        checkMap(map, range: segment.mapRange, folder: folder, file: file, line: segment.line, run: &run)
       }
       let resource = URIReference.fromPackageRoot(segment.uri, writtenIn: folder)
       let size: Int
@@ -55,14 +58,16 @@ extension PackageVerifier {
           RangeCheck(segment: segment, range: range, resource: resource, size: size, file: file, folder: folder))
       }
       // An I-frame playlist names ranges of segments its parent playlist already
-      // checks whole; ranges of one file (single-file packages) are not decrypted yet.
-      guard !playlist.iFramesOnly, segment.byteRange == nil else { continue }
+      // checks; a media segment that is a range of a file (a single-file
+      // rendition) is read, decrypted and inspected as that range alone.
+      guard !playlist.iFramesOnly else { continue }
       guard sampled.contains(index) else { continue }
-      run.tally.countSegment(size: size)
+      let segmentSize = segment.byteRange?.length ?? size
+      run.tally.countSegment(size: segmentSize)
       run.reads.whole.insert(resource)
       countUnverifiable(segment, file: file, folder: folder, into: &unverified, run: &run)
       inspected[inspected.count - 1].facts = Self.resolvingAACTools(
-        checkBytes(segment, resource: resource, size: size, file: file, folder: folder, run: &run),
+        checkBytes(segment, resource: resource, size: segmentSize, file: file, folder: folder, run: &run),
         known: &aacToolsKnown)
     }
     if !playlist.iFramesOnly {

@@ -57,7 +57,8 @@ extension PackageVerifier {
   ) -> String? {
     guard container == .fragmentedMP4 else { return IFramePictureCheck.transportStreamProblem(clear) }
     guard let map = check.segment.mapURI,
-      let section = initSection(URIReference.fromPackageRoot(map, writtenIn: check.folder), run: &run)
+      let section = initSection(
+        URIReference.fromPackageRoot(map, writtenIn: check.folder), range: check.segment.mapRange, run: &run)
     else { return nil }
     return IFramePictureCheck.fragmentProblem(Array(clear), initSection: section)
   }
