@@ -26,6 +26,7 @@ enum FixtureFeature: String, Sendable, CaseIterable {
   case ladder, keyRotation = "key-rotation", clearLead = "clear-lead", sessionKey = "session-key"
   case alternateAudio = "alternate-audio", subtitles, iframes, hevc, customScheme = "custom-scheme"
   case fairplay, cbcs
+  case encryptedInit = "encrypted-init"
 }
 
 extension FixtureCase {
@@ -98,6 +99,12 @@ extension FixtureCase {
         "AES-128 TS with I-frame playlists (EXT-X-I-FRAME-STREAM-INF): trick play and thumbnails decrypt byte ranges of encrypted segments.",
       method: "aes-128", container: "ts", videoCodec: "avc1", features: [.aes128, .ts, .iframes],
       overrides: ["segment": FixtureProfile.segment(container: "ts", iFrames: true)]),
+    FixtureCase(
+      id: "aes128-fmp4-encrypted-init",
+      description:
+        "AES-128 fMP4 whose init segment is encrypted too: an EXT-X-KEY with its own explicit IV stands before the EXT-X-MAP, and the player decrypts the init segment with that key and IV, then each segment with its own IV (RFC 8216bis 4.4.4.5). Players that take the init segment to be clear, or decrypt it with the first segment's IV, fail.",
+      method: "aes-128", container: "fmp4", videoCodec: "avc1", features: [.aes128, .fmp4, .encryptedInit],
+      overrides: [:], encryption: ["encrypt_init": true]),
     ]
   }
 

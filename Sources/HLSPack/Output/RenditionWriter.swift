@@ -38,8 +38,10 @@ final class RenditionWriter: SegmentSink {
   private let file: SegmentWriterLanes
   /// Complete after `close()`.
   private(set) var records: [SegmentRecord] = []
-  /// The fMP4 initialization segment's file name; it is never encrypted.
+  /// The fMP4 initialization segment's file name.
   private(set) var initialization: String?
+  /// The initialization segment as a keyed resource, when it is encrypted (`encrypt_init`).
+  private(set) var initializationRecord: SegmentRecord?
   /// Index of the segment whose bytes are arriving.
   private var index = 0
   /// A file writer has opened segment `index`.
@@ -73,11 +75,22 @@ final class RenditionWriter: SegmentSink {
   }
 
   func acceptInitialization(_ bytes: [UInt8]) throws {
+    let uri = "init.mp4"
     var bytes = bytes
-    if let protector { bytes = try protecting("init.mp4") { try protector.protectInitialization(bytes) } }
-    try writeFile(bytes, to: folder.appendingPathComponent("init.mp4"))
-    initialization = "init.mp4"
+    if let protector { bytes = try protecting(uri) { try protector.protectInitialization(bytes) } }
+    try writeFile(bytes, to: folder.appendingPathComponent(uri))
+    initialization = uri
+    if let material = try keying?.initializationMaterial() {
+      initializationRecord = SegmentRecord(
+        uri: uri, startTicks: 0, durationTicks: 0, byteCount: bytes.count, sha256: nil, key: material.tag,
+        keyID: material.key.content.idHex, keyFile: material.key.file, period: material.key.period, iv: material.iv,
+        keyframes: [], discontinuity: false)
+    }
   }
+
+  /// The records of every resource a key encrypts: the initialization
+  /// segment when it is encrypted, then the segments.
+  var keyedRecords: [SegmentRecord] { (initializationRecord.map { [$0] } ?? []) + records }
 
   private var uri: String { String(format: "segment_%05d.", index) + container.segmentExtension }
 

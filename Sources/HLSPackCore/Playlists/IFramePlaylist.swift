@@ -34,24 +34,27 @@ public struct IFramePlaylist: Sendable {
 
   public var entries: [Entry]
   public var map: String?
+  /// The key that encrypts the initialization segment (`.none`: clear), as in the media playlist.
+  public var mapKey: KeyTag
   /// The presentation's, as in every other media playlist of it (an entry
   /// never outlasts the segment it is in).
   public var targetDuration: Int64
 
-  public init(entries: [Entry], map: String?, targetDuration: Int64) {
+  public init(entries: [Entry], map: String?, targetDuration: Int64, mapKey: KeyTag = .none) {
     self.entries = entries
     self.map = map
     self.targetDuration = targetDuration
+    self.mapKey = mapKey
   }
 
   /// 4 for EXT-X-BYTERANGE and EXT-X-I-FRAMES-ONLY, 5 with EXT-X-MAP (RFC 8216bis §8).
   public var version: Int {
-    entries.map(\.key.requiredVersion).reduce(map == nil ? 4 : 5, max)
+    (entries.map(\.key) + [mapKey]).map(\.requiredVersion).reduce(map == nil ? 4 : 5, max)
   }
 
   public func render() -> String {
     var lines = MediaPlaylistLines(
-      version: version, targetDuration: targetDuration, mediaSequence: 0, iFramesOnly: true, map: map)
+      version: version, targetDuration: targetDuration, mediaSequence: 0, iFramesOnly: true, map: map, mapKey: mapKey)
     var lastEnd: (uri: String, end: Int)?
     for entry in entries {
       lines.beginEntry(durationTicks: entry.durationTicks, key: entry.key, discontinuity: entry.discontinuity,

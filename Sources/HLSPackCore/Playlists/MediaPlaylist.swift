@@ -26,14 +26,20 @@ public struct MediaPlaylist: Sendable {
   /// EXT-X-TARGETDURATION; the same for every playlist of a presentation (RFC 8216bis §6.2.4).
   public var targetDuration: Int64
   public var mediaSequence: Int
-  /// EXT-X-MAP URI of the fMP4 initialization segment, which stays clear.
+  /// EXT-X-MAP URI of the fMP4 initialization segment.
   public var map: String?
+  /// The key that encrypts the initialization segment, written before the
+  /// EXT-X-MAP; `.none`: it is clear.
+  public var mapKey: KeyTag
 
-  public init(entries: [Entry], targetDuration: Int64, mediaSequence: Int = 0, map: String? = nil) {
+  public init(
+    entries: [Entry], targetDuration: Int64, mediaSequence: Int = 0, map: String? = nil, mapKey: KeyTag = .none
+  ) {
     self.entries = entries
     self.targetDuration = targetDuration
     self.mediaSequence = mediaSequence
     self.map = map
+    self.mapKey = mapKey
   }
 
   /// ceil of the longest segment: valid under both the pre-v6 and v6+ rules
@@ -46,12 +52,13 @@ public struct MediaPlaylist: Sendable {
   /// playlist here uses, 6 for EXT-X-MAP, and whatever the key tags ask for
   /// (RFC 8216bis §8).
   public var version: Int {
-    entries.map(\.key.requiredVersion).reduce(map == nil ? 3 : 6, max)
+    (entries.map(\.key) + [mapKey]).map(\.requiredVersion).reduce(map == nil ? 3 : 6, max)
   }
 
   public func render() -> String {
     var lines = MediaPlaylistLines(
-      version: version, targetDuration: targetDuration, mediaSequence: mediaSequence, iFramesOnly: false, map: map)
+      version: version, targetDuration: targetDuration, mediaSequence: mediaSequence, iFramesOnly: false, map: map,
+      mapKey: mapKey)
     for entry in entries {
       lines.beginEntry(durationTicks: entry.durationTicks, key: entry.key, discontinuity: entry.discontinuity,
         programDateTime: entry.programDateTime)

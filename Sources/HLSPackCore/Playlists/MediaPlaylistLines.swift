@@ -6,10 +6,12 @@ struct MediaPlaylistLines {
   private(set) var lines: [String]
   private var key = KeyTag.none
 
-  /// `iFramesOnly`: EXT-X-I-FRAMES-ONLY after the header. The EXT-X-MAP comes
-  /// before any key tag: a key tag in force would declare the init segment
-  /// encrypted (RFC 8216bis §4.4.4.5).
-  init(version: Int, targetDuration: Int64, mediaSequence: Int, iFramesOnly: Bool, map: String?) {
+  /// `iFramesOnly`: EXT-X-I-FRAMES-ONLY after the header. A key tag in force
+  /// at the EXT-X-MAP declares the init segment encrypted (RFC 8216bis
+  /// §4.4.4.4, §4.4.4.5): so the EXT-X-MAP comes before any key tag, unless
+  /// `mapKey` encrypts it; then its tag comes first, and stays in force for
+  /// the entries that have the same key tag.
+  init(version: Int, targetDuration: Int64, mediaSequence: Int, iFramesOnly: Bool, map: String?, mapKey: KeyTag) {
     lines = [
       "#EXTM3U",
       "#EXT-X-VERSION:\(version)",
@@ -18,7 +20,12 @@ struct MediaPlaylistLines {
       "#EXT-X-PLAYLIST-TYPE:VOD",
     ]
     if iFramesOnly { lines.append("#EXT-X-I-FRAMES-ONLY") }
-    if let map { lines.append("#EXT-X-MAP:URI=\"\(map)\"") }
+    guard let map else { return }
+    if mapKey != .none {
+      lines.append("#EXT-X-KEY:\(mapKey.attributes)")
+      key = mapKey
+    }
+    lines.append("#EXT-X-MAP:URI=\"\(map)\"")
   }
 
   /// The tags that open an entry; its EXT-X-BYTERANGE, if any, and URI follow.

@@ -38,6 +38,10 @@ public struct VerifiedMediaPlaylist: Sendable {
     /// The EXT-X-KEY in force, nil when none was written (clear).
     public var key: Key?
     public var mapURI: String?
+    /// The line of the EXT-X-MAP that applies, and the EXT-X-KEY in force
+    /// there (nil: none, so the initialization section is clear; RFC 8216bis §4.4.4.4).
+    public var mapLine: Int?
+    public var mapKey: Key?
     /// EXT-X-BYTERANGE length and offset, when the segment is a sub-range.
     public var byteRange: (length: Int, offset: Int)?
     /// Why the segment's EXT-X-BYTERANGE names no range a client can ask for
@@ -78,7 +82,7 @@ public struct VerifiedMediaPlaylist: Sendable {
     var pendingRange: String?
     var ranges = ByteRangeReader()
     var key: Key?
-    var map: String?
+    var map: (uri: String?, line: Int, key: Key?)?
     var discontinuity = false
     var programDateTime: (line: Int, value: String)?
     for entry in text.entries {
@@ -105,7 +109,7 @@ public struct VerifiedMediaPlaylist: Sendable {
           key = parsed.method == "NONE" ? nil : parsed
         case "EXT-X-MAP":
           mapLines.append(tag.line)
-          map = tag.attribute("URI")?.value
+          map = (tag.attribute("URI")?.value, tag.line, key)
         default: break
         }
       case .uri(let uri, let line):
@@ -113,8 +117,9 @@ public struct VerifiedMediaPlaylist: Sendable {
         segments.append(
           Segment(
             uri: uri, line: line, duration: pendingDuration.flatMap(PlaylistNumber.decimalFloat),
-            durationText: pendingDuration, sequenceNumber: sequence, key: key, mapURI: map, byteRange: range.range,
-            byteRangeProblem: range.problem, discontinuity: discontinuity, programDateTime: programDateTime))
+            durationText: pendingDuration, sequenceNumber: sequence, key: key, mapURI: map?.uri, mapLine: map?.line,
+            mapKey: map?.key, byteRange: range.range, byteRangeProblem: range.problem, discontinuity: discontinuity,
+            programDateTime: programDateTime))
         discontinuity = false
         programDateTime = nil
         // Past 2^64 − 1 the numbers wrap, as the IVs derived from them (a 128-bit integer's low half) do.

@@ -56,6 +56,7 @@ extension VerifyRules {
     keyFileSize,
     keyFileWorldReadable,
     keyUnavailable,
+    keyMapIVMissing,
     keyIVReused,
     segmentMissing,
     segmentUnreadable,

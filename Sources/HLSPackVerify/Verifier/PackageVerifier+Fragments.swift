@@ -53,9 +53,11 @@ extension CBCSCipher: CBCSChainDecrypting {
 }
 
 extension PackageVerifier {
-  /// An EXT-X-MAP's initialization section: there, inside the package,
-  /// readable and parsed, its sample descriptions checked; each failure a finding.
-  func checkMap(_ map: String, folder: String, file: String, line: Int, run: inout Run) {
+  /// The initialization section of `segment`'s EXT-X-MAP: there, inside the
+  /// package, readable and parsed (decrypted first when an AES-128 key
+  /// applies to it), its sample descriptions checked; each failure a finding.
+  func checkMap(_ segment: VerifiedMediaPlaylist.Segment, map: String, folder: String, file: String, run: inout Run) {
+    let line = segment.line
     let resource = URIReference.fromPackageRoot(map, writtenIn: folder)
     do {
       _ = try source.size(resource)
@@ -65,6 +67,9 @@ extension PackageVerifier {
           error, path: resource, otherwise: VerifyRules.segmentMissing, file: file, line: line, segment: map,
           note: " (EXT-X-MAP)"))
       return
+    }
+    if let key = segment.mapKey, key.method == "AES-128" {
+      return checkEncryptedMap(segment, key: key, resource: resource, folder: folder, file: file, run: &run)
     }
     guard let section = initSection(resource, run: &run) else {
       let failure = run.facts.initSectionProblems[resource] ?? .unreadable("")

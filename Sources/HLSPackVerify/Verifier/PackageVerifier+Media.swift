@@ -23,7 +23,7 @@ extension PackageVerifier {
     for (index, segment) in playlist.segments.enumerated() where source.expired == nil {
       inspected.append(InspectedSegment(segment: segment, facts: nil))
       if let map = segment.mapURI, initializationSections.insert(map).inserted {
-        checkMap(map, folder: folder, file: file, line: segment.line, run: &run)
+        checkMap(segment, map: map, folder: folder, file: file, run: &run)
       }
       let resource = URIReference.fromPackageRoot(segment.uri, writtenIn: folder)
       let size: Int
