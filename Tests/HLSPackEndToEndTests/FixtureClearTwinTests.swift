@@ -14,7 +14,7 @@ import Testing
 /// bench/fixture-twins does for the whole matrix.
 @Suite("hlspack fixture: clear twins of the FairPlay and custom-scheme fixtures")
 struct FixtureClearTwinTests {
-  @Test(arguments: ["fairplay-cbcs-fmp4", "custom-scheme"])
+  @Test(arguments: ["fairplay-cbcs-fmp4", "custom-scheme", "aes128-fmp4-encrypted-init"])
   func keysRewrittenToKeyFilesDecodeLikeTheClearTwin(id: String) throws {
     let (folder, database) = try FixtureKeysTests.made.get()
     let fixture = try #require(database.fixtures.first { $0.id == id })
