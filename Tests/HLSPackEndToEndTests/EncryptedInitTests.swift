@@ -65,7 +65,10 @@ struct EncryptedInitTests {
     let key = Array(try Data(contentsOf: folder.appendingPathComponent(uri)))
     let run = try Command.run(
       "openssl",
-      ["enc", "-d", "-aes-128-cbc", "-K", Hex.encode(key), "-iv", iv, "-in", folder.appendingPathComponent("init.mp4").path])
+      [
+        "enc", "-d", "-aes-128-cbc", "-K", Hex.encode(key), "-iv", iv, "-in",
+        folder.appendingPathComponent("init.mp4").path,
+      ])
     guard run.status == 0 else { throw FixtureError("openssl: \(run.stderr)") }
     return Array(run.stdout)
   }
@@ -95,7 +98,8 @@ struct EncryptedInitTests {
     #expect(listed.dropFirst().allSatisfy { $0.iv != "0x" + media.iv }, "\(listed)")
 
     let hashes = try FixtureClearTwinTests.frameHashes(asset.appendingPathComponent("main/index.m3u8"))
-    let twin = try FixtureClearTwinTests.frameHashes(try Self.package("clear").appendingPathComponent("main/index.m3u8"))
+    let twin = try FixtureClearTwinTests.frameHashes(
+      try Self.package("clear").appendingPathComponent("main/index.m3u8"))
     #expect(hashes["0"]?.count == Fixtures.clipFrames)
     #expect(hashes == twin, "FFmpeg 5.1's frames differ from the clear twin's")
   }
@@ -130,8 +134,11 @@ struct EncryptedInitTests {
   }()
 
   static func framemd5(_ asset: URL) -> [String] {
-    ["-nostdin", "-v", "error", "-allowed_extensions", "ALL", "-i", asset.appendingPathComponent("main/index.m3u8").path,
-     "-map", "0:v", "-map", "0:a", "-fps_mode", "passthrough", "-f", "framemd5", "-"]
+    [
+      "-nostdin", "-v", "error", "-allowed_extensions", "ALL", "-i",
+      asset.appendingPathComponent("main/index.m3u8").path, "-map", "0:v", "-map", "0:a", "-fps_mode", "passthrough",
+      "-f", "framemd5", "-",
+    ]
   }
 
   /// Each broken copy fails by exactly the rule meant for it.
@@ -151,7 +158,9 @@ struct EncryptedInitTests {
       // The first byte: a wrong IV spoils only the first block, and its last
       // bytes (the ftyp's minor version) would still parse.
       let other = (iv.hasPrefix("0") ? "1" : "0") + String(iv.dropFirst())
-      try verify.edit(playlist) { $0.replacingOccurrences(of: "IV=0x\(iv)\n#EXT-X-MAP", with: "IV=0x\(other)\n#EXT-X-MAP") }
+      try verify.edit(playlist) {
+        $0.replacingOccurrences(of: "IV=0x\(iv)\n#EXT-X-MAP", with: "IV=0x\(other)\n#EXT-X-MAP")
+      }
       expected = "segment.aes128-undecryptable"
     default:
       let twin = try Self.package("clear").appendingPathComponent("main/init.mp4")

@@ -83,7 +83,11 @@ final class SegmentKeying {
     if let initialization { return initialization }
     guard let first = try material(for: encryption.clearLeadSegments) else { return nil }
     let iv: [UInt8]
-    if case .fixed(let fixed) = encryption.iv { iv = fixed } else { iv = try keys.initializationIV(rendition: rendition) }
+    if case .fixed(let fixed) = encryption.iv {
+      iv = fixed
+    } else {
+      iv = try keys.initializationIV(rendition: rendition)
+    }
     var tag = first.tag
     tag.iv = iv
     let material = Material(key: first.key, iv: iv, tag: tag)

@@ -8,7 +8,8 @@ extension ProfileLoader {
     var reasons: [String] = []
     if encryption.method != .aes128 {
       needs.append("method \"aes-128\"")
-      reasons.append("SAMPLE-AES (cbcs) keeps the initialization section clear: its tenc box tells players how to decrypt")
+      reasons.append(
+        "SAMPLE-AES (cbcs) keeps the initialization section clear: its tenc box tells players how to decrypt")
     }
     if container != .fmp4 {
       needs.append("container \"fmp4\"")

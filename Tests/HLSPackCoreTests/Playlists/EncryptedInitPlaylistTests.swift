@@ -13,10 +13,14 @@ import Testing
   static let uri = "../keys/k.key"
   static let initKey = KeyTag(method: .aes128, uri: uri, iv: Array(repeating: 0xAA, count: 16))
 
-  static func segmentKey(_ byte: UInt8) -> KeyTag { KeyTag(method: .aes128, uri: uri, iv: Array(repeating: byte, count: 16)) }
+  static func segmentKey(_ byte: UInt8) -> KeyTag {
+    KeyTag(method: .aes128, uri: uri, iv: Array(repeating: byte, count: 16))
+  }
 
   static func lines(_ text: String) -> [String] {
-    text.split(separator: "\n").map(String.init).filter { $0.hasPrefix("#EXT-X-KEY") || $0.hasPrefix("#EXT-X-MAP") || !$0.hasPrefix("#") }
+    text.split(separator: "\n").map(String.init).filter {
+      $0.hasPrefix("#EXT-X-KEY") || $0.hasPrefix("#EXT-X-MAP") || !$0.hasPrefix("#")
+    }
   }
 
   @Test func theInitKeyTagComesBeforeTheMapAndEachSegmentKeepsItsOwn() {
@@ -49,8 +53,8 @@ import Testing
       ], targetDuration: 1, map: "init.mp4", mapKey: Self.initKey)
     #expect(
       Self.lines(clearLead.render()).dropFirst(2) == [
-        "#EXT-X-KEY:METHOD=NONE", "s0.m4s", "#EXT-X-KEY:METHOD=AES-128,URI=\"../keys/k.key\",IV=0x" + String(repeating: "AA", count: 16),
-        "s1.m4s",
+        "#EXT-X-KEY:METHOD=NONE", "s0.m4s",
+        "#EXT-X-KEY:METHOD=AES-128,URI=\"../keys/k.key\",IV=0x" + String(repeating: "AA", count: 16), "s1.m4s",
       ])
   }
 

@@ -15,7 +15,8 @@ import Testing
   }
 
   @Test func aes128InFMP4Loads() throws {
-    #expect(try Self.load(container: "fmp4", encryption: #"{"method": "aes-128", "encrypt_init": true}"#).encryption.encryptInit)
+    let encrypted = try Self.load(container: "fmp4", encryption: #"{"method": "aes-128", "encrypt_init": true}"#)
+    #expect(encrypted.encryption.encryptInit)
     #expect(try !Self.load(container: "fmp4", encryption: #"{"method": "aes-128"}"#).encryption.encryptInit)
   }
 
