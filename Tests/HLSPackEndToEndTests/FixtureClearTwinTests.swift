@@ -11,10 +11,12 @@ import Testing
 /// hands the key to the mov demuxer, which decrypts cbcs), and every video
 /// and audio frame hashes as the twin's does. The twin is the fixture's
 /// generated profile without `encryption`, encoded from the kept source as
-/// bench/fixture-twins does for the whole matrix.
+/// bench/fixture-twins does for the whole matrix. The encrypted-init fixture
+/// has key files already: the rewrite leaves them, and FFmpeg decrypts its
+/// init segment with the key tag before its EXT-X-MAP.
 @Suite("hlspack fixture: clear twins of the FairPlay and custom-scheme fixtures")
 struct FixtureClearTwinTests {
-  @Test(arguments: ["fairplay-cbcs-fmp4", "custom-scheme"])
+  @Test(arguments: ["fairplay-cbcs-fmp4", "custom-scheme", "aes128-fmp4-encrypted-init"])
   func keysRewrittenToKeyFilesDecodeLikeTheClearTwin(id: String) throws {
     let (folder, database) = try FixtureKeysTests.made.get()
     let fixture = try #require(database.fixtures.first { $0.id == id })

@@ -11,7 +11,7 @@ import Testing
 /// the synthesised source (bench/fixture makes clear twins from it).
 @Suite("hlspack fixture: the database's keys")
 struct FixtureKeysTests {
-  static let ids = ["fairplay-cbcs-fmp4", "custom-scheme", "session-key"]
+  static let ids = ["fairplay-cbcs-fmp4", "custom-scheme", "session-key", "aes128-fmp4-encrypted-init"]
 
   static let made: Result<(URL, FixtureDatabase), Error> = Result {
     let folder = try ScratchFolder.make("fixture-keys").appendingPathComponent("fixtures")

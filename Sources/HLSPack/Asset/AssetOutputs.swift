@@ -108,7 +108,8 @@ struct AssetOutputs {
           programDateTime: clock?.time(at: record.startTicks, first: index == 0, discontinuity: record.discontinuity),
           byteRange: record.byteRange)
       },
-      targetDuration: targetDuration, map: writer.initialization, mapRange: writer.initializationRange)
+      targetDuration: targetDuration, map: writer.initialization, mapRange: writer.initializationRange,
+      mapKey: writer.initializationRecord?.key ?? .none)
     let playlistPath = "\(writer.name)/index.m3u8"
     try write(playlist.render(), to: playlistPath)
 
@@ -184,7 +185,7 @@ struct AssetOutputs {
     guard profile.encryption.sessionKey else { return [] }
     var keys: [SessionKey] = []
     for writer in writers {
-      for record in writer.records where record.key.method != .none {
+      for record in writer.keyedRecords where record.key.method != .none {
         var tag = record.key
         tag.iv = nil
         tag.uri = tag.uri.map { URIReference.fromPackageRoot($0, writtenIn: writer.name) }
@@ -229,7 +230,7 @@ struct AssetOutputs {
     for i in entries.indices { entries[i].durationTicks = ends[i + 1] - ends[i] }
     return IFramePlaylist(
       entries: entries, map: writer.initialization, targetDuration: targetDuration,
-      mapRange: writer.initializationRange)
+      mapRange: writer.initializationRange, mapKey: writer.initializationRecord?.key ?? .none)
   }
 
   private var ivModeName: String {
@@ -257,7 +258,7 @@ struct AssetOutputs {
       return entries.count - 1
     }
     for writer in writers {
-      for record in writer.records {
+      for record in writer.keyedRecords {
         guard let i = entry(record.key, record.keyID, record.keyFile) else { continue }
         if !entries[i].renditions.contains(writer.name) { entries[i].renditions.append(writer.name) }
         if !entries[i].periods.contains(record.period) { entries[i].periods.append(record.period) }
@@ -280,7 +281,7 @@ struct AssetOutputs {
     for writer in writers {
       var seen = Set<Int>()
       // Clear-lead segments carry no key: they must not use up their period's file.
-      for record in writer.records {
+      for record in writer.keyedRecords {
         guard let uri = record.key.uri, let keyFile = record.keyFile, seen.insert(record.period).inserted else {
           continue
         }

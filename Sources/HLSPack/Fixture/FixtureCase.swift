@@ -27,6 +27,7 @@ enum FixtureFeature: String, Sendable, CaseIterable {
   case alternateAudio = "alternate-audio", subtitles, iframes, hevc, customScheme = "custom-scheme"
   case fairplay, cbcs
   case singleFile = "single-file"
+  case encryptedInit = "encrypted-init"
 }
 
 extension FixtureCase {
@@ -107,6 +108,12 @@ extension FixtureCase {
       overrides: [
         "segment": FixtureProfile.segment(container: "fmp4", iFrames: true).merging(["single_file": true]) { $1 }
       ]),
+    FixtureCase(
+      id: "aes128-fmp4-encrypted-init",
+      description:
+        "AES-128 fMP4 whose init segment is encrypted too: an EXT-X-KEY with its own explicit IV stands before the EXT-X-MAP, and the player decrypts the init segment with that key and IV, then each segment with its own IV (RFC 8216bis 4.4.4.5). Players that take the init segment to be clear, or decrypt it with the first segment's IV, fail.",
+      method: "aes-128", container: "fmp4", videoCodec: "avc1", features: [.aes128, .fmp4, .encryptedInit],
+      overrides: [:], encryption: ["encrypt_init": true]),
     ]
   }
 

@@ -45,10 +45,12 @@ final class RenditionWriter: SegmentSink {
   private let file: SegmentWriterLanes
   /// Complete after `close()`.
   private(set) var records: [SegmentRecord] = []
-  /// The fMP4 initialization segment's file name; it is never encrypted.
+  /// The fMP4 initialization segment's file name.
   private(set) var initialization: String?
   /// Its bytes in the single file, which it opens.
   private(set) var initializationRange: SegmentByteRange?
+  /// The initialization segment as a keyed resource, when it is encrypted (`encrypt_init`).
+  private(set) var initializationRecord: SegmentRecord?
   /// Index of the segment whose bytes are arriving.
   private var index = 0
   /// A file writer has opened segment `index`.
@@ -89,6 +91,12 @@ final class RenditionWriter: SegmentSink {
     guard singleFile else {
       try writeFile(bytes, to: folder.appendingPathComponent(name))
       initialization = name
+      if let material = try keying?.initializationMaterial() {
+        initializationRecord = SegmentRecord(
+          uri: name, startTicks: 0, durationTicks: 0, byteCount: bytes.count, sha256: nil, key: material.tag,
+          keyID: material.key.content.idHex, keyFile: material.key.file, period: material.key.period, iv: material.iv,
+          keyframes: [], discontinuity: false)
+      }
       return
     }
     if protector?.encryptsWholeSegments == true, let iv = try keying?.material(for: 0)?.iv {
@@ -99,6 +107,10 @@ final class RenditionWriter: SegmentSink {
     initialization = name
     initializationRange = SegmentByteRange(length: bytes.count, offset: 0)
   }
+
+  /// The records of every resource a key encrypts: the initialization
+  /// segment when it is encrypted, then the segments.
+  var keyedRecords: [SegmentRecord] { (initializationRecord.map { [$0] } ?? []) + records }
 
   private var uri: String {
     singleFile ? container.singleFileName : String(format: "segment_%05d.", index) + container.segmentExtension

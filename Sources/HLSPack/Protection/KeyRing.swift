@@ -75,4 +75,9 @@ final class KeyRing: @unchecked Sendable {
   func randomIV(rendition: String, index: Int) throws -> [UInt8] {
     try derivation?.bytes("iv/\(asset)/\(rendition)/\(index)") ?? SecureRandom.bytes(16)
   }
+
+  /// The IV of `rendition`'s encrypted initialization section, unless the IV is fixed.
+  func initializationIV(rendition: String) throws -> [UInt8] {
+    try derivation?.bytes("init-iv/\(asset)/\(rendition)") ?? SecureRandom.bytes(16)
+  }
 }

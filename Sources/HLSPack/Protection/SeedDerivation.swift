@@ -4,8 +4,9 @@ import HLSPackCrypto
 
 /// Deterministic keys, key ids and IVs for reproducible fixtures:
 /// the first 16 bytes of HMAC-SHA-256(key: UTF-8 seed, message: "hlspack/v1/" + label),
-/// with labels `key/<asset>/<scope>/<period>`, `key-id/<asset>/<scope>/<period>` and
-/// `iv/<asset>/<rendition>/<segment index>` (scope: `asset` or `rendition/<name>`).
+/// with labels `key/<asset>/<scope>/<period>`, `key-id/<asset>/<scope>/<period>`,
+/// `iv/<asset>/<rendition>/<segment index>` and, for an encrypted
+/// initialization section, `init-iv/<asset>/<rendition>` (scope: `asset` or `rendition/<name>`).
 struct SeedDerivation: Sendable {
   let seed: [UInt8]
 

@@ -16,6 +16,7 @@ final class SegmentKeying {
   private let asset: String
   private let keys: KeyRing
   private var decided: [Int: Material] = [:]
+  private var initialization: Material?
 
   init(rendition: String, asset: String, encryption: EncryptionSettings, keys: KeyRing) {
     self.rendition = rendition
@@ -67,6 +68,30 @@ final class SegmentKeying {
       keyFormat: encryption.keyFormat, keyFormatVersions: encryption.keyFormatVersions)
     let material = Material(key: key, iv: iv, tag: tag)
     decided[index] = material
+    return material
+  }
+
+  /// The key, IV and key tag of the encrypted initialization section
+  /// (`encrypt_init`); nil when it stays clear. Its key tag stands before the
+  /// EXT-X-MAP, so the key is the one the first encrypted segment starts with
+  /// (with rotation a player that starts in a later period fetches that key
+  /// too), and it always has an explicit IV: an initialization section has no
+  /// media sequence number to derive one from (RFC 8216bis §4.4.4.4, §4.4.4.5).
+  /// A fixed IV stays the profile's; otherwise the IV is the section's own.
+  func initializationMaterial() throws -> Material? {
+    guard encryption.encryptInit else { return nil }
+    if let initialization { return initialization }
+    guard let first = try material(for: encryption.clearLeadSegments) else { return nil }
+    let iv: [UInt8]
+    if case .fixed(let fixed) = encryption.iv {
+      iv = fixed
+    } else {
+      iv = try keys.initializationIV(rendition: rendition)
+    }
+    var tag = first.tag
+    tag.iv = iv
+    let material = Material(key: first.key, iv: iv, tag: tag)
+    initialization = material
     return material
   }
 }

@@ -55,6 +55,9 @@ public struct EncryptionSettings: Sendable, Equatable {
   public var hdcp: HDCPPolicy = .omitted
   /// The first N segments of every rendition stay clear (METHOD=NONE).
   public var clearLeadSegments: Int
+  /// AES-128 fMP4: the initialization section is encrypted too, under an
+  /// EXT-X-KEY with an explicit IV written before its EXT-X-MAP (RFC 8216bis §4.4.4.5).
+  public var encryptInit = false
   /// Key files read from the profile that users other than their owner can open.
   public var exposedKeyFiles: [String] = []
   /// Every file the key came from (key_file; key_info and the key file it

@@ -36,26 +36,31 @@ public struct IFramePlaylist: Sendable {
   public var map: String?
   /// EXT-X-MAP's BYTERANGE, when the init section shares a file with the segments.
   public var mapRange: SegmentByteRange?
+  /// The key that encrypts the initialization segment (`.none`: clear), as in the media playlist.
+  public var mapKey: KeyTag
   /// The presentation's, as in every other media playlist of it (an entry
   /// never outlasts the segment it is in).
   public var targetDuration: Int64
 
-  public init(entries: [Entry], map: String?, targetDuration: Int64, mapRange: SegmentByteRange? = nil) {
+  public init(
+    entries: [Entry], map: String?, targetDuration: Int64, mapRange: SegmentByteRange? = nil, mapKey: KeyTag = .none
+  ) {
     self.entries = entries
     self.map = map
     self.targetDuration = targetDuration
     self.mapRange = mapRange
+    self.mapKey = mapKey
   }
 
   /// 4 for EXT-X-BYTERANGE and EXT-X-I-FRAMES-ONLY, 5 with EXT-X-MAP (RFC 8216bis §8).
   public var version: Int {
-    entries.map(\.key.requiredVersion).reduce(map == nil ? 4 : 5, max)
+    (entries.map(\.key) + [mapKey]).map(\.requiredVersion).reduce(map == nil ? 4 : 5, max)
   }
 
   public func render() -> String {
     var lines = MediaPlaylistLines(
       version: version, targetDuration: targetDuration, mediaSequence: 0, iFramesOnly: true, map: map,
-      mapRange: mapRange)
+      mapRange: mapRange, mapKey: mapKey)
     var lastEnd: (uri: String, end: Int)?
     for entry in entries {
       lines.beginEntry(durationTicks: entry.durationTicks, key: entry.key, discontinuity: entry.discontinuity,

@@ -19,7 +19,9 @@ public enum KeyTagScope {
   /// same KEYFORMAT; `METHOD=NONE` ends every key in force; an
   /// `EXT-X-SESSION-KEY` applies to no segment. A segment is the first URI
   /// line after an `#EXTINF` (in a multivariant playlist, URI lines are
-  /// variants, which have no EXTINF).
+  /// variants, which have no EXTINF); an AES-128 key in force at an
+  /// `EXT-X-MAP` encrypts its initialization section too (RFC 8216bis
+  /// §4.4.4.4), which is listed by its URI.
   public static func segments(in playlist: [UInt8]) -> [[Segment]] {
     var result: [[Segment]] = []
     var tags: [KeyURIRewriter.KeyTagLine] = []
@@ -30,6 +32,7 @@ public enum KeyTagScope {
     let byteRangeTag = Array("#EXT-X-BYTERANGE:".utf8)
     var pendingRange: String?
     var previousEnd: (uri: String, end: Int)?
+    let map = Array("#EXT-X-MAP:".utf8)
     for line in M3U8Line.lines(of: playlist) {
       let content = playlist[line.content]
       if let tag = KeyURIRewriter.parseTag(content, lineNumber: line.number) {
@@ -45,6 +48,12 @@ public enum KeyTagScope {
         sawEXTINF = true
       } else if content.starts(with: byteRangeTag) {
         pendingRange = String(decoding: content.dropFirst(byteRangeTag.count), as: UTF8.self)
+      } else if content.starts(with: map),
+        let uri = M3U8Attribute.list(content.dropFirst(map.count)).first(where: { $0.name == "URI" && $0.quoted })
+      {
+        for index in Set(inForce.values).sorted() where tags[index].method == "AES-128" {
+          result[index].append(Segment(uri: uri.value, iv: tags[index].value(of: "IV")))
+        }
       } else if sawEXTINF, let first = content.first, first != UInt8(ascii: "#") {
         let uri = String(decoding: content, as: UTF8.self).trimmingTrailingWhitespace
         let range = pendingRange.flatMap { resolved($0, uri: uri, previousEnd: &previousEnd) }

@@ -29,20 +29,24 @@ public struct MediaPlaylist: Sendable {
   /// EXT-X-TARGETDURATION; the same for every playlist of a presentation (RFC 8216bis §6.2.4).
   public var targetDuration: Int64
   public var mediaSequence: Int
-  /// EXT-X-MAP URI of the fMP4 initialization segment, which stays clear.
+  /// EXT-X-MAP URI of the fMP4 initialization segment.
   public var map: String?
   /// EXT-X-MAP's BYTERANGE: the init section's bytes in a single file.
   public var mapRange: SegmentByteRange?
+  /// The key that encrypts the initialization segment, written before the
+  /// EXT-X-MAP; `.none`: it is clear.
+  public var mapKey: KeyTag
 
   public init(
     entries: [Entry], targetDuration: Int64, mediaSequence: Int = 0, map: String? = nil,
-    mapRange: SegmentByteRange? = nil
+    mapRange: SegmentByteRange? = nil, mapKey: KeyTag = .none
   ) {
     self.entries = entries
     self.targetDuration = targetDuration
     self.mediaSequence = mediaSequence
     self.map = map
     self.mapRange = mapRange
+    self.mapKey = mapKey
   }
 
   /// ceil of the longest segment: valid under both the pre-v6 and v6+ rules
@@ -56,13 +60,13 @@ public struct MediaPlaylist: Sendable {
   /// the key tags ask for (RFC 8216bis §8).
   public var version: Int {
     let ranges = entries.contains { $0.byteRange != nil } ? 4 : 3
-    return entries.map(\.key.requiredVersion).reduce(map == nil ? ranges : 6, max)
+    return (entries.map(\.key) + [mapKey]).map(\.requiredVersion).reduce(map == nil ? ranges : 6, max)
   }
 
   public func render() -> String {
     var lines = MediaPlaylistLines(
       version: version, targetDuration: targetDuration, mediaSequence: mediaSequence, iFramesOnly: false, map: map,
-      mapRange: mapRange)
+      mapRange: mapRange, mapKey: mapKey)
     for entry in entries {
       lines.beginEntry(durationTicks: entry.durationTicks, key: entry.key, discontinuity: entry.discontinuity,
         programDateTime: entry.programDateTime)

@@ -6,13 +6,15 @@ struct MediaPlaylistLines {
   private(set) var lines: [String]
   private var key = KeyTag.none
 
-  /// `iFramesOnly`: EXT-X-I-FRAMES-ONLY after the header. The EXT-X-MAP comes
-  /// before any key tag: a key tag in force would declare the init segment
-  /// encrypted (RFC 8216bis §4.4.4.5).
+  /// `iFramesOnly`: EXT-X-I-FRAMES-ONLY after the header. A key tag in force
+  /// at the EXT-X-MAP declares the init segment encrypted (RFC 8216bis
+  /// §4.4.4.4, §4.4.4.5): so the EXT-X-MAP comes before any key tag, unless
+  /// `mapKey` encrypts it; then its tag comes first, and stays in force for
+  /// the entries that have the same key tag.
   /// `mapRange`: the init section's bytes, when it shares a file with the segments.
   init(
     version: Int, targetDuration: Int64, mediaSequence: Int, iFramesOnly: Bool, map: String?,
-    mapRange: SegmentByteRange? = nil
+    mapRange: SegmentByteRange? = nil, mapKey: KeyTag = .none
   ) {
     lines = [
       "#EXTM3U",
@@ -22,9 +24,12 @@ struct MediaPlaylistLines {
       "#EXT-X-PLAYLIST-TYPE:VOD",
     ]
     if iFramesOnly { lines.append("#EXT-X-I-FRAMES-ONLY") }
-    if let map {
-      lines.append("#EXT-X-MAP:URI=\"\(map)\"" + (mapRange.map { ",BYTERANGE=\"\($0.text)\"" } ?? ""))
+    guard let map else { return }
+    if mapKey != .none {
+      lines.append("#EXT-X-KEY:\(mapKey.attributes)")
+      key = mapKey
     }
+    lines.append("#EXT-X-MAP:URI=\"\(map)\"" + (mapRange.map { ",BYTERANGE=\"\($0.text)\"" } ?? ""))
   }
 
   /// The tags that open an entry; its EXT-X-BYTERANGE, if any, and URI follow.

@@ -46,6 +46,7 @@ enum EncryptionReader {
     // unless the keys rotate: then every future key would be handed out up front.
     settings.sessionKey = try r.bool("session_key") ?? (method != .none && settings.rotateEvery == nil)
     settings.clearLeadSegments = try r.integer("clear_lead_segments", in: 0...1_000_000) ?? 0
+    settings.encryptInit = try r.bool("encrypt_init") ?? false
     try readFairPlay(&r, into: &settings)
     // Apple's rule for protected content (Apple HLS Authoring Spec 13.5–13.7); clear or AES-128 test
     // fixtures are not held back on outputs without HDCP unless asked.
@@ -173,6 +174,7 @@ enum EncryptionReader {
       [
         "key_uri", "key_id", "scope", "rotate_every", "iv", "keyformat", "keyformat_versions", "export_keys",
         "write_key_info", "keys_dir", "fairplay", "session_key", "clear_lead_segments", "hdcp_level",
+        "encrypt_init",
       ] + keySourceFields
     if s.method == .none {
       if let field = explicit.first(where: { r.wasGiven($0) }) {

@@ -22,5 +22,12 @@ extension ProfileLoader {
           "a clear lead cannot be used with segment.single_file and \"aes-128\": the encrypted ranges would not start on 16-byte blocks of the file, which I-frame ranges need (RFC 8216bis §6.3.6)"
       )
     }
+    if encryption.encryptInit {
+      throw ProfileError(
+        file: file, path: "$.encryption.encrypt_init",
+        message:
+          "an encrypted init section cannot be used with segment.single_file: its range would need a CBC stream and explicit IV of its own, which the single file's chained IVs do not give; use separate files or leave encrypt_init out"
+      )
+    }
   }
 }

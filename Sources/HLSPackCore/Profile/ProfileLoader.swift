@@ -188,6 +188,7 @@ public enum ProfileLoader {
       try checkCBCS(encryption, file: file)
     }
     if segment.singleFile { try checkSingleFile(encryption, file: file) }
+    try checkInitEncryption(encryption, container: segment.container, file: file)
     if encryption.method == .sampleAES, segment.container == .ts, let i = rungs.firstIndex(where: { $0.codec == .hevc })
     {
       // Apple's MPEG-2 stream encryption format defines H.264, AAC and AC-3 only.

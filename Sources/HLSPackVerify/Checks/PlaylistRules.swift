@@ -60,10 +60,12 @@ public enum PlaylistRules {
   }
 
   /// A key written before the first EXT-X-MAP applies to the initialization
-  /// section too, which clients then try to decrypt.
+  /// section too, which clients then try to decrypt. Only AES-128 defines an
+  /// encrypted one (RFC 8216bis §4.4.4.5): whether such a section is clear,
+  /// or decrypts, is for its bytes to say (`checkEncryptedMap`).
   static func mapBeforeKey(_ playlist: VerifiedMediaPlaylist, file: String) -> [Finding] {
     guard let firstMap = playlist.mapLines.min(),
-      let key = playlist.keys.first(where: { $0.line < firstMap && $0.method != "NONE" })
+      let key = playlist.keys.first(where: { $0.line < firstMap && $0.method != "NONE" && $0.method != "AES-128" })
     else { return [] }
     return [
       Finding(

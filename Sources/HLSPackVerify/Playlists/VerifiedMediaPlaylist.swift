@@ -41,6 +41,10 @@ public struct VerifiedMediaPlaylist: Sendable {
     /// EXT-X-MAP's BYTERANGE (an offset left out is 0); nil when it has none
     /// or it is not n[@o] (number.invalid reports that).
     public var mapRange: (length: Int, offset: Int)?
+    /// The line of the EXT-X-MAP that applies, and the EXT-X-KEY in force
+    /// there (nil: none, so the initialization section is clear; RFC 8216bis §4.4.4.4).
+    public var mapLine: Int?
+    public var mapKey: Key?
     /// EXT-X-BYTERANGE length and offset, when the segment is a sub-range.
     public var byteRange: (length: Int, offset: Int)?
     /// Why the segment's EXT-X-BYTERANGE names no range a client can ask for
@@ -81,8 +85,7 @@ public struct VerifiedMediaPlaylist: Sendable {
     var pendingRange: String?
     var ranges = ByteRangeReader()
     var key: Key?
-    var map: String?
-    var mapRange: (length: Int, offset: Int)?
+    var map: (uri: String?, line: Int, key: Key?, range: (length: Int, offset: Int)?)?
     var discontinuity = false
     var programDateTime: (line: Int, value: String)?
     for entry in text.entries {
@@ -109,8 +112,9 @@ public struct VerifiedMediaPlaylist: Sendable {
           key = parsed.method == "NONE" ? nil : parsed
         case "EXT-X-MAP":
           mapLines.append(tag.line)
-          map = tag.attribute("URI")?.value
-          mapRange = tag.attribute("BYTERANGE").flatMap { Self.mapRange($0.value) }
+          map = (
+            tag.attribute("URI")?.value, tag.line, key, tag.attribute("BYTERANGE").flatMap { Self.mapRange($0.value) }
+          )
         default: break
         }
       case .uri(let uri, let line):
@@ -118,9 +122,9 @@ public struct VerifiedMediaPlaylist: Sendable {
         segments.append(
           Segment(
             uri: uri, line: line, duration: pendingDuration.flatMap(PlaylistNumber.decimalFloat),
-            durationText: pendingDuration, sequenceNumber: sequence, key: key, mapURI: map, mapRange: mapRange,
-            byteRange: range.range,
-            byteRangeProblem: range.problem, discontinuity: discontinuity, programDateTime: programDateTime))
+            durationText: pendingDuration, sequenceNumber: sequence, key: key, mapURI: map?.uri, mapRange: map?.range,
+            mapLine: map?.line, mapKey: map?.key, byteRange: range.range, byteRangeProblem: range.problem,
+            discontinuity: discontinuity, programDateTime: programDateTime))
         discontinuity = false
         programDateTime = nil
         // Past 2^64 − 1 the numbers wrap, as the IVs derived from them (a 128-bit integer's low half) do.

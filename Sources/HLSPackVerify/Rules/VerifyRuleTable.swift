@@ -57,6 +57,7 @@ extension VerifyRules {
     keyFileSize,
     keyFileWorldReadable,
     keyUnavailable,
+    keyMapIVMissing,
     keyIVReused,
     segmentMissing,
     segmentUnreadable,

@@ -32,7 +32,9 @@ public enum VerifyRules {
     summary: "a VOD media playlist has no EXT-X-ENDLIST")
   public static let mapAfterKey = VerifyRule(
     id: "playlist.map-after-key", severity: .must, source: "RFC 8216bis §4.4.4.4, §4.4.4.5", origin: .rfc8216bis, owner: .packager,
-    summary: "an EXT-X-KEY precedes the first EXT-X-MAP, so it applies to the clear initialization section")
+    summary:
+      "an EXT-X-KEY precedes an EXT-X-MAP, so it applies to the initialization section, which is clear (an AES-128 one that decrypts is encrypted, as intended)"
+  )
   public static let mediaSequenceInvalid = VerifyRule(
     id: "playlist.media-sequence-invalid", severity: .must, source: "RFC 8216bis §4.4.3, §4.4.3.2", origin: .rfc8216bis, owner: .packager,
     summary: "EXT-X-MEDIA-SEQUENCE is repeated, follows the first segment, or is not a decimal-integer")
@@ -110,6 +112,11 @@ public enum VerifyRules {
   public static let keyUnavailable = VerifyRule(
     id: "key.unavailable", severity: .should, source: "RFC 8216bis §4.4.4.4", origin: .rfc8216bis, owner: .publisher,
     summary: "no key bytes for this key URI: the checks of its segments' bytes were not made")
+  public static let keyMapIVMissing = VerifyRule(
+    id: "key.map-iv-missing", severity: .must, source: "RFC 8216bis §4.4.4.5", origin: .rfc8216bis, owner: .packager,
+    summary:
+      "the AES-128 EXT-X-KEY that applies to an encrypted initialization section has no IV (there is no media sequence number to derive one from)"
+  )
   public static let keyIVReused = VerifyRule(
     id: "key.iv-reused", severity: .should, source: "RFC 8216bis §5.2; docs/conformance.md (explicit IVs)",
     origin: .rfc8216bis, owner: .packager,

@@ -31,7 +31,7 @@ extension PackageVerifier {
     range.map { "\(resource) (BYTERANGE \($0.length)@\($0.offset))" } ?? resource
   }
 
-  private func readSection(
+  func readSection(
     _ resource: String, range: (length: Int, offset: Int)?
   ) throws(SourceFailure) -> [UInt8] {
     guard let range else { return try source.readWhole(resource, limit: Self.initSectionLimit) }
@@ -78,11 +78,11 @@ extension CBCSCipher: CBCSChainDecrypting {
 }
 
 extension PackageVerifier {
-  /// An EXT-X-MAP's initialization section: there, inside the package,
-  /// readable and parsed, its sample descriptions checked; each failure a finding.
-  func checkMap(
-    _ map: String, range: (length: Int, offset: Int)?, folder: String, file: String, line: Int, run: inout Run
-  ) {
+  /// The initialization section of `segment`'s EXT-X-MAP (or its BYTERANGE):
+  /// there, inside the package, readable and parsed (decrypted first when an
+  /// AES-128 key applies to it), its sample descriptions checked; each failure a finding.
+  func checkMap(_ segment: VerifiedMediaPlaylist.Segment, map: String, folder: String, file: String, run: inout Run) {
+    let line = segment.line
     let resource = URIReference.fromPackageRoot(map, writtenIn: folder)
     do {
       _ = try source.size(resource)
@@ -93,6 +93,10 @@ extension PackageVerifier {
           note: " (EXT-X-MAP)"))
       return
     }
+    if let key = segment.mapKey, key.method == "AES-128" {
+      return checkEncryptedMap(segment, key: key, resource: resource, folder: folder, file: file, run: &run)
+    }
+    let range = segment.mapRange
     guard let section = initSection(resource, range: range, run: &run) else {
       let failure = run.facts.initSectionProblems[Self.sectionName(resource, range: range)] ?? .unreadable("")
       run.findings.append(

@@ -26,7 +26,7 @@ extension PackageVerifier {
       if let map = segment.mapURI,
         initializationSections.insert(Self.sectionName(map, range: segment.mapRange)).inserted
       {
-        checkMap(map, range: segment.mapRange, folder: folder, file: file, line: segment.line, run: &run)
+        checkMap(segment, map: map, folder: folder, file: file, run: &run)
       }
       let resource = URIReference.fromPackageRoot(segment.uri, writtenIn: folder)
       let size: Int

@@ -33,6 +33,7 @@ import Testing
     (#"{"method": "aes-128", "iv": "sequence", "scope": "rendition"}"#, "$.encryption.iv", "16 bytes before it"),
     (#"{"method": "aes-128", "iv": "000102030405060708090a0b0c0d0e0f"}"#, "$.encryption.iv", "fixed"),
     (#"{"method": "aes-128", "clear_lead_segments": 1}"#, "$.encryption.clear_lead_segments", "16-byte"),
+    (#"{"method": "aes-128", "encrypt_init": true}"#, "$.encryption.encrypt_init", "single_file"),
     (#"{"method": "none"}"#, "$.segment.single_file", "expected true or false"),
   ])
   func whatCannotApplyIsRefusedNamingTheField(_ encryption: String, _ path: String, _ words: String) throws {
