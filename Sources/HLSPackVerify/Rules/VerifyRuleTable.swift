@@ -39,6 +39,7 @@ extension VerifyRules {
     groupUnresolved,
     bandwidthBelowPeak,
     averageBandwidthOff,
+    iFrameBandwidthOff,
     sessionKeyMismatch,
     sessionKeyRepeated,
     renditionAttributeInvalid,
