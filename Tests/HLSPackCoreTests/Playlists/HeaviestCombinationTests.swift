@@ -2,12 +2,12 @@ import Testing
 
 @testable import HLSPackCore
 
-private typealias Rates = HeaviestCombination.Rates
-
 /// The one rule for a variant's BANDWIDTH and AVERAGE-BANDWIDTH over its
 /// renditions (RFC 8216bis §4.4.6.2), which the packager declares and verify
 /// measures: pinned here so that neither can drift from it alone.
 @Suite struct HeaviestCombinationTests {
+  typealias Rates = HeaviestCombination.Rates
+
   static let rates: [String: Rates] = [
     "720p/index.m3u8": Rates(peak: 2_000_000, average: 1_500_000),
     "audio/en/index.m3u8": Rates(peak: 140_000, average: 128_000),
