@@ -17,13 +17,9 @@ public enum BandwidthRules {
   public static func check(
     _ variant: VerifiedMultivariantPlaylist.Variant, measuredPeak: Double, measuredAverage: Double, file: String
   ) -> [Finding] {
-    var findings: [Finding] = []
-    if let declared = variant.bandwidth, Double(declared) * roundingSlack < measuredPeak {
-      findings.append(
-        Finding(
-          VerifyRules.bandwidthBelowPeak, file: file, line: variant.line, segment: variant.uri,
-          detail: "BANDWIDTH=\(declared) < measured peak \(PlaylistNumber.whole(measuredPeak, .up)) bit/s"))
-    }
+    var findings = declaredAgainstMeasured(
+      variant, peak: measuredPeak, average: measuredAverage, file: file,
+      rules: (VerifyRules.bandwidthBelowPeak, VerifyRules.averageBandwidthOff), measured: "measured")
     if let declared = variant.bandwidth, measuredPeak > 0, Double(declared) > 1.1 * measuredPeak {
       findings.append(
         Finding(
@@ -37,14 +33,6 @@ public enum BandwidthRules {
           detail:
             "measured peak \(PlaylistNumber.whole(measuredPeak, .up)) bit/s, average \(PlaylistNumber.whole(measuredAverage)) bit/s"
         ))
-    }
-    if let declared = variant.averageBandwidth, measuredAverage > 0,
-      abs(Double(declared) - measuredAverage) > 0.1 * measuredAverage
-    {
-      findings.append(
-        Finding(
-          VerifyRules.averageBandwidthOff, file: file, line: variant.line, segment: variant.uri,
-          detail: "AVERAGE-BANDWIDTH=\(declared), measured \(PlaylistNumber.whole(measuredAverage)) bit/s"))
     }
     return findings
   }
@@ -60,21 +48,30 @@ public enum BandwidthRules {
   public static func checkIFrame(
     _ variant: VerifiedMultivariantPlaylist.Variant, measured: HeaviestCombination.Rates, file: String
   ) -> [Finding] {
-    let (peak, average) = (Double(measured.peak), Double(measured.average))
+    declaredAgainstMeasured(
+      variant, peak: Double(measured.peak), average: variant.value("VIDEO") == nil ? Double(measured.average) : 0,
+      file: file, rules: (VerifyRules.iFrameBandwidthOff, VerifyRules.iFrameBandwidthOff), measured: "measured I-frame")
+  }
+
+  /// BANDWIDTH below the measured peak (past `roundingSlack`), and
+  /// AVERAGE-BANDWIDTH more than 10 % off the measured average (not judged
+  /// when `average` is 0); `measured` names the measure in the details.
+  private static func declaredAgainstMeasured(
+    _ variant: VerifiedMultivariantPlaylist.Variant, peak: Double, average: Double, file: String,
+    rules: (belowPeak: VerifyRule, averageOff: VerifyRule), measured: String
+  ) -> [Finding] {
     var findings: [Finding] = []
     if let declared = variant.bandwidth, Double(declared) * roundingSlack < peak {
       findings.append(
         Finding(
-          VerifyRules.iFrameBandwidthOff, file: file, line: variant.line, segment: variant.uri,
-          detail: "BANDWIDTH=\(declared) < measured I-frame peak \(measured.peak) bit/s"))
+          rules.belowPeak, file: file, line: variant.line, segment: variant.uri,
+          detail: "BANDWIDTH=\(declared) < \(measured) peak \(PlaylistNumber.whole(peak, .up)) bit/s"))
     }
-    if variant.value("VIDEO") == nil, let declared = variant.averageBandwidth, average > 0,
-      abs(Double(declared) - average) > 0.1 * average
-    {
+    if let declared = variant.averageBandwidth, average > 0, abs(Double(declared) - average) > 0.1 * average {
       findings.append(
         Finding(
-          VerifyRules.iFrameBandwidthOff, file: file, line: variant.line, segment: variant.uri,
-          detail: "AVERAGE-BANDWIDTH=\(declared), measured I-frame average \(measured.average) bit/s"))
+          rules.averageOff, file: file, line: variant.line, segment: variant.uri,
+          detail: "AVERAGE-BANDWIDTH=\(declared), \(measured) \(PlaylistNumber.whole(average)) bit/s"))
     }
     return findings
   }
