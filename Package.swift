@@ -67,12 +67,12 @@ let package = Package(
         .product(name: "Logging", package: "swift-log"),
       ]),
     // `hlspack serve`: a fixture server for players, with scenario rules and a
-    // request log. Only this target, HLSPackVerify (verify's HTTP client) and the
-    // executable link the HTTP stack.
+    // request log; the folder's boundary is the package layer's. Only this target,
+    // HLSPackVerify (verify's HTTP client) and the executable link the HTTP stack.
     .target(
       name: "HLSPackServe",
       dependencies: [
-        "CZlib", "HLSPackCore", "HLSPackM3U8", "HLSPackCrypto",
+        "CZlib", "HLSPackCore", "HLSPackM3U8", "HLSPackCrypto", "HLSPackPackage",
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdCore", package: "hummingbird"),

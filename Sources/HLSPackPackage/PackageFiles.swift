@@ -57,20 +57,12 @@ public enum PackageFiles {
   }
 
   /// Where `url` really is, with every symbolic link, `.` and `..` resolved,
-  /// and whether that is a regular file inside `package`; nothing is opened.
+  /// and whether that is a regular file inside `package` (`PackageBoundary`);
+  /// nothing is opened.
   public static func resolveInside(_ url: URL, package: URL) -> ResolvedFile {
-    guard let real = realPath(url.path) else { return .missing }
-    if let status = try? FileStatus(path: real, followingLinks: false), status.kind != .regular {
-      return .notRegular(status.kind.description)
-    }
-    guard let root = realPath(package.path), real.hasPrefix(root + "/") else { return .outside(real) }
-    return .inside(real)
-  }
-
-  /// `path` with every symbolic link, `.` and `..` resolved (realpath(3)); nil when it does not exist.
-  private static func realPath(_ path: String) -> String? {
-    guard let resolved = realpath(path, nil) else { return nil }
-    defer { free(resolved) }
-    return String(cString: resolved)
+    guard let file = PackageBoundary(folder: package.path).locate(url.path) else { return .missing }
+    if let kind = file.kind, kind != .regular { return .notRegular(kind.description) }
+    guard file.isInside else { return .outside(file.realPath) }
+    return .inside(file.realPath)
   }
 }

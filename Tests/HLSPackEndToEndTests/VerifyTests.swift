@@ -12,7 +12,7 @@ struct VerifyTests {
   static let media = "main/index.m3u8"
 
   /// The sequence-IV package proves IVs derived from the media sequence number decrypt.
-  @Test(arguments: ["ts", "fmp4", "ts-sequence-iv", "ts-clear", "ts-audio-group"])
+  @Test(arguments: ["ts", "fmp4", "ts-sequence-iv", "ts-clear", "ts-audio-group", "ts-audio-only"])
   func cleanPackagePasses(kind: String) throws {
     let result = try verify(try Self.cleanPackage(kind))
     #expect(result.rules == [])
@@ -253,6 +253,16 @@ struct VerifyTests {
       try scaleVariantAttribute("AVERAGE-BANDWIDTH", by: 1.5, in: $0.appendingPathComponent("master.m3u8"))
     }
     #expect(result.rules == ["multivariant.average-bandwidth-off"] && result.status == 1)
+  }
+
+  /// An I-frame variant's BANDWIDTH is the peak of its I-frames' byte ranges (RFC 8216bis §4.4.6.3, §4.1).
+  @Test(arguments: [("BANDWIDTH", 0.5), ("AVERAGE-BANDWIDTH", 1.5)])
+  func iFrameBandwidthOff(attribute: String, factor: Double) throws {
+    let result = try broken {
+      try scaleVariantAttribute(
+        attribute, by: factor, in: $0.appendingPathComponent("master.m3u8"), tag: "#EXT-X-I-FRAME-STREAM-INF:")
+    }
+    #expect(result.rules == ["multivariant.iframe-bandwidth-off"] && result.status == 1)
   }
 
   @Test func unresolvedAudioGroup() throws {

@@ -70,9 +70,8 @@ public struct BatchRunner: Sendable {
       case .make(let replace, let reason, let provenance):
         if replace { try checkNotPublishedDuringThisRun(plan) }
         outcome.reason = reason
-        let encryption = plan.profile.encryption
-        let keysDestination = try Packager.keysDestinations(
-          for: [plan.destination], keysFolder: encryption.method == .none ? nil : encryption.keysFolder)[0]
+        let keysFolder = SegmentProtection(plan.profile).encrypts ? plan.profile.encryption.keysFolder : nil
+        let keysDestination = try Packager.keysDestinations(for: [plan.destination], keysFolder: keysFolder)[0]
         var encoder = AssetMaker(
           profile: plan.profile, input: plan.entry.input, destination: plan.destination,
           keysDestination: keysDestination,

@@ -10,6 +10,11 @@ struct MultivariantPlan {
     var facts: WrittenStreamFacts
     var peak: Int
     var average: Int
+
+    /// Its playlist and rates as `HeaviestCombination` counts them.
+    var combined: (playlist: String, rates: HeaviestCombination.Rates) {
+      (playlist, HeaviestCombination.Rates(peak: peak, average: average))
+    }
   }
 
   /// One written subtitle rendition and its segments' rates.
@@ -18,6 +23,8 @@ struct MultivariantPlan {
     var playlist: String
     var peak: Int
     var average: Int
+
+    var rates: HeaviestCombination.Rates { HeaviestCombination.Rates(peak: peak, average: average) }
   }
 
   let profile: Profile
@@ -57,13 +64,14 @@ struct MultivariantPlan {
     }
     if profile.audioOnlyVariants {
       for group in groups {
-        // The default member's playlist; BANDWIDTH covers the group's largest member.
-        let uri =
-          group.members.first { $0.rendition.isDefault }?.measured.playlist ?? group.members[0].measured.playlist
+        // The default member's playlist: the variant is that rendition of its group, so
+        // BANDWIDTH covers the group's heaviest member (`HeaviestCombination`).
+        let member = group.members.first { $0.rendition.isDefault } ?? group.members[0]
+        let rates = HeaviestCombination.rates(variant: member.measured.combined, groups: [group.combined])
         variants.append(
           .init(
-            uri: uri, bandwidth: group.peak, averageBandwidth: group.average, codecs: group.codecs, width: 0, height: 0,
-            frameRate: 0, audioGroup: group.id))
+            uri: member.measured.playlist, bandwidth: rates.peak, averageBandwidth: rates.average,
+            codecs: group.codecs, width: 0, height: 0, frameRate: 0, audioGroup: group.id))
       }
     }
     var playlist = MultivariantPlaylist(
@@ -75,9 +83,8 @@ struct MultivariantPlan {
   struct AudioGroup {
     var id: String
     var members: [(rendition: AudioRendition, measured: Measured)]
-    /// The largest member: a client may switch to any of them (RFC 8216bis §4.4.6.2).
-    var peak: Int { members.map(\.measured.peak).max() ?? 0 }
-    var average: Int { members.map(\.measured.average).max() ?? 0 }
+    /// Its members as `HeaviestCombination` counts them.
+    var combined: [(playlist: String, rates: HeaviestCombination.Rates)] { members.map(\.measured.combined) }
     var codecs: [String] {
       members.flatMap(\.measured.facts.codecs).reduce(into: []) { if !$0.contains($1) { $0.append($1) } }
     }
@@ -96,14 +103,13 @@ struct MultivariantPlan {
   }
 
   /// BANDWIDTH counts every rendition of the largest combination a client
-  /// may play (RFC 8216bis §4.4.6.2): the video, the audio group's largest
+  /// may play (`HeaviestCombination`): the video, the audio group's largest
   /// member and, with a SUBTITLES group, its largest subtitle rendition.
   private func variant(_ v: Measured, plus group: AudioGroup?, subtitles: String?) -> MultivariantPlaylist.Variant {
-    let subtitlePeak = subtitles == nil ? 0 : self.subtitles.map(\.peak).max() ?? 0
-    let subtitleAverage = subtitles == nil ? 0 : self.subtitles.map(\.average).max() ?? 0
+    let subtitleMembers = subtitles == nil ? [] : self.subtitles.map { ($0.playlist, $0.rates) }
+    let rates = HeaviestCombination.rates(variant: v.combined, groups: [group?.combined ?? [], subtitleMembers])
     return .init(
-      uri: v.playlist, bandwidth: v.peak + (group?.peak ?? 0) + subtitlePeak,
-      averageBandwidth: v.average + (group?.average ?? 0) + subtitleAverage,
+      uri: v.playlist, bandwidth: rates.peak, averageBandwidth: rates.average,
       codecs: v.facts.codecs + (group?.codecs ?? []), width: v.facts.width, height: v.facts.height,
       frameRate: v.facts.frameRate,
       hdcpLevel: profile.encryption.hdcp.level(width: v.facts.width, height: v.facts.height),

@@ -12,14 +12,18 @@ final class SegmentKeying {
   }
 
   let rendition: String
+  /// The rendition's protection, never clear: the key tag's METHOD and how IVs are chosen follow it.
+  let protection: SegmentProtection
+  /// Keys, IVs and URIs as the profile asks for them.
   let encryption: EncryptionSettings
   private let asset: String
   private let keys: KeyRing
   private var decided: [Int: Material] = [:]
   private var initialization: Material?
 
-  init(rendition: String, asset: String, encryption: EncryptionSettings, keys: KeyRing) {
+  init(rendition: String, asset: String, protection: SegmentProtection, encryption: EncryptionSettings, keys: KeyRing) {
     self.rendition = rendition
+    self.protection = protection
     self.asset = asset
     self.encryption = encryption
     self.keys = keys
@@ -41,7 +45,7 @@ final class SegmentKeying {
       // FairPlay delivers the IV with the key: one IV per key (the profile's
       // when it fixes one), never in the playlist. Sequence IVs are refused at load.
       if case .fixed(let fixed) = encryption.iv { iv = fixed } else { iv = try keys.keyIV(key) }
-    } else if encryption.method == .sampleAES, encryption.iv == .random {
+    } else if protection.method == .sampleAES, encryption.iv == .random {
       // SAMPLE-AES restarts CBC from the IV at every NAL unit and audio frame,
       // so a per-segment IV adds nothing; one IV per key also keeps players
       // that decrypt a segment's last access unit with the next segment's IV
@@ -63,7 +67,7 @@ final class SegmentKeying {
       asset: asset, rendition: rendition, keyID: key.content.idHex, period: period,
       keyFile: String(repeating: "../", count: rendition.split(separator: "/").count) + key.file)
     let tag = KeyTag(
-      method: encryption.method == .sampleAES ? .sampleAES : .aes128, uri: encryption.keyURI.render(values),
+      method: protection.method == .sampleAES ? .sampleAES : .aes128, uri: encryption.keyURI.render(values),
       iv: written,
       keyFormat: encryption.keyFormat, keyFormatVersions: encryption.keyFormatVersions)
     let material = Material(key: key, iv: iv, tag: tag)

@@ -42,7 +42,8 @@ extension SegmentProtection {
   ) throws -> SegmentProtector? {
     guard encrypts else { return nil }
     guard let keys else { throw PackError.crypto("\(rendition): segments to encrypt (\(self)) but no keys") }
-    let keying = SegmentKeying(rendition: rendition, asset: asset, encryption: encryption, keys: keys)
+    let keying = SegmentKeying(
+      rendition: rendition, asset: asset, protection: self, encryption: encryption, keys: keys)
     switch self {
     case .clear: return nil
     case .aes128Segments: return AES128SegmentProtector(keying: keying)

@@ -77,7 +77,8 @@ final class KeyURIs: Sendable {
     return paths
   }
 
-  /// Every `.m3u8` file under the folder, read up to the size a playlist may have.
+  /// Every `.m3u8` file inside the folder (a link that leads out of it is
+  /// not read, as it is not served), read up to the size a playlist may have.
   private static func scan(_ folder: ServedFolder) -> Set<String> {
     let root = URL(fileURLWithPath: folder.realPath.isEmpty ? "/" : folder.realPath)
     guard
@@ -86,7 +87,7 @@ final class KeyURIs: Sendable {
     else { return [] }
     var paths: Set<String> = []
     for case let file as URL in files where file.pathExtension.lowercased() == "m3u8" {
-      guard let text = read(playlistFile: file.path) else { continue }
+      guard let real = folder.regularFileInside(file.path), let text = read(playlistFile: real) else { continue }
       let relative = String(file.standardizedFileURL.path.dropFirst(root.standardizedFileURL.path.count))
       let trimmed = relative.hasPrefix("/") ? String(relative.dropFirst()) : relative
       paths.formUnion(keyPaths(in: text, at: trimmed))

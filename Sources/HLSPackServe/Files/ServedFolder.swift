@@ -1,13 +1,17 @@
 import Foundation
 import HLSPackCore
+import HLSPackPackage
 
-/// The folder `hlspack serve` answers from, and the only place it reads files:
-/// a request path is percent-decoded once, `.` and `..` segments are refused
-/// before any lookup, and the file's real path (symbolic links resolved) must
-/// still be inside the folder's real path.
+/// The folder `hlspack serve` answers from, and the only place it finds files:
+/// a request path is percent-decoded once and must be a plain path
+/// (`PackagePaths.plain`: no `.` or `..` segment) before any lookup, and the
+/// file must be inside the folder as the package layer defines it
+/// (`PackageBoundary`: its real path, symbolic links resolved, below the
+/// folder's real path, resolved once when serving starts).
 public struct ServedFolder: Sendable {
-  /// The folder's real path, without a trailing slash.
+  /// The folder's real path, without a trailing slash ("" for the root folder).
   public let realPath: String
+  private let boundary: PackageBoundary
 
   /// What a request path names.
   enum Lookup: Equatable {
@@ -20,11 +24,8 @@ public struct ServedFolder: Sendable {
   }
 
   public init(path: String) throws {
-    guard let resolved = realpath(path, nil) else {
-      throw ServeError.folderMissing(path: path)
-    }
-    defer { free(resolved) }
-    let real = String(cString: resolved)
+    boundary = PackageBoundary(folder: path)
+    guard let real = boundary.realPath else { throw ServeError.folderMissing(path: path) }
     guard (try? FileStatus(path: real))?.kind == .folder else {
       throw ServeError.notAFolder(path: path)
     }
@@ -35,21 +36,22 @@ public struct ServedFolder: Sendable {
   func lookup(requestPath: String) -> Lookup {
     guard let relative = Self.relativePath(requestPath: requestPath) else { return .forbidden }
     guard !relative.isEmpty else { return .notFound }
-    guard let resolved = realpath(realPath + "/" + relative, nil) else { return .notFound }
-    defer { free(resolved) }
-    let real = String(cString: resolved)
-    guard real.hasPrefix(realPath + "/") else { return .forbidden }
-    guard (try? FileStatus(path: real))?.kind == .regular else { return .notFound }
-    return .file(realPath: real, relativePath: relative)
+    guard let file = boundary.locate(realPath + "/" + relative) else { return .notFound }
+    guard file.isInside else { return .forbidden }
+    guard file.kind == .regular else { return .notFound }
+    return .file(realPath: file.realPath, relativePath: relative)
   }
 
   /// The path relative to the root, decoded, without empty segments ("" for
   /// the root itself); nil for a path with `.` or `..` segments, a NUL or bytes that are not UTF-8.
   /// Proxy mode refuses the same paths as folder mode.
   static func relativePath(requestPath: String) -> String? {
-    guard let decoded = requestPath.removingPercentEncoding, !decoded.contains("\0") else { return nil }
-    let segments = decoded.split(separator: "/", omittingEmptySubsequences: true)
-    if segments.contains(where: { $0 == ".." || $0 == "." }) { return nil }
-    return segments.joined(separator: "/")
+    requestPath.removingPercentEncoding.flatMap(PackagePaths.plain)
+  }
+
+  /// Whether the file at `path` is a regular file inside the folder; its real path if so.
+  func regularFileInside(_ path: String) -> String? {
+    guard let file = boundary.locate(path), file.isInside, file.kind == .regular else { return nil }
+    return file.realPath
   }
 }

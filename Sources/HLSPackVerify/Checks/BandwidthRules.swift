@@ -1,47 +1,9 @@
 import HLSPackCore
 
 /// BANDWIDTH and AVERAGE-BANDWIDTH against the bytes a client downloads,
-/// measured by `BandwidthMeter`, the packager's own meter.
+/// measured by `BandwidthMeter` and summed over a variant's renditions by
+/// `HeaviestCombination`: the packager's own meter and rule.
 public enum BandwidthRules {
-  /// The peak and average of a variant's heaviest playable combination
-  /// (RFC 8216bis §4.4.6.2): its own media playlist and, for each rendition
-  /// group it names, the member that adds the most. A playlist is fetched once
-  /// however many roles it plays (FFmpeg's audio-only variant is also its own
-  /// AUDIO group's rendition), so one already counted adds nothing. Peak and
-  /// average are maximised each on its own. nil when the variant's playlist or
-  /// a member of a group cannot be measured. `rates`: by playlist path.
-  public static func heaviestCombination(
-    variant: String, groups: [[String]], rates: (String) -> (peak: Double, average: Double)?
-  ) -> (peak: Double, average: Double)? {
-    guard let own = rates(variant) else { return nil }
-    var peak = own.peak, average = own.average
-    var counted: (peak: Set<String>, average: Set<String>) = ([variant], [variant])
-    for members in groups where !members.isEmpty {
-      var measured: [(path: String, peak: Double, average: Double)] = []
-      for path in members {
-        guard let found = rates(path) else { return nil }
-        measured.append((path, found.peak, found.average))
-      }
-      let heaviestPeak = measured.max { added($0.peak, $0.path, counted.peak) < added($1.peak, $1.path, counted.peak) }
-      let heaviestAverage = measured.max {
-        added($0.average, $0.path, counted.average) < added($1.average, $1.path, counted.average)
-      }
-      if let heaviestPeak {
-        peak += added(heaviestPeak.peak, heaviestPeak.path, counted.peak)
-        counted.peak.insert(heaviestPeak.path)
-      }
-      if let heaviestAverage {
-        average += added(heaviestAverage.average, heaviestAverage.path, counted.average)
-        counted.average.insert(heaviestAverage.path)
-      }
-    }
-    return (peak, average)
-  }
-
-  private static func added(_ rate: Double, _ path: String, _ counted: Set<String>) -> Double {
-    counted.contains(path) ? 0 : rate
-  }
-
   /// How far a measured peak may exceed BANDWIDTH before it is a finding.
   /// An hlspack package measures exactly what its packager declared (the
   /// meter gets its ticks back from EXTINF). Another packager's durations,
@@ -55,13 +17,9 @@ public enum BandwidthRules {
   public static func check(
     _ variant: VerifiedMultivariantPlaylist.Variant, measuredPeak: Double, measuredAverage: Double, file: String
   ) -> [Finding] {
-    var findings: [Finding] = []
-    if let declared = variant.bandwidth, Double(declared) * roundingSlack < measuredPeak {
-      findings.append(
-        Finding(
-          VerifyRules.bandwidthBelowPeak, file: file, line: variant.line, segment: variant.uri,
-          detail: "BANDWIDTH=\(declared) < measured peak \(PlaylistNumber.whole(measuredPeak, .up)) bit/s"))
-    }
+    var findings = declaredAgainstMeasured(
+      variant, peak: measuredPeak, average: measuredAverage, file: file,
+      rules: (VerifyRules.bandwidthBelowPeak, VerifyRules.averageBandwidthOff), measured: "measured")
     if let declared = variant.bandwidth, measuredPeak > 0, Double(declared) > 1.1 * measuredPeak {
       findings.append(
         Finding(
@@ -76,13 +34,44 @@ public enum BandwidthRules {
             "measured peak \(PlaylistNumber.whole(measuredPeak, .up)) bit/s, average \(PlaylistNumber.whole(measuredAverage)) bit/s"
         ))
     }
-    if let declared = variant.averageBandwidth, measuredAverage > 0,
-      abs(Double(declared) - measuredAverage) > 0.1 * measuredAverage
-    {
+    return findings
+  }
+
+  /// An EXT-X-I-FRAME-STREAM-INF against the rates of its I-frame playlist:
+  /// the tag's BANDWIDTH and AVERAGE-BANDWIDTH mean what they mean on
+  /// EXT-X-STREAM-INF (RFC 8216bis §4.4.6.3), and the segments of an I-frame
+  /// playlist are its I-frames, each its byte range lasting until the next
+  /// (§4.4.3.6), measured by the same meter over the same window (§4.1). The
+  /// RFC allows no BANDWIDTH below the peak, so the slack is the one of
+  /// `check`. A VIDEO group may hold heavier renditions than the variant's own
+  /// playlist, so with one only BANDWIDTH is judged, against a peak it must reach anyway.
+  public static func checkIFrame(
+    _ variant: VerifiedMultivariantPlaylist.Variant, measured: HeaviestCombination.Rates, file: String
+  ) -> [Finding] {
+    declaredAgainstMeasured(
+      variant, peak: Double(measured.peak), average: variant.value("VIDEO") == nil ? Double(measured.average) : 0,
+      file: file, rules: (VerifyRules.iFrameBandwidthOff, VerifyRules.iFrameBandwidthOff), measured: "measured I-frame")
+  }
+
+  /// BANDWIDTH below the measured peak (past `roundingSlack`), and
+  /// AVERAGE-BANDWIDTH more than 10 % off the measured average (not judged
+  /// when `average` is 0); `measured` names the measure in the details.
+  private static func declaredAgainstMeasured(
+    _ variant: VerifiedMultivariantPlaylist.Variant, peak: Double, average: Double, file: String,
+    rules: (belowPeak: VerifyRule, averageOff: VerifyRule), measured: String
+  ) -> [Finding] {
+    var findings: [Finding] = []
+    if let declared = variant.bandwidth, Double(declared) * roundingSlack < peak {
       findings.append(
         Finding(
-          VerifyRules.averageBandwidthOff, file: file, line: variant.line, segment: variant.uri,
-          detail: "AVERAGE-BANDWIDTH=\(declared), measured \(PlaylistNumber.whole(measuredAverage)) bit/s"))
+          rules.belowPeak, file: file, line: variant.line, segment: variant.uri,
+          detail: "BANDWIDTH=\(declared) < \(measured) peak \(PlaylistNumber.whole(peak, .up)) bit/s"))
+    }
+    if let declared = variant.averageBandwidth, average > 0, abs(Double(declared) - average) > 0.1 * average {
+      findings.append(
+        Finding(
+          rules.averageOff, file: file, line: variant.line, segment: variant.uri,
+          detail: "AVERAGE-BANDWIDTH=\(declared), \(measured) \(PlaylistNumber.whole(average)) bit/s"))
     }
     return findings
   }

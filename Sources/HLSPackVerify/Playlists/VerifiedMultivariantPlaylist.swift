@@ -69,6 +69,13 @@ public struct VerifiedMultivariantPlaylist: Sendable {
     return renditions.filter { $0.type == type && $0.groupID == group }
   }
 
+  /// The URIs of the renditions of each group `variant` names, a list per
+  /// group attribute (empty when it names none, or its members have no URI):
+  /// what `HeaviestCombination` combines.
+  public func renditionURIs(of variant: Variant) -> [[String]] {
+    Self.groupAttributes.map { renditions(of: variant, type: $0.type).compactMap(\.uri) }
+  }
+
   /// EXT-X-STREAM-INF attributes that name an EXT-X-MEDIA group, and the TYPE it must have.
   public static let groupAttributes: [(attribute: String, type: String)] = [
     ("AUDIO", "AUDIO"), ("VIDEO", "VIDEO"), ("SUBTITLES", "SUBTITLES"), ("CLOSED-CAPTIONS", "CLOSED-CAPTIONS"),

@@ -40,6 +40,7 @@ extension VerifyRules {
     groupUnresolved,
     bandwidthBelowPeak,
     averageBandwidthOff,
+    iFrameBandwidthOff,
     sessionKeyMismatch,
     sessionKeyRepeated,
     renditionAttributeInvalid,

@@ -53,6 +53,14 @@ public enum VerifyRules {
       "RFC 8216bis §4.4.6.2; Apple HLS Authoring Specification (average segment bit rate within 10% of AVERAGE-BANDWIDTH)",
     origin: .rfc8216bis, owner: .packager,
     summary: "AVERAGE-BANDWIDTH differs from the measured average segment bit rate by more than 10%")
+  public static let iFrameBandwidthOff = VerifyRule(
+    id: "multivariant.iframe-bandwidth-off", severity: .must,
+    source:
+      "RFC 8216bis §4.4.6.3, §4.4.6.2, §4.1; Apple HLS Authoring Specification (average segment bit rate within 10% of AVERAGE-BANDWIDTH)",
+    origin: .rfc8216bis, owner: .packager,
+    summary:
+      "an EXT-X-I-FRAME-STREAM-INF's BANDWIDTH is below the peak bit rate of its I-frames (their byte ranges), or its AVERAGE-BANDWIDTH differs from their average bit rate by more than 10%"
+  )
 
   public static let sessionKeyMismatch = VerifyRule(
     id: "multivariant.session-key-mismatch", severity: .must, source: "RFC 8216bis §4.4.6.5", origin: .rfc8216bis, owner: .packager,

@@ -75,7 +75,8 @@ extension PackageVerifier {
       run.facts.inspected[file] = inspected
     }
     run.findings += KeyAvailabilityRules.findings(unverified, file: file)
-    guard complete, let target = playlist.targetDuration, target >= 1, !playlist.iFramesOnly else { return nil }
+    // An I-frame playlist is measured too: its segments are its I-frames' byte ranges (RFC 8216bis §4.4.3.6).
+    guard complete, let target = playlist.targetDuration, target >= 1 else { return nil }
     return Measured(samples: samples, targetDuration: target)
   }
 

@@ -42,21 +42,37 @@ extension PackageVerifier {
     run.findings += ProgramDateTimeRules.check(
       paths.compactMap { path in inspected[path].map { (path, $0) } },
       variants: playlist.variants.filter { !$0.iFrame }.map { URIReference.fromPackageRoot($0.uri, writtenIn: folder) })
+    run.findings += bandwidthFindings(playlist, measured: measured, folder: folder)
+  }
+
+  /// BANDWIDTH and AVERAGE-BANDWIDTH of every variant against the rates of
+  /// its heaviest combination (`HeaviestCombination`), and of every I-frame
+  /// variant against its I-frame playlist's own; nothing for a variant whose
+  /// playlists could not all be measured.
+  private func bandwidthFindings(
+    _ playlist: VerifiedMultivariantPlaylist, measured: [String: Measured?], folder: String
+  ) -> [Finding] {
     func path(_ uri: String) -> String { URIReference.fromPackageRoot(uri, writtenIn: folder) }
-    func rates(_ path: String) -> (peak: Double, average: Double)? {
+    func rates(_ path: String) -> HeaviestCombination.Rates? {
       guard let found = measured[path], let found else { return nil }
       // Whole bit/s rounded up, as the packager declares them: the same numbers for an hlspack package.
-      let peak = BandwidthMeter.peak(found.samples, targetDuration: Int64(found.targetDuration))
-      return (Double(peak), Double(BandwidthMeter.average(found.samples)))
+      return HeaviestCombination.Rates(
+        peak: BandwidthMeter.peak(found.samples, targetDuration: Int64(found.targetDuration)),
+        average: BandwidthMeter.average(found.samples))
     }
-    for variant in playlist.variants where !variant.iFrame {
-      let groups = VerifiedMultivariantPlaylist.groupAttributes.map { _, type in
-        playlist.renditions(of: variant, type: type).compactMap(\.uri).map(path)
+    var findings: [Finding] = []
+    for variant in playlist.variants {
+      if variant.iFrame {
+        guard let own = rates(path(variant.uri)) else { continue }
+        findings += BandwidthRules.checkIFrame(variant, measured: own, file: entry)
+        continue
       }
-      guard let total = BandwidthRules.heaviestCombination(variant: path(variant.uri), groups: groups, rates: rates)
+      let groups = playlist.renditionURIs(of: variant).map { $0.map(path) }
+      guard let total = HeaviestCombination.rates(variant: path(variant.uri), groups: groups, rates: rates)
       else { continue }
-      run.findings += BandwidthRules.check(
-        variant, measuredPeak: total.peak, measuredAverage: total.average, file: entry)
+      findings += BandwidthRules.check(
+        variant, measuredPeak: Double(total.peak), measuredAverage: Double(total.average), file: entry)
     }
+    return findings
   }
 }

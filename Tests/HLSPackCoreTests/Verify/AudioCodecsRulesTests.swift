@@ -57,17 +57,19 @@ import Testing
 
   /// FFmpeg's audio-only variant i1.m3u8 is also its AUDIO group's rendition: fetched once.
   @Test func playlistCountedOnceInACombination() throws {
-    let rates = ["i0.m3u8": (peak: 250_000.0, average: 245_000.0), "i1.m3u8": (peak: 135_000.0, average: 133_000.0)]
+    let rates: [String: HeaviestCombination.Rates] = [
+      "i0.m3u8": .init(peak: 250_000, average: 245_000), "i1.m3u8": .init(peak: 135_000, average: 133_000),
+    ]
     let audioOnly = try #require(
-      BandwidthRules.heaviestCombination(variant: "i1.m3u8", groups: [["i1.m3u8"], [], [], []]) { rates[$0] })
-    #expect(audioOnly.peak == 135_000 && audioOnly.average == 133_000)
-    let video = try #require(
-      BandwidthRules.heaviestCombination(variant: "i0.m3u8", groups: [["i1.m3u8"]]) { rates[$0] })
-    #expect(video.peak == 385_000 && video.average == 378_000)
-    // Another member of the group still adds to the audio-only variant.
+      HeaviestCombination.rates(variant: "i1.m3u8", groups: [["i1.m3u8"], [], [], []]) { rates[$0] })
+    #expect(audioOnly == .init(peak: 135_000, average: 133_000))
+    let video = try #require(HeaviestCombination.rates(variant: "i0.m3u8", groups: [["i1.m3u8"]]) { rates[$0] })
+    #expect(video == .init(peak: 385_000, average: 378_000))
+    // The audio-only variant is one rendition of its group: choosing another member plays
+    // that one instead of it, so the combination is the group's heaviest member.
     let other = try #require(
-      BandwidthRules.heaviestCombination(variant: "i1.m3u8", groups: [["i1.m3u8", "i0.m3u8"]]) { rates[$0] })
-    #expect(other.peak == 385_000)
-    #expect(BandwidthRules.heaviestCombination(variant: "i1.m3u8", groups: [["x.m3u8"]]) { rates[$0] } == nil)
+      HeaviestCombination.rates(variant: "i1.m3u8", groups: [["i1.m3u8", "i0.m3u8"]]) { rates[$0] })
+    #expect(other == .init(peak: 250_000, average: 245_000))
+    #expect(HeaviestCombination.rates(variant: "i1.m3u8", groups: [["x.m3u8"]]) { rates[$0] } == nil)
   }
 }

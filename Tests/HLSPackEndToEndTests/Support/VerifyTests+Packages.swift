@@ -22,6 +22,13 @@ extension VerifyTests {
         + #""audio": [{"name": "English", "language": "en", "codec": "aac", "bitrate": 96000, "channels": 2, "sample_rate": 48000}], "#
         + #""subtitles": [{"name": "English", "language": "en", "file": "subs.vtt"}]"#
     ),
+    // An audio-only variant whose URI is the default member of a two-member AUDIO group.
+    "ts-audio-only": (
+      "ts", #"{"method": "aes-128"}"#,
+      #""video": [{"name": "main", "width": 320, "height": 180, "bitrate": 300000, "preset": "ultrafast"}], "#
+        + #""audio": [{"name": "English", "language": "en", "codec": "aac", "bitrate": 64000, "default": true}, "#
+        + #"{"name": "Deutsch", "language": "de", "codec": "aac", "bitrate": 128000}], "audio_only_variants": true"#
+    ),
     // One encoded rung with AAC muxed in, cbcs.
     "fmp4-cbcs": (
       "fmp4", #"{"method": "sample-aes"}"#,
@@ -123,19 +130,21 @@ extension VerifyTests {
       .compactMap { $0.components(separatedBy: "IV=").last.map { String($0.prefix { $0 != "," }) } }
   }
 
-  /// Scales the first EXT-X-STREAM-INF's `name` attribute by `factor`.
-  func scaleVariantAttribute(_ name: String, by factor: Double, in master: URL) throws {
+  /// Scales the first EXT-X-STREAM-INF's (or other `tag`'s) `name` attribute by `factor`.
+  func scaleVariantAttribute(
+    _ name: String, by factor: Double, in master: URL, tag: String = "#EXT-X-STREAM-INF:"
+  ) throws {
     try edit(master) { text in
       var lines = text.components(separatedBy: "\n")
-      guard let index = lines.firstIndex(where: { $0.hasPrefix("#EXT-X-STREAM-INF:") }) else { return text }
-      let attributes = lines[index].dropFirst("#EXT-X-STREAM-INF:".count).components(separatedBy: ",").map {
+      guard let index = lines.firstIndex(where: { $0.hasPrefix(tag) }) else { return text }
+      let attributes = lines[index].dropFirst(tag.count).components(separatedBy: ",").map {
         attribute in
         guard attribute.hasPrefix(name + "="), let value = Double(attribute.dropFirst(name.count + 1)) else {
           return attribute
         }
         return "\(name)=\(Int(value * factor))"
       }
-      lines[index] = "#EXT-X-STREAM-INF:" + attributes.joined(separator: ",")
+      lines[index] = tag + attributes.joined(separator: ",")
       return lines.joined(separator: "\n")
     }
   }

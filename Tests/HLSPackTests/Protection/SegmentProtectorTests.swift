@@ -55,4 +55,24 @@ import Testing
     #expect(cbcs.protectsFragments && !cbcs.encryptsWholeSegments && cbcs.sampleEncryptor == nil)
     #expect(throws: PackError.self) { try cbcs.protectFragment([], index: 0) }
   }
+
+  /// Only the decision travels down: each protector's keying writes the decision's METHOD,
+  /// and SAMPLE-AES in either container keeps one IV per key where AES-128 draws one per segment.
+  @Test func keyingFollowsTheDecision() throws {
+    typealias Case = (method: String, container: String, protection: SegmentProtection, tag: KeyTag.Method, oneIV: Bool)
+    let cases: [Case] = [
+      ("aes-128", "ts", .aes128Segments, .aes128, false), ("aes-128", "fmp4", .aes128Segments, .aes128, false),
+      ("sample-aes", "ts", .sampleAESTransportStream, .sampleAES, true),
+      ("sample-aes", "fmp4", .cbcs, .sampleAES, true),
+    ]
+    for (method, container, protection, tag, oneIVPerKey) in cases {
+      let (made, folder) = try protector(method, container: container)
+      defer { try? FileManager.default.removeItem(at: folder) }
+      let keying = try #require(made?.keying)
+      #expect(keying.protection == protection)
+      let first = try #require(try keying.material(for: 0)), second = try #require(try keying.material(for: 1))
+      #expect(first.tag.method == tag && second.tag.method == tag, "\(method) \(container)")
+      #expect((first.iv == second.iv) == oneIVPerKey, "\(method) \(container)")
+    }
+  }
 }
