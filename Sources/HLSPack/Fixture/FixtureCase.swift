@@ -18,6 +18,9 @@ struct FixtureCase {
   var overrides: [String: Any]
   /// Extra encryption fields (over `{"method": method}`).
   var encryption: [String: Any] = [:]
+  /// An asset joined from parts of the labelled source, each clear (true) or
+  /// encrypted as the case says; empty for the source packaged once.
+  var parts: [Bool] = []
 }
 
 /// The documented vocabulary of `features` in fixtures.json.
@@ -26,6 +29,7 @@ enum FixtureFeature: String, Sendable, CaseIterable {
   case ladder, keyRotation = "key-rotation", clearLead = "clear-lead", sessionKey = "session-key"
   case alternateAudio = "alternate-audio", subtitles, iframes, hevc, customScheme = "custom-scheme"
   case fairplay, cbcs
+  case clearPreRoll = "clear-pre-roll"
 }
 
 extension FixtureCase {
@@ -98,6 +102,12 @@ extension FixtureCase {
         "AES-128 TS with I-frame playlists (EXT-X-I-FRAME-STREAM-INF): trick play and thumbnails decrypt byte ranges of encrypted segments.",
       method: "aes-128", container: "ts", videoCodec: "avc1", features: [.aes128, .ts, .iframes],
       overrides: ["segment": FixtureProfile.segment(container: "ts", iFrames: true)]),
+    FixtureCase(
+      id: "clear-pre-roll",
+      description:
+        "A clear pre-roll joined to AES-128 content in one playlist (the labelled source twice, the first time clear): EXT-X-DISCONTINUITY between them, the key from the content on. The player plays through the switch without a stall, and the frame counter starts again after it.",
+      method: "aes-128", container: "ts", videoCodec: "avc1", features: [.aes128, .ts, .clearPreRoll], overrides: [:],
+      parts: [true, false]),
     ]
   }
 

@@ -9,16 +9,19 @@ public struct MediaPlaylist: Sendable {
     public var discontinuity: Bool
     /// EXT-X-PROGRAM-DATE-TIME of this segment's first frame.
     public var programDateTime: ProgramDateTime?
+    /// EXT-X-MAP before this segment: the init section of a later part that differs from the one in force.
+    public var map: String?
 
     public init(
       uri: String, durationTicks: Int64, key: KeyTag, discontinuity: Bool = false,
-      programDateTime: ProgramDateTime? = nil
+      programDateTime: ProgramDateTime? = nil, map: String? = nil
     ) {
       self.uri = uri
       self.durationTicks = durationTicks
       self.key = key
       self.discontinuity = discontinuity
       self.programDateTime = programDateTime
+      self.map = map
     }
   }
 
@@ -28,12 +31,18 @@ public struct MediaPlaylist: Sendable {
   public var mediaSequence: Int
   /// EXT-X-MAP URI of the fMP4 initialization segment, which stays clear.
   public var map: String?
+  /// EXT-X-DISCONTINUITY-SEQUENCE, written when set (an asset joined from parts).
+  public var discontinuitySequence: Int?
 
-  public init(entries: [Entry], targetDuration: Int64, mediaSequence: Int = 0, map: String? = nil) {
+  public init(
+    entries: [Entry], targetDuration: Int64, mediaSequence: Int = 0, map: String? = nil,
+    discontinuitySequence: Int? = nil
+  ) {
     self.entries = entries
     self.targetDuration = targetDuration
     self.mediaSequence = mediaSequence
     self.map = map
+    self.discontinuitySequence = discontinuitySequence
   }
 
   /// ceil of the longest segment: valid under both the pre-v6 and v6+ rules
@@ -51,10 +60,11 @@ public struct MediaPlaylist: Sendable {
 
   public func render() -> String {
     var lines = MediaPlaylistLines(
-      version: version, targetDuration: targetDuration, mediaSequence: mediaSequence, iFramesOnly: false, map: map)
+      version: version, targetDuration: targetDuration, mediaSequence: mediaSequence,
+      discontinuitySequence: discontinuitySequence, iFramesOnly: false, map: map)
     for entry in entries {
       lines.beginEntry(durationTicks: entry.durationTicks, key: entry.key, discontinuity: entry.discontinuity,
-        programDateTime: entry.programDateTime)
+        programDateTime: entry.programDateTime, map: entry.map)
       lines.append(entry.uri)
     }
     return lines.rendered()

@@ -36,6 +36,7 @@ extension VerifyRules {
     endListMissing,
     mapAfterKey,
     mediaSequenceInvalid,
+    discontinuitySequenceInvalid,
     groupUnresolved,
     bandwidthBelowPeak,
     averageBandwidthOff,
