@@ -1,4 +1,5 @@
 import Foundation
+import HLSPack
 import HLSPackTestSupport
 import Testing
 
@@ -148,5 +149,29 @@ struct JoinedInputTests {
     #expect(run.stderr.contains("clip.mp4: asset \"show\", inputs[0].parts[1].file: rendition source is"), "\(run.stderr)")
     #expect(run.stderr.contains("the parts cannot share the rendition without re-encoding"), "\(run.stderr)")
     #expect(!FileManager.default.fileExists(atPath: asset.path))
+  }
+
+  /// The fixture matrix's `clear-pre-roll`: the labelled source twice in one
+  /// asset, clear then AES-128; `verify` passes with the keys the database
+  /// lists, `frames` counts both parts, the profile it keeps names the parts.
+  @Test func fixtureCaseClearPreRoll() throws {
+    let folder = try ScratchFolder.make("joined-fixture").appendingPathComponent("fixtures")
+    let run = try Command.run(
+      try Fixtures.executable(),
+      ["fixture", "make", "--output", folder.path, "--duration", "2", "--only", "clear-pre-roll", "--keep-source"])
+    try #require(run.status == 0, "\(run.stderr)")
+    let database = try FixtureDatabase.read(from: folder.appendingPathComponent("fixtures.json"))
+    let fixture = try #require(database.fixtures.first)
+    #expect(fixture.id == "clear-pre-roll" && fixture.frames == 100)
+    #expect(fixture.features == ["aes-128", "ts", "clear-pre-roll"])
+    let media = try Self.entries(folder.appendingPathComponent("clear-pre-roll/labelled/360p/index.m3u8"))
+    #expect(media.sequenceFirst)
+    #expect(media.segments.map(\.method) == ["NONE", "AES-128"])
+    #expect(media.segments.map(\.discontinuity) == [false, true])
+    let verified = try Command.run(
+      try Fixtures.executable(), ["verify", folder.appendingPathComponent(fixture.master).path])
+    #expect(verified.status == 0, "\(verified.text)\(verified.stderr)")
+    let profile = try String(contentsOf: folder.appendingPathComponent(fixture.profile), encoding: .utf8)
+    #expect(profile.contains("../source/labelled.mkv"), "\(profile)")
   }
 }
