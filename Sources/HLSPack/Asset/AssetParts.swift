@@ -48,7 +48,11 @@ struct AssetParts {
 
   var hasAudio: Bool { sources.contains { $0.producer.hasAudio } }
 
-  var notes: [String] { sources.flatMap(\.producer.notes) }
+  /// Each note once: a source joined twice (a pre-roll before and after) would repeat its own.
+  var notes: [String] {
+    var seen = Set<String>()
+    return sources.flatMap(\.producer.notes).filter { seen.insert($0).inserted }
+  }
 
   /// Every part has audio, or none has: a rendition's CODECS and audio
   /// playlists cannot describe sound that comes and goes.
@@ -70,7 +74,8 @@ struct AssetParts {
     var merged: [WrittenStreamFacts] = []
     var done = 0.0
     for (number, source) in sources.enumerated() {
-      let destinations = writers.map { $0.beginPart(number, clear: source.clear) }
+      let start = writers.first?.acceptedTicks ?? 0
+      let destinations = writers.map { $0.beginPart(number, clear: source.clear, start: start) }
       do {
         let facts = try source.producer.run(destinations: destinations) { progress(done + $0) }
         merged =

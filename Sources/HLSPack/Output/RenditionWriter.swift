@@ -57,6 +57,12 @@ final class RenditionWriter: SegmentSink {
   /// The init segment written last, and a later part's own when it differs, for the next segment's EXT-X-MAP.
   private var lastInitialization: [UInt8]?
   private var pendingMap: String?
+  /// Where the part being written starts on the playlist's timeline, 90 kHz.
+  private var partStart: Int64 = 0
+  /// fMP4 after the first part: its fragments' decode times, moved to run on from the parts before.
+  private var timeShift: FragmentTimeShift?
+  /// The media time of every segment accepted so far, 90 kHz.
+  private(set) var acceptedTicks: Int64 = 0
 
   init(
     name: String, asset: String, assetFolder: URL, container: Container, protection: SegmentProtection,
@@ -81,9 +87,13 @@ final class RenditionWriter: SegmentSink {
   /// Segments from here on belong to part `number` of a joined asset, clear
   /// or protected as the profile says; the first of a later part follows an
   /// EXT-X-DISCONTINUITY (RFC 8216bis §4.4.4.3). Where that part's muxer sends them.
-  func beginPart(_ number: Int, clear: Bool) -> SegmentDestination {
+  /// `start`: where the part starts on the playlist's timeline (90 kHz), the
+  /// same in every rendition: the first video rendition's parts before it.
+  func beginPart(_ number: Int, clear: Bool, start: Int64) -> SegmentDestination {
     part = number
     opensPart = number > 0
+    partStart = start
+    timeShift = nil
     keying?.beginPart(at: index, clear: clear)
     return destination
   }
@@ -106,6 +116,7 @@ final class RenditionWriter: SegmentSink {
 
   func acceptInitialization(_ bytes: [UInt8]) throws {
     let name = part == 0 ? "init.mp4" : "init_\(part).mp4"
+    if partStart != 0 { timeShift = try protecting(name) { try FragmentTimeShift(initSegment: bytes, ticks: partStart) } }
     var bytes = bytes
     if let protector, keying?.isInClearPart(index) != true {
       bytes = try protecting(name) { try protector.protectInitialization(bytes, firstSegment: index) }
@@ -120,6 +131,8 @@ final class RenditionWriter: SegmentSink {
   private var uri: String { String(format: "segment_%05d.", index) + container.segmentExtension }
 
   func acceptBytes(_ bytes: [UInt8]) throws {
+    var bytes = bytes
+    if let timeShift { try protecting(uri) { try timeShift.shift(&bytes) } }
     if protector?.protectsFragments == true {
       fragment += bytes
       return
@@ -162,6 +175,7 @@ final class RenditionWriter: SegmentSink {
     record.map = pendingMap
     try file.send(.close(record))
     index += 1
+    acceptedTicks += segment.durationTicks
     opened = false
     opensPart = false
     pendingMap = nil
