@@ -37,8 +37,10 @@ struct MediaPlaylistLines {
     if let map {
       // Init sections are written clear: an AES-128 key in force would
       // declare this one encrypted (RFC 8216bis §4.4.4.5), so it is lifted
-      // first and re-stated after the EXT-X-MAP.
-      if self.key.method == .aes128 {
+      // first and re-stated after the EXT-X-MAP; a clear part's init comes
+      // after its METHOD=NONE, as its segments do (§4.4.4.4: a key applies
+      // to the EXT-X-MAPs after it).
+      if self.key.method == .aes128 || (key.method == .none && self.key != key) {
         lines.append("#EXT-X-KEY:\(KeyTag.none.attributes)")
         self.key = .none
       }
