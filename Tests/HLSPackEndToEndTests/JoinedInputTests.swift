@@ -27,8 +27,9 @@ struct JoinedInputTests {
     _ parts: [(URL, Bool)], container: String, encryption: String, rungs: [String] = Fixtures.defaultRungs,
     audio: String = #"{"codec": "aac", "bitrate": 96000, "channels": 2, "sample_rate": 48000}"#, in folder: URL
   ) throws -> (run: CommandResult, asset: URL) {
-    let list = parts.map { file, clear in
-      #"{"file": "\#(file.path)"\#(clear ? #", "encryption": "none""# : "")}"#
+    let list = try parts.map { file, clear in
+      let part: [String: String] = clear ? ["file": file.path, "encryption": "none"] : ["file": file.path]
+      return String(decoding: try JSONSerialization.data(withJSONObject: part), as: UTF8.self)
     }
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     let profile = folder.appendingPathComponent("profile.json")
