@@ -25,7 +25,8 @@ struct JoinedInputTests {
   /// `parts`: (file, clear) in order. Encodes asset "show" reproducibly; the run and the asset folder.
   static func encode(
     _ parts: [(URL, Bool)], container: String, encryption: String, rungs: [String] = Fixtures.defaultRungs,
-    audio: String = #"{"codec": "aac", "bitrate": 96000, "channels": 2, "sample_rate": 48000}"#, in folder: URL
+    audio: String = #"{"codec": "aac", "bitrate": 96000, "channels": 2, "sample_rate": 48000}"#,
+    segmentFields: String = "", in folder: URL
   ) throws -> (run: CommandResult, asset: URL) {
     let list = try parts.map { file, clear in
       let part: [String: String] = clear ? ["file": file.path, "encryption": "none"] : ["file": file.path]
@@ -36,7 +37,7 @@ struct JoinedInputTests {
     try Data(
       """
       {"version": 1, "inputs": [{"asset": "show", "parts": [\(list.joined(separator: ", "))]}],
-       "segment": {"duration": 1, "container": "\(container)"},
+       "segment": {"duration": 1, "container": "\(container)"\(segmentFields)},
        "video": [\(rungs.joined(separator: ", "))], "audio": \(audio), "encryption": \(encryption)}
       """.utf8
     ).write(to: profile)
@@ -76,15 +77,18 @@ struct JoinedInputTests {
   /// METHOD=NONE over the second pre-roll and the key re-stated after it;
   /// the I-frame playlists the same discontinuities; the EXTINFs add up to
   /// 12 s; `verify` passes; every video and audio frame decodes as the clear
-  /// twin's (the same profile without encryption), 300 pictures. A copy
-  /// whose low rendition lost one discontinuity fails `verify`.
+  /// twin's (the same profile without encryption), 300 pictures; the
+  /// program date-times after the discontinuities run on (0, 2, 6 and 8 s
+  /// after the first frame's). A copy whose low rendition lost one
+  /// discontinuity fails `verify`.
   @Test(arguments: ["ts", "fmp4"])
   func clearPreRollsBetweenEncryptedContent(container: String) throws {
     let folder = try ScratchFolder.make("joined-\(container)")
     let preRoll = try Self.preRoll(), content = try Fixtures.clip()
     let parts = [(preRoll, true), (content, false), (preRoll, true), (content, false)]
+    let dated = #", "program_date_time": "2026-03-01T12:00:00Z""#
     let (run, asset) = try Self.encode(
-      parts, container: container, encryption: #"{"method": "aes-128", "seed": "joined"}"#,
+      parts, container: container, encryption: #"{"method": "aes-128", "seed": "joined"}"#, segmentFields: dated,
       in: folder.appendingPathComponent("protected"))
     try #require(run.status == 0, "\(run.stderr)")
     let expectedMethods = ["NONE", "NONE"] + Array(repeating: "AES-128", count: 4) + ["NONE", "NONE"]
@@ -100,12 +104,18 @@ struct JoinedInputTests {
       #expect(iFrames.segments.filter(\.discontinuity).count == 3, "\(rung)/iframes.m3u8")
       let text = try String(contentsOf: asset.appendingPathComponent("\(rung)/index.m3u8"), encoding: .utf8)
       #expect(text.contains("#EXT-X-DISCONTINUITY\n#EXT-X-KEY:METHOD=NONE\n"), "\(rung)")
+      for playlist in ["index.m3u8", "iframes.m3u8"] {
+        let times = try PlaylistReader(contentsOf: asset.appendingPathComponent("\(rung)/\(playlist)"))
+          .values(of: "#EXT-X-PROGRAM-DATE-TIME")
+        #expect(times == ["00", "02", "06", "08"].map { "2026-03-01T12:00:\($0).000Z" }, "\(rung)/\(playlist)")
+      }
     }
     let verified = try Command.run(try Fixtures.executable(), ["verify", asset.path])
     #expect(verified.status == 0, "\(verified.text)\(verified.stderr)")
 
     let twin = try Self.encode(
-      parts, container: container, encryption: #"{"method": "none"}"#, in: folder.appendingPathComponent("twin"))
+      parts, container: container, encryption: #"{"method": "none"}"#, segmentFields: dated,
+      in: folder.appendingPathComponent("twin"))
     try #require(twin.run.status == 0, "\(twin.run.stderr)")
     for rung in ["high", "low"] {
       let ours = try FixtureClearTwinTests.frameHashes(asset.appendingPathComponent("\(rung)/index.m3u8"))
