@@ -76,7 +76,8 @@ struct EncodeCommand: ParsableCommand {
     for warning in loaded.warnings { logger.warning("\(warning)") }
     let named = inputs.map { ProfileLoader.resolve($0, against: cwd) }
     let sources = named.isEmpty ? loaded.inputs : named
-    guard !sources.isEmpty else {
+    let joined = named.isEmpty ? loaded.joinedInputs : []
+    guard !sources.isEmpty || !joined.isEmpty else {
       printError("no input: name files on the command line or in the profile's \"inputs\"")
       throw ExitStatus.invalidProfile
     }
@@ -92,7 +93,7 @@ struct EncodeCommand: ParsableCommand {
       protecting: [ProfileLoader.resolve(profile, against: cwd)], progress: packaging.reporter(), logger: logger)
     packager.reproducible = reproducible
     packager.verifies = packaging.verify
-    let run = Result { try packager.run(inputs: sources) }
+    let run = Result { try packager.run(inputs: sources, joined: joined) }
     InterruptCleanup.finishing()
     let outcomes: [Packager.Outcome]
     do {

@@ -3,11 +3,15 @@ import HLSPackCore
 import HLSPackMedia
 import Logging
 
-/// Makes one asset from one input: transcode and segment every rung, encrypt,
-/// write playlists, report and key manifests in a staging folder, then publish.
+/// Makes one asset from one input (or the parts of a joined one): transcode
+/// and segment every rung, encrypt, write playlists, report and key manifests
+/// in a staging folder, then publish.
 struct AssetMaker {
   let profile: Profile
+  /// The asset's source; a joined asset's first part.
   let input: URL
+  /// The asset joined from parts, `input` being its first part's file.
+  var joined: JoinedInput?
   let destination: URL
   /// Where the asset's keys are published when they are kept out of it.
   var keysDestination: URL? = nil
@@ -45,15 +49,19 @@ struct AssetMaker {
     let sources = try mediaSources.map { try FileIdentity(path: $0.path) }
     try AssetDestination.check(destination, replace: replace, protecting: protecting)
     let programDateTime = try programDateTimeStart()
-    let transcoder = try producer()
-    if profile.audio != nil || !profile.audioRenditions.isEmpty, !transcoder.hasAudio {
+    let transcoder = try openParts()
+    let wantsAudio = profile.audio != nil || !profile.audioRenditions.isEmpty
+    try transcoder.checkAudio(wanted: wantsAudio)
+    if wantsAudio, !transcoder.hasAudio {
       logger.warning("\(input.path): has no audio stream; the renditions carry video only")
     }
     for note in transcoder.notes { logger.warning("\(note)") }
     // Sidecar subtitles are read first: a bad file fails before any media work.
     let subtitles = try profile.subtitles.map { try SubtitleRendition.load($0, input: input) }
     let provenance =
-      try self.provenance ?? AssetProvenance(profile: profile, input: input, reproducible: isReproducible)
+      try self.provenance
+      ?? AssetProvenance(
+        profile: profile, input: input, otherParts: otherParts, reproducible: isReproducible)
     // One run at a time: a second encode of this asset waits, then finds it published.
     let ownClaim = claim == nil ? try AssetClaim.take(destination, waiting: true) : nil
     defer { ownClaim?.release() }
@@ -99,13 +107,16 @@ struct AssetMaker {
   /// Every media file the asset is made from.
   private var mediaSources: [URL] {
     var seen = Set<String>()
-    return ([input] + profile.video.compactMap(\.source)).filter { seen.insert($0.path).inserted }
+    return ([input] + otherParts + profile.video.compactMap(\.source)).filter { seen.insert($0.path).inserted }
   }
+
+  /// A joined asset's parts after the first.
+  private var otherParts: [URL] { joined.map { $0.parts.dropFirst().map(\.file) } ?? [] }
 
   /// Writes the whole asset into `folder` and its keys into `keysFolder`:
   /// its report, and the seconds of source processed.
   private func make(
-    in folder: URL, keysIn keysFolder: URL, from transcoder: RenditionProducer, subtitles: [SubtitleRendition],
+    in folder: URL, keysIn keysFolder: URL, from transcoder: AssetParts, subtitles: [SubtitleRendition],
     programDateTime: ProgramDateTime?, started: Date
   ) throws -> (report: AssetReport, seconds: Double) {
     let encryption = profile.encryption
@@ -132,7 +143,7 @@ struct AssetMaker {
             singleFile: profile.segment.singleFile, writerLanes: index < profile.video.count ? videoLanes : 1))
       }
       progress.report(ProgressEvent(event: .start, asset: assetName, input: input.path, duration: transcoder.duration))
-      facts = try transcoder.run(destinations: writers.map(\.destination)) { seconds in
+      facts = try transcoder.run(writers: writers) { seconds in
         processed = seconds
         let now = Date()
         // Nothing done yet has no speed: every progress event carries one.
@@ -150,10 +161,12 @@ struct AssetMaker {
     }
     // Every writer is closed, so that no writing thread outlives a failed one.
     _ = try writers.mapAll { try $0.close() }
+    transcoder.joinTimelines(writers)
 
-    let outputs = AssetOutputs(
+    var outputs = AssetOutputs(
       profile: profile, protection: protection, input: input, assetName: assetName, folder: folder,
       keysFolder: keysFolder, keysDestination: keysDestination ?? destination, programDateTime: programDateTime)
+    outputs.joined = joined != nil
     // A reproducible run's report carries no timings.
     let timed = isReproducible ? nil : started
     let (report, warnings) = try outputs.write(writers: writers, facts: facts, subtitles: subtitles, started: timed)
@@ -199,8 +212,16 @@ struct AssetMaker {
     }
   }
 
+  /// Every source opened and checked, before any work.
+  private func openParts() throws -> AssetParts {
+    let sources = joined?.parts.map { (file: $0.file, clear: $0.clear, field: Optional($0.field)) } ?? [
+      (file: input, clear: false, field: nil)
+    ]
+    return try AssetParts(asset: assetName, sources: sources, copies: profile.copiesVideo, open: producer(for:))
+  }
+
   /// Transcoding, or packaging as-is when every rung copies its source.
-  private func producer() throws -> RenditionProducer {
+  private func producer(for input: URL) throws -> RenditionProducer {
     let output = RenditionOutput(
       container: profile.segment.container, segmentDuration: profile.segment.duration, reproducible: isReproducible)
     if profile.copiesVideo {

@@ -20,6 +20,13 @@ struct AssetOutputs {
   /// The wall-clock time of the first video frame, resolved from
   /// `segment.program_date_time`; nil writes no EXT-X-PROGRAM-DATE-TIME.
   var programDateTime: ProgramDateTime? = nil
+  /// An asset joined from parts: its playlists state EXT-X-DISCONTINUITY-SEQUENCE.
+  var joined = false
+
+  /// EXT-X-DISCONTINUITY-SEQUENCE of every media and I-frame playlist: 0, as
+  /// every discontinuity of a VOD playlist is in it (RFC 8216bis §4.4.3.3);
+  /// left out, as it may be, for an asset of one source.
+  private var discontinuitySequence: Int? { joined ? 0 : nil }
 
   /// Writes everything; `writers` and `facts` hold the video renditions, then
   /// the alternate audio renditions in profile order.
@@ -106,10 +113,10 @@ struct AssetOutputs {
         .init(
           uri: record.uri, durationTicks: record.durationTicks, key: record.key, discontinuity: record.discontinuity,
           programDateTime: clock?.time(at: record.startTicks, first: index == 0, discontinuity: record.discontinuity),
-          byteRange: record.byteRange)
+          byteRange: record.byteRange, map: record.map)
       },
       targetDuration: targetDuration, map: writer.initialization, mapRange: writer.initializationRange,
-      mapKey: writer.initializationRecord?.key ?? .none)
+      mapKey: writer.initializationRecord?.key ?? .none, discontinuitySequence: discontinuitySequence)
     let playlistPath = "\(writer.name)/index.m3u8"
     try write(playlist.render(), to: playlistPath)
 
@@ -207,22 +214,26 @@ struct AssetOutputs {
   private func iFramePlaylist(_ writer: RenditionWriter, targetDuration: Int64, clock: WallClock?) -> IFramePlaylist? {
     var entries: [IFramePlaylist.Entry] = []
     var ends: [Int64] = []
-    // A segment's discontinuity goes before its first I-frame (a segment without one passes it on).
+    // A segment's discontinuity and EXT-X-MAP go before its first I-frame (a segment without one passes them on).
     var discontinuity = false
+    var map: String?
     for record in writer.records {
       var key = record.key
       // Explicit IVs, except with FairPlay, which delivers the IV with the key (Apple HLS Authoring Spec 13.1–13.4).
       if key.method != .none, !profile.encryption.fairPlay { key.iv = record.iv }
       discontinuity = discontinuity || record.discontinuity
+      map = record.map ?? map
       for range in record.keyframes {
         entries.append(
           .init(
             uri: record.uri, offset: (record.byteOffset ?? 0) + range.offset, length: range.length, durationTicks: 0,
             key: key,
             discontinuity: discontinuity,
-            programDateTime: clock?.time(at: range.ptsTicks, first: entries.isEmpty, discontinuity: discontinuity)))
+            programDateTime: clock?.time(at: range.ptsTicks, first: entries.isEmpty, discontinuity: discontinuity),
+            map: map))
         ends.append(range.ptsTicks)
         discontinuity = false
+        map = nil
       }
     }
     guard let last = writer.records.last else { return nil }
@@ -230,7 +241,8 @@ struct AssetOutputs {
     for i in entries.indices { entries[i].durationTicks = ends[i + 1] - ends[i] }
     return IFramePlaylist(
       entries: entries, map: writer.initialization, targetDuration: targetDuration,
-      mapRange: writer.initializationRange, mapKey: writer.initializationRecord?.key ?? .none)
+      mapRange: writer.initializationRange, mapKey: writer.initializationRecord?.key ?? .none,
+      discontinuitySequence: discontinuitySequence)
   }
 
   private var ivModeName: String {

@@ -60,11 +60,12 @@ public struct Packager {
   }
 
   /// Every file the run reads: inputs, rung sources, sidecar subtitles, key files and `protecting`.
-  private func filesRead(inputs: [URL]) -> [URL] {
+  private func filesRead(inputs: [URL], joined: [JoinedInput]) -> [URL] {
     let subtitles = inputs.flatMap { input in
       profile.subtitles.map { URL(fileURLWithPath: SubtitleRendition.file(of: $0, for: input), isDirectory: false) }
     }
-    return protecting + inputs + profile.video.compactMap(\.source) + subtitles
+    return protecting + inputs + joined.flatMap { $0.parts.map(\.file) } + profile.video.compactMap(\.source)
+      + subtitles
       + profile.encryption.keyFiles.map { URL(fileURLWithPath: $0, isDirectory: false) }
   }
 
@@ -89,21 +90,34 @@ public struct Packager {
     }
   }
 
-  public func run(inputs: [URL]) throws -> [Outcome] {
-    let destinations = try Self.destinations(for: inputs, output: output)
+  /// `joined`: assets joined from parts (the profile's), made after `inputs`' assets.
+  public func run(inputs: [URL], joined: [JoinedInput] = []) throws -> [Outcome] {
+    var destinations = try Self.destinations(for: inputs, output: output)
+    for asset in joined {
+      let folder = output.appendingPathComponent(asset.asset)
+      if let i = destinations.firstIndex(where: { $0.lastPathComponent.utf8.elementsEqual(asset.asset.utf8) }) {
+        throw PackError.input(
+          path: inputs[i].path, reason: "would write the same asset folder \"\(asset.asset)\" as an input made of parts")
+      }
+      destinations.append(folder)
+    }
+    let sources = inputs + joined.compactMap { $0.parts.first?.file }
+    let joinedBySource: [JoinedInput?] = inputs.map { _ in nil } + joined.map { Optional($0) }
     let encrypts = SegmentProtection(profile).encrypts
     let keysDestinations = try Self.keysDestinations(
       for: destinations, keysFolder: encrypts ? profile.encryption.keysFolder : nil)
     // A run that publishes nothing leaves no output folder it made itself.
     let outputExisted = FileManager.default.fileExists(atPath: output.path)
     defer { if !outputExisted { rmdir(output.path) } }
-    let readFiles = filesRead(inputs: inputs)
-    return zip(inputs, zip(destinations, keysDestinations)).map { input, destinations in
-      let (destination, keysDestination) = destinations
+    let readFiles = filesRead(inputs: inputs, joined: joined)
+    return sources.indices.map { index in
+      let input = sources[index]
+      let destination = destinations[index]
       var encoder = AssetMaker(
-        profile: profile, input: input, destination: destination, keysDestination: keysDestination, replace: replace,
-        protecting: readFiles,
+        profile: profile, input: input, destination: destination, keysDestination: keysDestinations[index],
+        replace: replace, protecting: readFiles,
         progress: progress, logger: logger)
+      encoder.joined = joinedBySource[index]
       encoder.reproducible = reproducible
       encoder.verifies = verifies
       do {

@@ -18,6 +18,9 @@ struct FixtureCase {
   var overrides: [String: Any]
   /// Extra encryption fields (over `{"method": method}`).
   var encryption: [String: Any] = [:]
+  /// An asset joined from parts of the labelled source, each clear (true) or
+  /// encrypted as the case says; empty for the source packaged once.
+  var parts: [Bool] = []
 }
 
 /// The documented vocabulary of `features` in fixtures.json.
@@ -28,6 +31,7 @@ enum FixtureFeature: String, Sendable, CaseIterable {
   case fairplay, cbcs
   case singleFile = "single-file"
   case encryptedInit = "encrypted-init"
+  case clearPreRoll = "clear-pre-roll"
 }
 
 extension FixtureCase {
@@ -114,6 +118,12 @@ extension FixtureCase {
         "AES-128 fMP4 whose init segment is encrypted too: an EXT-X-KEY with its own explicit IV stands before the EXT-X-MAP, and the player decrypts the init segment with that key and IV, then each segment with its own IV (RFC 8216bis 4.4.4.5). Players that take the init segment to be clear, or decrypt it with the first segment's IV, fail.",
       method: "aes-128", container: "fmp4", videoCodec: "avc1", features: [.aes128, .fmp4, .encryptedInit],
       overrides: [:], encryption: ["encrypt_init": true]),
+    FixtureCase(
+      id: "clear-pre-roll",
+      description:
+        "A clear pre-roll joined to AES-128 content in one playlist (the labelled source twice, the first time clear): EXT-X-DISCONTINUITY between them, the key from the content on. The player plays through the switch without a stall, and the frame counter starts again after it.",
+      method: "aes-128", container: "ts", videoCodec: "avc1", features: [.aes128, .ts, .clearPreRoll], overrides: [:],
+      parts: [true, false]),
     ]
   }
 

@@ -118,8 +118,10 @@ public struct FixtureMaker {
     -> FixtureDatabase.Fixture
   {
     let profileFile = profiles.appendingPathComponent("\(fixture.id).json")
-    try FixtureProfile.json(for: fixture, seed: request.seed, singleAudioTrack: request.source != nil)
-      .write(to: profileFile)
+    try FixtureProfile.json(
+      for: fixture, seed: request.seed, singleAudioTrack: request.source != nil, sourceFile: source.lastPathComponent
+    )
+    .write(to: profileFile)
     let profile: Profile
     do {
       profile = try ProfileLoader.load(contentsOf: profileFile)
@@ -130,7 +132,12 @@ public struct FixtureMaker {
       profile: profile, output: staging.appendingPathComponent(fixture.id), replace: false,
       progress: SilentProgress(), logger: logger)
     packager.reproducible = true
-    for outcome in try packager.run(inputs: [source]) {
+    // A case joined from parts takes every part from this run's source.
+    let joined = profile.joinedInputs.map { input in
+      JoinedInput(
+        asset: input.asset, parts: input.parts.map { JoinedInput.Part(file: source, clear: $0.clear, field: $0.field) })
+    }
+    for outcome in try packager.run(inputs: joined.isEmpty ? [source] : [], joined: joined) {
       if let error = outcome.error { throw FixtureRequestError("fixture \(fixture.id): \(error)", usage: false) }
     }
     let asset = "\(fixture.id)/\(Self.sourceName)"
@@ -138,7 +145,7 @@ public struct FixtureMaker {
       id: fixture.id, description: fixture.description, master: "\(asset)/master.m3u8", method: fixture.method,
       container: fixture.container, videoCodec: fixture.videoCodec, features: fixture.features.map(\.rawValue),
       keys: try keys(staging.appendingPathComponent("\(asset)/\(KeysManifestFile.name)"), asset: asset),
-      frames: request.source == nil ? request.frameCount : nil,
+      frames: request.source == nil ? request.frameCount * max(1, fixture.parts.count) : nil,
       scenario: fixture.scenario.map { "Profiles/scenarios/\($0)" }, profile: "profiles/\(fixture.id).json")
   }
 

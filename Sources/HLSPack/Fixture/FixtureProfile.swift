@@ -35,7 +35,9 @@ enum FixtureProfile {
   /// The whole profile of `fixture`, as JSON.
   /// `singleAudioTrack`: footage from `--source` may have one audio track,
   /// which both alternate renditions then take.
-  static func json(for fixture: FixtureCase, seed: String, singleAudioTrack: Bool) throws -> Data {
+  /// `sourceFile`: the source's file name, which a case joined from parts
+  /// names as `../source/<file>` (where `--keep-source` keeps it).
+  static func json(for fixture: FixtureCase, seed: String, singleAudioTrack: Bool, sourceFile: String) throws -> Data {
     var profile: [String: Any] = [
       "version": 1, "labels": true,
       // The matrix is for players on a test network, not for offline downloads.
@@ -45,6 +47,12 @@ enum FixtureProfile {
       "audio": ["codec": "aac", "bitrate": 96_000, "channels": 2],
     ]
     for (key, value) in fixture.overrides { profile[key] = value }
+    if !fixture.parts.isEmpty {
+      let parts = fixture.parts.map { clear in
+        ["file": "../source/\(sourceFile)"].merging(clear ? ["encryption": "none"] : [:]) { $1 }
+      }
+      profile["inputs"] = [["asset": FixtureMaker.sourceName, "parts": parts]]
+    }
     if singleAudioTrack, fixture.overrides["audio"] != nil {
       profile["audio"] = alternateAudio.map { rendition in rendition.merging(["track": 0]) { $1 } }
     }

@@ -25,6 +25,10 @@ struct SegmentRecord: Sendable {
 
   /// Its bytes in the rendition's single file (EXT-X-BYTERANGE); nil when it is a file of its own.
   var byteRange: SegmentByteRange? { byteOffset.map { SegmentByteRange(length: byteCount, offset: $0) } }
+  /// The part of a joined asset the segment belongs to (0 for a plain asset).
+  var part = 0
+  /// EXT-X-MAP before this segment: its part's init segment, which differs from the one in force.
+  var map: String? = nil
 }
 
 /// Receives one rendition's segments from its muxing thread, part by part,
@@ -57,6 +61,19 @@ final class RenditionWriter: SegmentSink {
   private var opened = false
   /// With a protector that `protectsFragments`: the fragment's bytes so far.
   private var fragment: [UInt8] = []
+  /// The part of a joined asset being written (0 for a plain asset).
+  private var part = 0
+  /// The next segment opens a part after the first: EXT-X-DISCONTINUITY before it.
+  private var opensPart = false
+  /// The init segment written last, and a later part's own when it differs, for the next segment's EXT-X-MAP.
+  private var lastInitialization: [UInt8]?
+  private var pendingMap: String?
+  /// Where the part being written starts on the playlist's timeline, 90 kHz.
+  private var partStart: Int64 = 0
+  /// fMP4 after the first part: its fragments' decode times, moved to run on from the parts before.
+  private var timeShift: FragmentTimeShift?
+  /// The media time of every segment accepted so far, 90 kHz.
+  private(set) var acceptedTicks: Int64 = 0
 
   init(
     name: String, asset: String, assetFolder: URL, container: Container, protection: SegmentProtection,
@@ -72,9 +89,34 @@ final class RenditionWriter: SegmentSink {
   }
 
   /// Where the muxer sends this rendition's segments, with the sample
-  /// encryptor it runs first when the rendition has one.
+  /// encryptor it runs first when the rendition has one (a later part's
+  /// muxer counts its segments from 0, so they are numbered on from here).
   var destination: SegmentDestination {
-    SegmentDestination(sink: self, sampleEncryptor: protector?.sampleEncryptor)
+    let encryptor = protector?.sampleEncryptor.map { index == 0 ? $0 : PartSampleEncryptor($0, firstSegment: index) }
+    return SegmentDestination(sink: self, sampleEncryptor: encryptor)
+  }
+
+  /// Segments from here on belong to part `number` of a joined asset, clear
+  /// or protected as the profile says; the first of a later part follows an
+  /// EXT-X-DISCONTINUITY (RFC 8216bis §4.4.4.3). Where that part's muxer sends them.
+  /// `start`: where the part starts on the playlist's timeline (90 kHz), the
+  /// same in every rendition: the first video rendition's parts before it.
+  func beginPart(_ number: Int, clear: Bool, start: Int64) -> SegmentDestination {
+    part = number
+    opensPart = number > 0
+    partStart = start
+    timeShift = nil
+    keying?.beginPart(at: index, clear: clear)
+    return destination
+  }
+
+  /// Moves part `number`'s segments by `ticks` on the playlist's timeline
+  /// (each part's muxer starts its own): called after `close()`.
+  func shiftPart(_ number: Int, by ticks: Int64) {
+    for i in records.indices where records[i].part == number {
+      records[i].startTicks += ticks
+      for k in records[i].keyframes.indices { records[i].keyframes[k].ptsTicks += ticks }
+    }
   }
 
   private var keying: SegmentKeying? { protector?.keying }
@@ -85,11 +127,21 @@ final class RenditionWriter: SegmentSink {
   }
 
   func acceptInitialization(_ bytes: [UInt8]) throws {
+    let name = singleFile ? container.singleFileName : part == 0 ? "init.mp4" : "init_\(part).mp4"
+    if partStart != 0 { timeShift = try protecting(name) { try FragmentTimeShift(initSegment: bytes, ticks: partStart) } }
     var bytes = bytes
-    let name = singleFile ? container.singleFileName : "init.mp4"
-    if let protector { bytes = try protecting(name) { try protector.protectInitialization(bytes) } }
+    if let protector, keying?.isInClearPart(index) != true {
+      bytes = try protecting(name) { try protector.protectInitialization(bytes, firstSegment: index) }
+    }
     guard singleFile else {
+      // A later part whose init segment is the one in force needs no EXT-X-MAP of its own.
+      guard bytes != lastInitialization else { return }
       try writeFile(bytes, to: folder.appendingPathComponent(name))
+      lastInitialization = bytes
+      guard part == 0 else {
+        pendingMap = name
+        return
+      }
       initialization = name
       if let material = try keying?.initializationMaterial() {
         initializationRecord = SegmentRecord(
@@ -117,6 +169,8 @@ final class RenditionWriter: SegmentSink {
   }
 
   func acceptBytes(_ bytes: [UInt8]) throws {
+    var bytes = bytes
+    if let timeShift { try protecting(uri) { try timeShift.shift(&bytes) } }
     if protector?.protectsFragments == true {
       fragment += bytes
       return
@@ -137,23 +191,32 @@ final class RenditionWriter: SegmentSink {
     try open()
     let material = try keying?.material(for: index)
     var keyframes = segment.keyframes
-    var discontinuity = false
+    var discontinuity = opensPart
     if let protector {
       if protector.protectsFragments {
-        let protected = try protecting(uri) { try protector.protectFragment(fragment, index: index) }
+        var bytes = fragment
+        // A clear part's fragments are written as they are.
+        if keying?.isInClearPart(index) != true {
+          bytes = try protecting(uri) { try protector.protectFragment(fragment, index: index) }
+          keyframes = Self.keyframes(of: bytes, measuredAgain: segment.keyframes)
+        }
         fragment.removeAll(keepingCapacity: true)
-        keyframes = Self.keyframes(of: protected, measuredAgain: segment.keyframes)
-        try file.send(.bytes(protected))
+        try file.send(.bytes(bytes))
       }
-      discontinuity = try protecting(uri) { try protector.finishSegment(index, material: material) }
+      discontinuity = try protecting(uri) { try protector.finishSegment(index, material: material) } || discontinuity
     }
-    let record = SegmentRecord(
+    var record = SegmentRecord(
       uri: uri, startTicks: segment.startTicks, durationTicks: segment.durationTicks, byteCount: 0, sha256: nil,
       key: material?.tag ?? .none, keyID: material?.key.content.idHex, keyFile: material?.key.file,
       period: keying?.period(of: index) ?? 0, iv: material?.iv, keyframes: keyframes, discontinuity: discontinuity)
+    record.part = part
+    record.map = pendingMap
     try file.send(.close(record))
     index += 1
+    acceptedTicks += segment.durationTicks
     opened = false
+    opensPart = false
+    pendingMap = nil
   }
 
   /// A protected fragment's moof grew: its I-frame range (moof + first sample)

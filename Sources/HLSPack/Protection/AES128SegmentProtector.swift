@@ -14,7 +14,7 @@ final class AES128SegmentProtector: SegmentProtector {
 
   var encryptsWholeSegments: Bool { true }
 
-  func protectInitialization(_ bytes: [UInt8]) throws -> [UInt8] {
+  func protectInitialization(_ bytes: [UInt8], firstSegment: Int) throws -> [UInt8] {
     guard let material = try keying.initializationMaterial() else { return bytes }
     return try AES128CBC().encryptPadded(bytes, key: material.key.content.bytes, iv: material.iv)
   }

@@ -22,9 +22,10 @@ final class CBCSRenditionProtector: SegmentProtector {
 
   var protectsFragments: Bool { true }
 
-  /// Protects the init segment with the key of the first segment.
-  func protectInitialization(_ bytes: [UInt8]) throws -> [UInt8] {
-    guard let material = try keying.material(for: 0) else {
+  /// Protects the init segment with the key of the first segment it serves
+  /// (a joined asset's encrypted part has an init segment of its own).
+  func protectInitialization(_ bytes: [UInt8], firstSegment: Int) throws -> [UInt8] {
+    guard let material = try keying.material(for: firstSegment) else {
       throw PackError.crypto("cbcs in fMP4 cannot start with clear segments (clear_lead_segments)")
     }
     keyID = material.key.content.id

@@ -20,6 +20,9 @@ final class SegmentKeying {
   private let keys: KeyRing
   private var decided: [Int: Material] = [:]
   private var initialization: Material?
+  /// The first segment of every part of a joined asset, with whether the
+  /// part is clear; a plain asset has none.
+  private var parts: [(firstSegment: Int, clear: Bool)] = []
 
   init(rendition: String, asset: String, protection: SegmentProtection, encryption: EncryptionSettings, keys: KeyRing) {
     self.rendition = rendition
@@ -33,9 +36,20 @@ final class SegmentKeying {
     encryption.rotateEvery.map { (index - encryption.clearLeadSegments) / $0 } ?? 0
   }
 
-  /// Nil for a clear segment (within the clear lead).
+  /// Segments from `firstSegment` on belong to a part that is clear or follows the profile.
+  func beginPart(at firstSegment: Int, clear: Bool) {
+    parts.append((firstSegment, clear))
+  }
+
+  /// Whether segment `index` belongs to a part of a joined asset that stays clear.
+  func isInClearPart(_ index: Int) -> Bool {
+    parts.last(where: { $0.firstSegment <= index })?.clear == true
+  }
+
+  /// Nil for a clear segment (within the clear lead, or of a clear part).
   func material(for index: Int) throws -> Material? {
     guard index >= encryption.clearLeadSegments else { return nil }
+    if isInClearPart(index) { return nil }
     if let known = decided[index] { return known }
     let period = self.period(of: index)
     let key = try keys.key(rendition: rendition, period: period)

@@ -16,8 +16,8 @@ protocol SegmentProtector: AnyObject {
   var encryptsWholeSegments: Bool { get }
   /// Each segment's bytes are held until it is complete and then go through `protectFragment`.
   var protectsFragments: Bool { get }
-  /// The init segment as it is written.
-  func protectInitialization(_ bytes: [UInt8]) throws -> [UInt8]
+  /// The init segment as it is written, for the segments from `firstSegment` on.
+  func protectInitialization(_ bytes: [UInt8], firstSegment: Int) throws -> [UInt8]
   /// Segment `index` (a whole fragment) as it is written.
   func protectFragment(_ bytes: [UInt8], index: Int) throws -> [UInt8]
   /// Called when segment `index` is complete, with its keying: why it must not
@@ -29,7 +29,7 @@ extension SegmentProtector {
   var sampleEncryptor: SampleEncryptor? { nil }
   var encryptsWholeSegments: Bool { false }
   var protectsFragments: Bool { false }
-  func protectInitialization(_ bytes: [UInt8]) throws -> [UInt8] { bytes }
+  func protectInitialization(_ bytes: [UInt8], firstSegment: Int) throws -> [UInt8] { bytes }
   func protectFragment(_ bytes: [UInt8], index: Int) throws -> [UInt8] { bytes }
   func finishSegment(_ index: Int, material: SegmentKeying.Material?) throws -> Bool { false }
 }

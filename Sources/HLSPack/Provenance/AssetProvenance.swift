@@ -22,13 +22,14 @@ public struct AssetProvenance: Sendable, Codable, Equatable {
   }
 
   /// `reproducible`: the run's record must repeat to the byte, so it holds no times.
-  public init(profile: Profile, input: URL, reproducible: Bool) throws {
+  /// `otherParts`: the further sources of an asset joined from parts, in order.
+  public init(profile: Profile, input: URL, otherParts: [URL] = [], reproducible: Bool) throws {
     version = HLSPackVersion.current
     let timed = !reproducible
     self.input = try FileFingerprint.of(input, withModificationTime: timed)
     let stem = input.deletingPathExtension().lastPathComponent
     let files =
-      profile.video.compactMap(\.source)
+      otherParts + profile.video.compactMap(\.source)
       + profile.subtitles.map {
         URL(fileURLWithPath: $0.file.replacingOccurrences(of: "{stem}", with: stem))
       }
@@ -46,6 +47,7 @@ public struct AssetProvenance: Sendable, Codable, Equatable {
   static func digest(of profile: Profile) throws -> String {
     var effective = profile
     effective.inputs = []
+    effective.joinedInputs = []
     effective.output = nil
     var description = String(reflecting: effective)
     for unset in laterSettingsUnset {
@@ -55,7 +57,7 @@ public struct AssetProvenance: Sendable, Codable, Equatable {
   }
 
   /// How each setting added after the first release reads in the description while unset.
-  static let laterSettingsUnset = [", programDateTime: nil", ", singleFile: false"]
+  static let laterSettingsUnset = [", programDateTime: nil", ", singleFile: false", ", joinedInputs: []"]
 
   /// The record of the asset published at `folder`, if it has a readable one:
   /// a regular file, never a link, pipe or device put there in its place.

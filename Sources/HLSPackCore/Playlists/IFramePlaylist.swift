@@ -17,11 +17,14 @@ public struct IFramePlaylist: Sendable {
     /// EXT-X-PROGRAM-DATE-TIME of this I-frame: the same as the media
     /// playlists give the same media time.
     public var programDateTime: ProgramDateTime?
+    /// EXT-X-MAP before this entry: its segment's part has an init section of its own.
+    public var map: String?
 
     public init(
       uri: String, offset: Int, length: Int, durationTicks: Int64, key: KeyTag, discontinuity: Bool = false,
-      programDateTime: ProgramDateTime? = nil
+      programDateTime: ProgramDateTime? = nil, map: String? = nil
     ) {
+      self.map = map
       self.uri = uri
       self.offset = offset
       self.length = length
@@ -41,15 +44,19 @@ public struct IFramePlaylist: Sendable {
   /// The presentation's, as in every other media playlist of it (an entry
   /// never outlasts the segment it is in).
   public var targetDuration: Int64
+  /// EXT-X-DISCONTINUITY-SEQUENCE, written when set (an asset joined from parts).
+  public var discontinuitySequence: Int?
 
   public init(
-    entries: [Entry], map: String?, targetDuration: Int64, mapRange: SegmentByteRange? = nil, mapKey: KeyTag = .none
+    entries: [Entry], map: String?, targetDuration: Int64, mapRange: SegmentByteRange? = nil, mapKey: KeyTag = .none,
+    discontinuitySequence: Int? = nil
   ) {
     self.entries = entries
     self.map = map
     self.targetDuration = targetDuration
     self.mapRange = mapRange
     self.mapKey = mapKey
+    self.discontinuitySequence = discontinuitySequence
   }
 
   /// 4 for EXT-X-BYTERANGE and EXT-X-I-FRAMES-ONLY, 5 with EXT-X-MAP (RFC 8216bis §8).
@@ -59,12 +66,12 @@ public struct IFramePlaylist: Sendable {
 
   public func render() -> String {
     var lines = MediaPlaylistLines(
-      version: version, targetDuration: targetDuration, mediaSequence: 0, iFramesOnly: true, map: map,
-      mapRange: mapRange, mapKey: mapKey)
+      version: version, targetDuration: targetDuration, mediaSequence: 0,
+      discontinuitySequence: discontinuitySequence, iFramesOnly: true, map: map, mapRange: mapRange, mapKey: mapKey)
     var lastEnd: (uri: String, end: Int)?
     for entry in entries {
       lines.beginEntry(durationTicks: entry.durationTicks, key: entry.key, discontinuity: entry.discontinuity,
-        programDateTime: entry.programDateTime)
+        programDateTime: entry.programDateTime, map: entry.map)
       // The offset may be left out when the range continues the previous one.
       let continues = lastEnd.map { $0.uri == entry.uri && $0.end == entry.offset } ?? false
       lines.append("#EXT-X-BYTERANGE:\(entry.length)" + (continues ? "" : "@\(entry.offset)"))

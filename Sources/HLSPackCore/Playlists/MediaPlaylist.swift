@@ -11,10 +11,12 @@ public struct MediaPlaylist: Sendable {
     public var programDateTime: ProgramDateTime?
     /// EXT-X-BYTERANGE: the segment's bytes in a rendition's single file.
     public var byteRange: SegmentByteRange?
+    /// EXT-X-MAP before this segment: the init section of a later part that differs from the one in force.
+    public var map: String?
 
     public init(
       uri: String, durationTicks: Int64, key: KeyTag, discontinuity: Bool = false,
-      programDateTime: ProgramDateTime? = nil, byteRange: SegmentByteRange? = nil
+      programDateTime: ProgramDateTime? = nil, byteRange: SegmentByteRange? = nil, map: String? = nil
     ) {
       self.uri = uri
       self.durationTicks = durationTicks
@@ -22,6 +24,7 @@ public struct MediaPlaylist: Sendable {
       self.discontinuity = discontinuity
       self.programDateTime = programDateTime
       self.byteRange = byteRange
+      self.map = map
     }
   }
 
@@ -36,10 +39,12 @@ public struct MediaPlaylist: Sendable {
   /// The key that encrypts the initialization segment, written before the
   /// EXT-X-MAP; `.none`: it is clear.
   public var mapKey: KeyTag
+  /// EXT-X-DISCONTINUITY-SEQUENCE, written when set (an asset joined from parts).
+  public var discontinuitySequence: Int?
 
   public init(
     entries: [Entry], targetDuration: Int64, mediaSequence: Int = 0, map: String? = nil,
-    mapRange: SegmentByteRange? = nil, mapKey: KeyTag = .none
+    mapRange: SegmentByteRange? = nil, mapKey: KeyTag = .none, discontinuitySequence: Int? = nil
   ) {
     self.entries = entries
     self.targetDuration = targetDuration
@@ -47,6 +52,7 @@ public struct MediaPlaylist: Sendable {
     self.map = map
     self.mapRange = mapRange
     self.mapKey = mapKey
+    self.discontinuitySequence = discontinuitySequence
   }
 
   /// ceil of the longest segment: valid under both the pre-v6 and v6+ rules
@@ -65,11 +71,11 @@ public struct MediaPlaylist: Sendable {
 
   public func render() -> String {
     var lines = MediaPlaylistLines(
-      version: version, targetDuration: targetDuration, mediaSequence: mediaSequence, iFramesOnly: false, map: map,
-      mapRange: mapRange, mapKey: mapKey)
+      version: version, targetDuration: targetDuration, mediaSequence: mediaSequence,
+      discontinuitySequence: discontinuitySequence, iFramesOnly: false, map: map, mapRange: mapRange, mapKey: mapKey)
     for entry in entries {
       lines.beginEntry(durationTicks: entry.durationTicks, key: entry.key, discontinuity: entry.discontinuity,
-        programDateTime: entry.programDateTime)
+        programDateTime: entry.programDateTime, map: entry.map)
       if let range = entry.byteRange { lines.append("#EXT-X-BYTERANGE:\(range.text)") }
       lines.append(entry.uri)
     }

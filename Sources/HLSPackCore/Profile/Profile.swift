@@ -5,6 +5,8 @@ import Foundation
 public struct Profile: Sendable, Equatable {
   /// Inputs named by the profile, already resolved against the profile's folder.
   public var inputs: [URL]
+  /// Assets the profile joins from parts (`inputs` entries with `parts`), in profile order.
+  public var joinedInputs: [JoinedInput] = []
   /// The output folder named by the profile, resolved against the profile's folder.
   public var output: URL?
   public var segment: SegmentSettings

@@ -69,7 +69,7 @@ public enum ProfileLoader {
       throw r.error("version", "unsupported version \(version); this hlspack reads version \(supportedVersion)")
     }
 
-    let inputs = try readInputs(r.array("inputs") ?? [], file: file, baseDirectory: baseDirectory)
+    let inputs = try JoinedInputReader.read(r.array("inputs") ?? [], file: file, baseDirectory: baseDirectory)
     let output = try r.string("output").map { p -> URL in
       guard !p.isEmpty else { throw r.error("output", "must not be empty") }
       return resolve(p, against: baseDirectory)
@@ -120,23 +120,15 @@ public enum ProfileLoader {
     )
 
     var profile = Profile(
-      inputs: inputs, output: output, segment: segment, video: rungs, audio: audio, encryption: encryption)
+      inputs: inputs.plain, output: output, segment: segment, video: rungs, audio: audio, encryption: encryption)
     profile.audioRenditions = audioRenditions
     profile.audioOnlyVariants = audioOnlyVariants
     profile.subtitles = subtitles
     profile.lowVariantBandwidth = lowVariantBandwidth
     profile.labels = labels
+    try JoinedInputReader.checkCombinations(inputs.joined, profile: profile, file: file)
+    profile.joinedInputs = inputs.joined
     return profile
-  }
-
-  static func readInputs(_ list: [JSONValue], file: String, baseDirectory: URL) throws -> [URL] {
-    let basePath = baseDirectory.path
-    return try list.enumerated().map { i, item in
-      guard case .string(let p) = item, !p.isEmpty else {
-        throw ProfileError(file: file, path: "$.inputs[\(i)]", message: "expected a non-empty path string")
-      }
-      return resolve(p, inFolder: basePath)
-    }
   }
 
   static func readRungs(_ list: [JSONValue], file: String, baseDirectory: URL) throws -> [VideoRung] {

@@ -19,6 +19,7 @@ public enum PlaylistRules {
   public static func media(_ playlist: VerifiedMediaPlaylist, file: String) -> [Finding] {
     extinf(playlist, file: file) + targetDuration(playlist, file: file) + endList(playlist, file: file)
       + mapBeforeKey(playlist, file: file) + mediaSequence(playlist, file: file)
+      + discontinuitySequence(playlist, file: file)
       + playlist.keys.flatMap { keySyntax($0, file: file) }
   }
 
@@ -90,6 +91,26 @@ public enum PlaylistRules {
         return nil
       }
       return Finding(VerifyRules.mediaSequenceInvalid, file: file, line: tag.line, detail: detail)
+    }
+  }
+
+  /// One EXT-X-DISCONTINUITY-SEQUENCE at most, before the first segment and
+  /// any EXT-X-DISCONTINUITY, with a decimal-integer (RFC 8216bis §4.4.3.3):
+  /// clients match the discontinuities of variants by it.
+  static func discontinuitySequence(_ playlist: VerifiedMediaPlaylist, file: String) -> [Finding] {
+    playlist.discontinuitySequenceTags.enumerated().compactMap { index, tag in
+      let detail: String
+      if index > 0 {
+        detail =
+          "a second EXT-X-DISCONTINUITY-SEQUENCE (the first is on line \(playlist.discontinuitySequenceTags[0].line))"
+      } else if tag.late {
+        detail = "EXT-X-DISCONTINUITY-SEQUENCE comes after a segment or an EXT-X-DISCONTINUITY"
+      } else if PlaylistNumber.decimalInteger(tag.value) == nil {
+        detail = "EXT-X-DISCONTINUITY-SEQUENCE:\(PlaylistNumber.shown(tag.value)) is not a decimal-integer"
+      } else {
+        return nil
+      }
+      return Finding(VerifyRules.discontinuitySequenceInvalid, file: file, line: tag.line, detail: detail)
     }
   }
 

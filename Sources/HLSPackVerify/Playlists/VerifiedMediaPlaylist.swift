@@ -75,6 +75,9 @@ public struct VerifiedMediaPlaylist: Sendable {
   public var keys: [Key] = []
   /// Every EXT-X-MEDIA-SEQUENCE as written, and whether a segment came before it.
   public var mediaSequenceTags: [(line: Int, value: String, afterSegment: Bool)] = []
+  /// Every EXT-X-DISCONTINUITY-SEQUENCE as written, and whether a segment or
+  /// an EXT-X-DISCONTINUITY came before it.
+  public var discontinuitySequenceTags: [(line: Int, value: String, late: Bool)] = []
   /// Lines of the EXT-X-MAP tags.
   public var mapLines: [Int] = []
   public var segments: [Segment] = []
@@ -87,6 +90,7 @@ public struct VerifiedMediaPlaylist: Sendable {
     var key: Key?
     var map: (uri: String?, line: Int, key: Key?, range: (length: Int, offset: Int)?)?
     var discontinuity = false
+    var discontinuitySeen = false
     var programDateTime: (line: Int, value: String)?
     for entry in text.entries {
       switch entry {
@@ -101,7 +105,11 @@ public struct VerifiedMediaPlaylist: Sendable {
           if segments.isEmpty { sequence = PlaylistNumber.decimalInteger(tag.value) ?? 0 }
         case "EXT-X-PLAYLIST-TYPE": playlistType = tag.value
         case "EXT-X-ENDLIST": hasEndList = true
-        case "EXT-X-DISCONTINUITY": discontinuity = true
+        case "EXT-X-DISCONTINUITY":
+          discontinuity = true
+          discontinuitySeen = true
+        case "EXT-X-DISCONTINUITY-SEQUENCE":
+          discontinuitySequenceTags.append((tag.line, tag.value, !segments.isEmpty || discontinuitySeen))
         case "EXT-X-PROGRAM-DATE-TIME": programDateTime = (tag.line, tag.value)
         case "EXT-X-I-FRAMES-ONLY": iFramesOnly = true
         case "EXTINF": pendingDuration = String(tag.value.prefix { $0 != "," })

@@ -37,6 +37,7 @@ extension VerifyRules {
     endListMissing,
     mapAfterKey,
     mediaSequenceInvalid,
+    discontinuitySequenceInvalid,
     groupUnresolved,
     bandwidthBelowPeak,
     averageBandwidthOff,

@@ -38,6 +38,9 @@ public enum VerifyRules {
   public static let mediaSequenceInvalid = VerifyRule(
     id: "playlist.media-sequence-invalid", severity: .must, source: "RFC 8216bis §4.4.3, §4.4.3.2", origin: .rfc8216bis, owner: .packager,
     summary: "EXT-X-MEDIA-SEQUENCE is repeated, follows the first segment, or is not a decimal-integer")
+  public static let discontinuitySequenceInvalid = VerifyRule(
+    id: "playlist.discontinuity-sequence-invalid", severity: .must, source: "RFC 8216bis §4.4.3.3", origin: .rfc8216bis, owner: .packager,
+    summary: "EXT-X-DISCONTINUITY-SEQUENCE is repeated, follows a segment or an EXT-X-DISCONTINUITY, or is not a decimal-integer")
 
   // MARK: Multivariant playlist
 

@@ -34,7 +34,7 @@ import Testing
       defer { try? FileManager.default.removeItem(at: folder) }
       let aes = try #require(made as? AES128SegmentProtector)
       #expect(aes.encryptsWholeSegments && !aes.protectsFragments && aes.sampleEncryptor == nil)
-      #expect(try aes.protectInitialization([1, 2, 3]) == [1, 2, 3])
+      #expect(try aes.protectInitialization([1, 2, 3], firstSegment: 0) == [1, 2, 3])
     }
   }
 
