@@ -96,6 +96,14 @@ let package = Package(
         "HLSPack", "HLSPackCore", "HLSPackServe", "HLSPackVerify",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
+      ],
+      // The dynamic loader reads all of a position-independent executable's
+      // relocations at every start; packed (DT_RELR, read by glibc 2.36 and
+      // later) they take kilobytes instead of megabytes of resident table.
+      // gold, the Swift driver's default linker on Linux, cannot write them;
+      // lld, which the toolchain ships, can (docs/design/dependency-weight.md).
+      linkerSettings: [
+        .unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"], .when(platforms: [.linux]))
       ]),
 
     // What every test target shares: running tools, scratch folders, golden
