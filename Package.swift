@@ -20,6 +20,11 @@ let package = Package(
   targets: [
     // C libraries from Debian's packages (see scripts/bootstrap). Each module map
     // links every library the code calls: pkg-config alone gives only -lavformat.
+    // libavfilter, libqrencode and libzbar serve `hlspack fixture` only: their
+    // headers are used but they are not linked, so that no other command maps
+    // them (nor the libraries they bring); `fixture` opens them with dlopen
+    // (HLSPackMedia/Libraries). Their targets therefore have no pkgConfig,
+    // whose flags would link them.
     .systemLibrary(
       name: "CFFmpeg", pkgConfig: "libavformat",
       providers: [
@@ -29,8 +34,8 @@ let package = Package(
     // gzip of playlists by `hlspack serve --gzip`.
     .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
     // `hlspack fixture`: the QR code burned into each frame, and the reader of a recording.
-    .systemLibrary(name: "CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
-    .systemLibrary(name: "CZBar", pkgConfig: "zbar", providers: [.apt(["libzbar-dev"])]),
+    .systemLibrary(name: "CQREncode"),
+    .systemLibrary(name: "CZBar"),
 
     // The one reader of M3U8 text: lines, tags and attribute lists (RFC 8216bis §4.1–4.2),
     // for every reader of playlists (Core, verify, serve, the tests). Depends on nothing.
@@ -91,6 +96,14 @@ let package = Package(
         "HLSPack", "HLSPackCore", "HLSPackServe", "HLSPackVerify",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
+      ],
+      // The dynamic loader reads all of a position-independent executable's
+      // relocations at every start; packed (DT_RELR, read by glibc 2.36 and
+      // later) they take kilobytes instead of megabytes of resident table.
+      // gold, the Swift driver's default linker on Linux, cannot write them;
+      // lld, which the toolchain ships, can (docs/design/dependency-weight.md).
+      linkerSettings: [
+        .unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"], .when(platforms: [.linux]))
       ]),
 
     // What every test target shares: running tools, scratch folders, golden

@@ -5,4 +5,10 @@
 
 #include <qrencode.h>
 
+// libqrencode is not linked: `hlspack fixture make` alone uses it and opens it
+// with dlopen (QREncodeLibrary.swift). The type of each function it looks up,
+// taken from qrencode.h so that a call cannot disagree with the header.
+typedef __typeof__(&QRcode_encodeString8bit) hlspack_QRcode_encodeString8bit_fn;
+typedef __typeof__(&QRcode_free) hlspack_QRcode_free_fn;
+
 #endif

@@ -3,14 +3,17 @@ internal import CFFmpeg
 /// An AVFilterGraph and the buffer source and sinks at its ends. The graph
 /// owns its filter contexts; this object owns the graph and frees it in
 /// deinit. Used on one thread at a time (a rung's worker, or the caller).
+/// libavfilter is called through `FilterLibrary`, opened by the first graph.
 final class FilterGraph {
+  private let avfilter: FilterLibrary
   private var graph: UnsafeMutablePointer<AVFilterGraph>?
   /// The `buffer` source that frames are pushed into; nil for a graph of sources only.
   private var source: UnsafeMutablePointer<AVFilterContext>?
   private var sinks: [UnsafeMutablePointer<AVFilterContext>] = []
 
   private init() throws {
-    guard let g = avfilter_graph_alloc() else {
+    avfilter = try FilterLibrary.shared()
+    guard let g = avfilter.graphAlloc() else {
       throw FFmpegError(call: "avfilter_graph_alloc", code: hlspack_averror(ENOMEM))
     }
     graph = g
@@ -18,7 +21,7 @@ final class FilterGraph {
     g.pointee.nb_threads = 1
   }
 
-  deinit { avfilter_graph_free(&graph) }
+  deinit { avfilter.graphFree(&graph) }
 
   private var pointer: UnsafeMutablePointer<AVFilterGraph> { graph.unsafelyUnwrapped }
 
@@ -29,22 +32,22 @@ final class FilterGraph {
     var outputs: UnsafeMutablePointer<AVFilterInOut>?
     var inputs: UnsafeMutablePointer<AVFilterInOut>?
     defer {
-      avfilter_inout_free(&outputs)
-      avfilter_inout_free(&inputs)
+      made.avfilter.inOutFree(&outputs)
+      made.avfilter.inOutFree(&inputs)
     }
     try check(
-      avfilter_graph_parse2(made.pointer, description, &inputs, &outputs), "avfilter_graph_parse2(\(description))")
+      made.avfilter.graphParse2(made.pointer, description, &inputs, &outputs), "avfilter_graph_parse2(\(description))")
     guard inputs == nil else { throw MediaError("the source graph has an unconnected input: \(description)") }
     var open = outputs
     while let pad = open {
-      let audio = avfilter_pad_get_type(pad.pointee.filter_ctx.pointee.output_pads, pad.pointee.pad_idx)
+      let audio = made.avfilter.padGetType(pad.pointee.filter_ctx.pointee.output_pads, pad.pointee.pad_idx)
         == AVMEDIA_TYPE_AUDIO
       let sink = try made.filter(audio ? "abuffersink" : "buffersink", name: "sink\(made.sinks.count)", options: [:])
-      try check(avfilter_link(pad.pointee.filter_ctx, UInt32(pad.pointee.pad_idx), sink, 0), "avfilter_link")
+      try check(made.avfilter.link(pad.pointee.filter_ctx, UInt32(pad.pointee.pad_idx), sink, 0), "avfilter_link")
       made.sinks.append(sink)
       open = pad.pointee.next
     }
-    try check(avfilter_graph_config(made.pointer, nil), "avfilter_graph_config")
+    try check(made.avfilter.graphConfig(made.pointer, nil), "avfilter_graph_config")
     return made
   }
 
@@ -64,12 +67,12 @@ final class FilterGraph {
     var last = source
     for (index, step) in filters.enumerated() {
       let next = try made.filter(step.name, name: "f\(index)", options: step.options)
-      try check(avfilter_link(last, 0, next, 0), "avfilter_link(\(step.name))")
+      try check(made.avfilter.link(last, 0, next, 0), "avfilter_link(\(step.name))")
       last = next
     }
     let sink = try made.filter("buffersink", name: "out", options: [:])
-    try check(avfilter_link(last, 0, sink, 0), "avfilter_link(buffersink)")
-    try check(avfilter_graph_config(made.pointer, nil), "avfilter_graph_config")
+    try check(made.avfilter.link(last, 0, sink, 0), "avfilter_link(buffersink)")
+    try check(made.avfilter.graphConfig(made.pointer, nil), "avfilter_graph_config")
     made.source = source
     made.sinks = [sink]
     return made
@@ -79,14 +82,14 @@ final class FilterGraph {
   private func filter(_ name: String, name instance: String, options: [String: String]) throws
     -> UnsafeMutablePointer<AVFilterContext>
   {
-    guard let definition = avfilter_get_by_name(name) else { throw MediaError("this FFmpeg has no \(name) filter") }
-    guard let context = avfilter_graph_alloc_filter(pointer, definition, instance) else {
+    guard let definition = avfilter.getByName(name) else { throw MediaError("this FFmpeg has no \(name) filter") }
+    guard let context = avfilter.graphAllocFilter(pointer, definition, instance) else {
       throw FFmpegError(call: "avfilter_graph_alloc_filter(\(name))", code: hlspack_averror(ENOMEM))
     }
     var dictionary: OpaquePointer?
     defer { av_dict_free(&dictionary) }
     for (key, value) in options.sorted(by: { $0.key < $1.key }) { av_dict_set(&dictionary, key, value, 0) }
-    try check(avfilter_init_dict(context, &dictionary), "avfilter_init_dict(\(name))")
+    try check(avfilter.initDict(context, &dictionary), "avfilter_init_dict(\(name))")
     if let left = av_dict_get(dictionary, "", nil, AV_DICT_IGNORE_SUFFIX) {
       throw MediaError("the \(name) filter has no option \(String(cString: left.pointee.key))")
     }
@@ -96,19 +99,19 @@ final class FilterGraph {
   /// Pushes a picture (the graph takes its own reference), or nil at the end.
   func push(_ frame: UnsafeMutablePointer<AVFrame>?) throws {
     guard let source else { throw MediaError("a graph of sources takes no frames") }
-    try check(
-      av_buffersrc_add_frame_flags(source, frame, Int32(AV_BUFFERSRC_FLAG_KEEP_REF)), "av_buffersrc_add_frame_flags")
+    let flags = Int32(AV_BUFFERSRC_FLAG_KEEP_REF)
+    try check(avfilter.bufferSourceAddFrameFlags(source, frame, flags), "av_buffersrc_add_frame_flags")
   }
 
   /// The next frame of sink `index` into `frame`; false when the graph needs
   /// more input or has ended.
   func pull(into frame: Frame, sink index: Int = 0) throws -> Bool {
-    let rc = av_buffersink_get_frame(sinks[index], frame.pointer)
+    let rc = avfilter.bufferSinkGetFrame(sinks[index], frame.pointer)
     if rc == FFmpegError.tryAgain || rc == FFmpegError.endOfFile { return false }
     try check(rc, "av_buffersink_get_frame")
     return true
   }
 
   /// Sink `index`'s time base, for the frames it gives.
-  func timeBase(sink index: Int) -> AVRational { av_buffersink_get_time_base(sinks[index]) }
+  func timeBase(sink index: Int) -> AVRational { avfilter.bufferSinkGetTimeBase(sinks[index]) }
 }

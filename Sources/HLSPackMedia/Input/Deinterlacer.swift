@@ -4,7 +4,8 @@ internal import CFFmpeg
 /// blending the two fields line by line ([1 2 1] / 4 vertically): no combing
 /// where they differ, at the cost of some vertical detail. Done once per
 /// decoded picture, at the source's size, before any rung scales it (scaling
-/// would mix lines of both fields); libavfilter is not among our libraries.
+/// would mix lines of both fields). Not libavfilter's yadif: packaging does
+/// not load libavfilter, which only `hlspack fixture` opens (`FilterLibrary`).
 final class Deinterlacer {
   private var context: OpaquePointer?
   private let output: Frame

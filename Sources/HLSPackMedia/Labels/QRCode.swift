@@ -14,10 +14,11 @@ struct QRCode {
   /// Byte mode, error correction level M (15 %): a camera recording of a
   /// screen blurs and moirés, and a label is never longer than a few dozen bytes.
   init(text: String) throws {
-    guard let code = QRcode_encodeString8bit(text, Self.minimumVersion, QR_ECLEVEL_M) else {
+    let qrencode = try QREncodeLibrary.shared()
+    guard let code = qrencode.encodeString8bit(text, Self.minimumVersion, QR_ECLEVEL_M) else {
       throw MediaError("libqrencode could not encode the frame label \"\(text)\"")
     }
-    defer { QRcode_free(code) }
+    defer { qrencode.free(code) }
     let size = Int(code.pointee.width)
     self.size = size
     // Bit 0 of each byte is the module's colour (qrencode.h).
