@@ -162,6 +162,30 @@ extension VerifyTests {
     #expect(result.rules == ["iframe.not-one-picture", "multivariant.iframe-bandwidth-off"] && result.status == 1)
   }
 
+  /// The first I-frame entry narrowed to start after the segment's PAT and
+  /// PMT, as RFC 8216bis §4.4.3.6 asks and Shaka Packager writes: a client
+  /// reads the tables from the start of the segment, and so does verify.
+  @Test func iFrameRangeAfterTheProgramTablesPasses() throws {
+    let result = try broken("ts-clear") { package in
+      let segment = try Data(contentsOf: package.appendingPathComponent("main/segment_00000.ts"))
+      // The packets before the first one that opens a PES: the PAT, PMT and any SDT.
+      let tables = try #require(
+        stride(from: 0, to: segment.count - 188, by: 188).first { at in
+          let header = at + 4 + (segment[at + 3] & 0x20 != 0 ? 1 + Int(segment[at + 4]) : 0)
+          return segment[at + 1] & 0x40 != 0 && segment[header..<header + 3].elementsEqual([0, 0, 1])
+        })
+      try #require(tables > 0)
+      try edit(package.appendingPathComponent("main/iframes.m3u8")) { text in
+        guard let range = text.firstMatch(of: #/#EXT-X-BYTERANGE:([0-9]+)@0\nsegment_00000\.ts/#),
+          let length = Int(range.1)
+        else { return text }
+        return text.replacingCharacters(
+          in: range.range, with: "#EXT-X-BYTERANGE:\(length - tables)@\(tables)\nsegment_00000.ts")
+      }
+    }
+    #expect(result.rules == [] && result.status == 0)
+  }
+
   /// SAMPLE-AES leaves the NAL unit headers clear, so an I-frame entry
   /// stretched over its whole segment is found to hold many pictures with no key.
   @Test func sampleAESIFrameRangeOverTheSegment() throws {

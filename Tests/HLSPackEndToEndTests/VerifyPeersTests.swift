@@ -53,6 +53,19 @@ struct VerifyPeersTests {
     #expect(result.findings.contains { $0.segment == "i0.m3u8" && $0.rule == "multivariant.bandwidth-below-peak" })
   }
 
+  /// Shaka's MPEG-TS I-frame ranges leave out the PAT and PMT, as RFC
+  /// 8216bis §4.4.3.6 says they must, and a still picture's range is one
+  /// 188-byte packet: each is read against the tables at its segment's start.
+  @Test(arguments: ["shaka-aes128-ts", "shaka-sample-aes-ts"])
+  func shakaTransportStreamIFrameRanges(package: String) throws {
+    let playlist = try String(
+      contentsOf: try PeerCorpus.folder().appendingPathComponent("\(package)/iframe.m3u8"), encoding: .utf8)
+    let ranges = playlist.split(separator: "\n").filter { $0.hasPrefix("#EXT-X-BYTERANGE:") }
+    #expect(ranges.count >= 20 && ranges.contains { $0.hasPrefix("#EXT-X-BYTERANGE:188@") }, "\(ranges)")
+    let result = try PeerCorpus.verify(package)
+    #expect(!result.findings.contains { $0.rule.hasPrefix("iframe.") }, "\(result.findings)")
+  }
+
   /// Shaka's cbcs fMP4 audio, FairPlay signalled: its last audio frame is
   /// trimmed to 512 ticks (per-sample trun durations, else the tfhd default),
   /// and the EXTINF tolerance is still one whole AAC frame.

@@ -1,14 +1,20 @@
 import HLSPackCore
 
 /// An I-frame playlist entry names the bytes of one picture (RFC 8216bis
-/// §4.4.3.6): in MPEG-TS, the packets from the PAT and PMT through the
-/// keyframe's whole PES packet; in fMP4, a movie fragment's moof and as much
-/// of its mdat as holds the keyframe sample; and no other picture.
+/// §4.4.3.6): in MPEG-TS, the packets of the keyframe's whole PES packet,
+/// read against the PAT and PMT at the start of the segment (the range must
+/// not include them, though a range from the segment's start holds them); in
+/// fMP4, a movie fragment's moof and as much of its mdat as holds the keyframe
+/// sample; and no other picture.
 public enum IFramePictureCheck {
   /// Why the clear bytes of an MPEG-TS I-frame range are not exactly one
-  /// keyframe access unit; nil when they are.
-  public static func transportStreamProblem(_ bytes: ArraySlice<UInt8>) -> String? {
+  /// keyframe access unit; nil when they are. `initializationSection` is the
+  /// clear start of the segment before the range, where its PAT and PMT are.
+  public static func transportStreamProblem(
+    _ bytes: ArraySlice<UInt8>, initializationSection: ArraySlice<UInt8> = []
+  ) -> String? {
     var inspector = TransportStreamInspector(checker: nil)
+    inspector.consumeProgramTables(initializationSection)
     inspector.consume(bytes)
     let facts = inspector.finish()
     if facts.videoAccessUnits != 1 {

@@ -44,6 +44,25 @@ public struct TransportStreamInspector {
     carry = Array(rest.suffix(rest.count - whole))
   }
 
+  /// Reads only the PAT and PMT of `bytes`, whole packets from the start of
+  /// a segment: an I-frame range leaves out its Media Initialization Section,
+  /// which a client takes from the start of the resource (RFC 8216bis
+  /// §4.4.3.6), so the range's own packets are read against these tables.
+  public mutating func consumeProgramTables(_ bytes: ArraySlice<UInt8>) {
+    Array(bytes).withUnsafeBufferPointer { buffer in
+      for start in stride(from: 0, to: buffer.count / 188 * 188, by: 188) {
+        let p = UnsafeBufferPointer(rebasing: buffer[start..<start + 188])
+        let pid = UInt16(p[1] & 0x1F) << 8 | UInt16(p[2])
+        let control = p[3] >> 4 & 3
+        let payloadStart = control & 2 != 0 ? 5 + Int(p[4]) : 4
+        guard p[0] == 0x47, p[1] & 0x40 != 0, control & 1 != 0, payloadStart < 188,
+          pid == 0 || programMapPIDs.contains(pid)
+        else { continue }
+        readSection(pid: pid, UnsafeBufferPointer(rebasing: p[payloadStart..<188]))
+      }
+    }
+  }
+
   private mutating func read(packet p: UnsafeBufferPointer<UInt8>) {
     packets += 1
     // A lost sync byte is segment.ts-sync-lost's, reported by TransportStreamScanner.

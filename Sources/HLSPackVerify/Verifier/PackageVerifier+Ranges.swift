@@ -14,17 +14,15 @@ extension PackageVerifier {
       run.findings.append(Finding(rule, file: check.file, line: segment.line, segment: segment.uri, detail: detail))
     }
     guard container == .transportStream || container == .fragmentedMP4 else { return }
-    let clear: ArraySlice<UInt8>
+    let aes128: (key: [UInt8], iv: [UInt8])?
     switch segment.key?.method {
     case nil:
-      guard let bytes = readRange(check) else { return }
-      clear = bytes
+      aes128 = nil
     case "SAMPLE-AES":
       // cbcs leaves every box clear, and SAMPLE-AES in MPEG-TS every packet,
       // PES header and NAL unit header (Apple's MPEG-2 Stream Encryption
       // Format for HTTP Live Streaming, §2): the check reads no sample's bytes.
-      guard let bytes = readRange(check) else { return }
-      clear = bytes
+      aes128 = nil
     case "AES-128":
       guard let key = segment.key, let keyBytes = run.keys.store.bytes(for: key, file: check.file, folder: check.folder),
         let iv = segment.effectiveIV
@@ -36,26 +34,43 @@ extension PackageVerifier {
         finding(VerifyRules.iFrameRangeInvalid, problem)
         return
       }
-      guard
-        case .success(let bytes) = ByteRangeDecryption.clearBytes(
-          source: source, path: check.resource, range: check.range, fileSize: check.size, key: keyBytes, iv: iv,
-          cipher: run.cipher)
-      else { return }
-      clear = bytes
+      aes128 = (keyBytes, iv)
     default:
       return
     }
-    if let problem = pictureProblem(clear, container: container, check: check, run: &run) {
+    let cipher = run.cipher
+    func clearBytes(_ range: (length: Int, offset: Int)) -> ArraySlice<UInt8>? {
+      guard let aes128 else { return readRange(range, of: check) }
+      guard
+        case .success(let bytes) = ByteRangeDecryption.clearBytes(
+          source: source, path: check.resource, range: range, fileSize: check.size, key: aes128.key, iv: aes128.iv,
+          cipher: cipher)
+      else { return nil }
+      return bytes
+    }
+    guard let clear = clearBytes(check.range) else { return }
+    let problem: String?
+    if container == .transportStream {
+      // The range leaves out the segment's PAT and PMT, which a client takes
+      // from the start of the resource (RFC 8216bis §4.4.3.6).
+      let head = (length: min(check.range.offset, Self.programTablesSpan), offset: 0)
+      let tables = head.length > 0 ? clearBytes(head) ?? [] : []
+      problem = IFramePictureCheck.transportStreamProblem(clear, initializationSection: tables)
+    } else {
+      problem = fragmentProblem(clear, check: check, run: &run)
+    }
+    if let problem {
       finding(VerifyRules.iFrameNotOnePicture, problem)
     }
   }
 
-  /// Why a range's clear bytes are not one keyframe; nil when they are, or
-  /// when an fMP4 range's initialization section cannot be read.
-  private func pictureProblem(
-    _ clear: ArraySlice<UInt8>, container: SegmentContainer, check: RangeCheck, run: inout Run
-  ) -> String? {
-    guard container == .fragmentedMP4 else { return IFramePictureCheck.transportStreamProblem(clear) }
+  /// How much of a segment's start is read for its PAT and PMT, which open it:
+  /// sixteen packets leave room for an SDT and other tables before them.
+  static let programTablesSpan = 16 * 188
+
+  /// Why an fMP4 range's clear bytes are not one keyframe; nil when they are,
+  /// or when the range's initialization section cannot be read.
+  private func fragmentProblem(_ clear: ArraySlice<UInt8>, check: RangeCheck, run: inout Run) -> String? {
     guard let map = check.segment.mapURI,
       let section = initSection(
         URIReference.fromPackageRoot(map, writtenIn: check.folder), range: check.segment.mapRange, run: &run)
@@ -63,11 +78,10 @@ extension PackageVerifier {
     return IFramePictureCheck.fragmentProblem(Array(clear), initSection: section)
   }
 
-  /// The bytes of a clear segment's range; nil when they cannot be read.
-  private func readRange(_ check: RangeCheck) -> ArraySlice<UInt8>? {
-    guard check.range.offset >= 0, check.range.length > 0, check.range.offset <= check.size - check.range.length,
-      let bytes = try? source.read(
-        check.resource, range: check.range.offset..<(check.range.offset + check.range.length))
+  /// The bytes of `range` of a clear segment; nil when they cannot be read.
+  private func readRange(_ range: (length: Int, offset: Int), of check: RangeCheck) -> ArraySlice<UInt8>? {
+    guard range.offset >= 0, range.length > 0, range.offset <= check.size - range.length,
+      let bytes = try? source.read(check.resource, range: range.offset..<(range.offset + range.length))
     else { return nil }
     return bytes[...]
   }
