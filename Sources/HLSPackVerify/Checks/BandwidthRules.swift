@@ -17,9 +17,10 @@ public enum BandwidthRules {
   public static func check(
     _ variant: VerifiedMultivariantPlaylist.Variant, measuredPeak: Double, measuredAverage: Double, file: String
   ) -> [Finding] {
-    var findings = declaredAgainstMeasured(
+    let compared = declaredAgainstMeasured(
       variant, peak: measuredPeak, average: measuredAverage, file: file,
       rules: (VerifyRules.bandwidthBelowPeak, VerifyRules.averageBandwidthOff), measured: "measured")
+    var findings = compared.belowPeak.map { [$0] } ?? []
     if let declared = variant.bandwidth, measuredPeak > 0, Double(declared) > 1.1 * measuredPeak {
       findings.append(
         Finding(
@@ -34,7 +35,7 @@ public enum BandwidthRules {
             "measured peak \(PlaylistNumber.whole(measuredPeak, .up)) bit/s, average \(PlaylistNumber.whole(measuredAverage)) bit/s"
         ))
     }
-    return findings
+    return findings + (compared.averageOff.map { [$0] } ?? [])
   }
 
   /// An EXT-X-I-FRAME-STREAM-INF against the rates of its I-frame playlist:
@@ -48,9 +49,10 @@ public enum BandwidthRules {
   public static func checkIFrame(
     _ variant: VerifiedMultivariantPlaylist.Variant, measured: HeaviestCombination.Rates, file: String
   ) -> [Finding] {
-    declaredAgainstMeasured(
+    let compared = declaredAgainstMeasured(
       variant, peak: Double(measured.peak), average: variant.value("VIDEO") == nil ? Double(measured.average) : 0,
       file: file, rules: (VerifyRules.iFrameBandwidthOff, VerifyRules.iFrameBandwidthOff), measured: "measured I-frame")
+    return [compared.belowPeak, compared.averageOff].compactMap { $0 }
   }
 
   /// BANDWIDTH below the measured peak (past `roundingSlack`), and
@@ -59,20 +61,18 @@ public enum BandwidthRules {
   private static func declaredAgainstMeasured(
     _ variant: VerifiedMultivariantPlaylist.Variant, peak: Double, average: Double, file: String,
     rules: (belowPeak: VerifyRule, averageOff: VerifyRule), measured: String
-  ) -> [Finding] {
-    var findings: [Finding] = []
+  ) -> (belowPeak: Finding?, averageOff: Finding?) {
+    var result: (belowPeak: Finding?, averageOff: Finding?) = (nil, nil)
     if let declared = variant.bandwidth, Double(declared) * roundingSlack < peak {
-      findings.append(
-        Finding(
-          rules.belowPeak, file: file, line: variant.line, segment: variant.uri,
-          detail: "BANDWIDTH=\(declared) < \(measured) peak \(PlaylistNumber.whole(peak, .up)) bit/s"))
+      result.belowPeak = Finding(
+        rules.belowPeak, file: file, line: variant.line, segment: variant.uri,
+        detail: "BANDWIDTH=\(declared) < \(measured) peak \(PlaylistNumber.whole(peak, .up)) bit/s")
     }
     if let declared = variant.averageBandwidth, average > 0, abs(Double(declared) - average) > 0.1 * average {
-      findings.append(
-        Finding(
-          rules.averageOff, file: file, line: variant.line, segment: variant.uri,
-          detail: "AVERAGE-BANDWIDTH=\(declared), \(measured) \(PlaylistNumber.whole(average)) bit/s"))
+      result.averageOff = Finding(
+        rules.averageOff, file: file, line: variant.line, segment: variant.uri,
+        detail: "AVERAGE-BANDWIDTH=\(declared), \(measured) \(PlaylistNumber.whole(average)) bit/s")
     }
-    return findings
+    return result
   }
 }
