@@ -26,6 +26,7 @@ enum FixtureFeature: String, Sendable, CaseIterable {
   case ladder, keyRotation = "key-rotation", clearLead = "clear-lead", sessionKey = "session-key"
   case alternateAudio = "alternate-audio", subtitles, iframes, hevc, customScheme = "custom-scheme"
   case fairplay, cbcs
+  case av1
 }
 
 extension FixtureCase {
@@ -98,6 +99,13 @@ extension FixtureCase {
         "AES-128 TS with I-frame playlists (EXT-X-I-FRAME-STREAM-INF): trick play and thumbnails decrypt byte ranges of encrypted segments.",
       method: "aes-128", container: "ts", videoCodec: "avc1", features: [.aes128, .ts, .iframes],
       overrides: ["segment": FixtureProfile.segment(container: "ts", iFrames: true)]),
+    FixtureCase(
+      id: "av1-aes128-fmp4",
+      description:
+        "AES-128 fMP4 with AV1 video (av01, SVT-AV1) and AAC: a player that decodes AV1 and decrypts fMP4 plays it; the CODECS entry lets others skip the variant.",
+      method: "aes-128", container: "fmp4", videoCodec: "av01", features: [.aes128, .fmp4, .av1],
+      // SVT-AV1's fastest preset keeps `fixture make` quick.
+      overrides: ["video": [FixtureProfile.rung("360p", 640, 360, 500_000, codec: "av1").merging(["preset": 13]) { $1 }]]),
     ]
   }
 

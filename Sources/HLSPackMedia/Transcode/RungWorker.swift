@@ -3,7 +3,7 @@ import Foundation
 import HLSPackCore
 
 /// Everything one rung does on its own thread: frame-rate conversion, scaling,
-/// H.264 encoding with forced IDRs, and TS muxing into segments.
+/// encoding with forced IDRs (AV1: key frames), and muxing into segments.
 final class RungWorker: @unchecked Sendable {
   enum Item {
     case video(Frame, seconds: Double)
@@ -97,9 +97,15 @@ final class RungWorker: @unchecked Sendable {
     try drain()
     try muxer.finish()
     // Parameter sets are in-band (TS) or in extradata (fMP4); either way they
-    // are the bytes that were written.
+    // are the bytes that were written. AV1's sequence header OBU is the
+    // extradata the mov muxer writes as the av1C's configOBUs.
     let parameterSets = muxer.firstKeyframe + encoder.extradata
-    let video = rung.codec == .hevc ? CodecString.hvc1(annexB: parameterSets) : CodecString.avc1(annexB: parameterSets)
+    let video =
+      switch rung.codec {
+      case .hevc: CodecString.hvc1(annexB: parameterSets)
+      case .av1: CodecString.av01(obus: encoder.extradata)
+      case .h264, .copy: CodecString.avc1(annexB: parameterSets)
+      }
     facts = WrittenStreamFacts(
       codecs: [video, audioCodec].compactMap { $0 },
       width: rung.width, height: rung.height, frameRate: muxer.frameRate, videoFrames: muxer.frames,
