@@ -19,14 +19,13 @@ extension ProfileLoader {
     return String(Int(n))
   }
 
-  /// What SVT-AV1 in Debian's FFmpeg 5.1 does not take from a profile: the
-  /// level (it writes the one the picture and frame rate need) and a VBV cap
-  /// (its bitrate mode is VBR; a cap applies to constant-quality encodes only).
+  /// What an AV1 rung does not take: a level (SVT-AV1 writes the one the
+  /// picture and frame rate need) and a VBV cap (hlspack encodes AV1 rungs
+  /// as SVT-AV1's VBR to their bitrate, with no cap).
   static func refuseAV1Fields(_ r: FieldReader) throws {
+    let vbr = "hlspack encodes an av1 rung as SVT-AV1's VBR to its bitrate, without a VBV cap"
     for (field, reason) in [
-      ("level", "SVT-AV1 writes the level the rung's picture and frame rate need"),
-      ("maxrate", "SVT-AV1 encodes to the rung's bitrate as VBR and caps only constant-quality encodes"),
-      ("bufsize", "SVT-AV1 encodes to the rung's bitrate as VBR and caps only constant-quality encodes"),
+      ("level", "SVT-AV1 writes the level the rung's picture and frame rate need"), ("maxrate", vbr), ("bufsize", vbr),
     ] where r.wasGiven(field) {
       throw r.error(field, "does not apply to an av1 rung: \(reason)")
     }

@@ -1,4 +1,5 @@
 internal import CFFmpeg
+import Foundation
 import HLSPackCore
 
 /// Each video encoder's own options: what makes its keyframes land where
@@ -44,14 +45,23 @@ extension Encoder {
     }
   }
 
+  /// SVT-AV1 writes its own banner and settings to standard error at its
+  /// default log level (info); warnings and errors still come through. Its
+  /// level is read from the environment when an encoder starts, and a level
+  /// the user set is kept.
+  private static let quietSVTAV1: Void = { setenv("SVT_LOG", "2", 0) }()
+
   /// libsvtav1 (FFmpeg 5.1, SVT-AV1 1.4): the rung's preset number, its
   /// bitrate as VBR (FFmpeg sets rate control mode 1 when no cap equals the
-  /// bitrate), Main profile (8-bit 4:2:0), a key frame every GOP and on the
-  /// frames the caller marks I (FFmpeg passes them as forced key pictures),
-  /// and no scene-change key frames, so every rung cuts at the same times.
-  /// SVT-AV1 ignores `thread_count`: `lp` bounds the logical processors it
-  /// uses.
+  /// bitrate), Main profile (8-bit 4:2:0), and a key frame every `gop_size`
+  /// frames only: FFmpeg 5.1 passes SVT-AV1 no picture types, so the frames
+  /// the caller marks I are not forced, and the caller picks a GOP that
+  /// divides its segments. Closed GOPs (SVT-AV1's default key frames) and no
+  /// scene-change key frames (`scd=0`), so every rung cuts at the same
+  /// times. SVT-AV1 ignores `thread_count`: `lp` bounds the logical
+  /// processors it uses (1 for a bit-exact run: its output depends on it).
   private func setSVTAV1Options(rung: VideoRung, threads: Int) throws {
+    _ = Self.quietSVTAV1
     let priv = ctx.pointee.priv_data
     try setOption(priv, "preset", rung.preset)
     ctx.pointee.profile = FF_PROFILE_AV1_MAIN

@@ -36,19 +36,19 @@ import Testing
   }
 
   @Test(arguments: [
-    (["codec": #""av1""#, "preset": #""fast""#] as ProfileJSON.Changes, "$.video[1].preset", "found \"fast\""),
-    (["codec": #""av1""#, "preset": "14"], "$.video[1].preset", "0 (slowest) to 13 (fastest)"),
-    (["codec": #""av1""#, "preset": "9.5"], "$.video[1].preset", "SVT-AV1's preset number"),
-    (["codec": #""av1""#, "level": #""4.0""#], "$.video[1].level", "SVT-AV1 writes the level"),
-    (["codec": #""av1""#, "maxrate": "4000000"], "$.video[1].maxrate", "VBR"),
-    (["codec": #""av1""#, "bufsize": "4000000"], "$.video[1].bufsize", "VBR"),
-    (["codec": #""av1""#, "profile": #""high""#], "$.video[1].profile", "main"),
-    (["codec": #""hevc""#, "preset": "10"], "$.video[1].preset", "expected"),
+    ("preset", #""fast""#, "found \"fast\""), ("preset", "14", "0 (slowest) to 13 (fastest)"),
+    ("preset", "9.5", "SVT-AV1's preset number"), ("level", #""4.0""#, "SVT-AV1 writes the level"),
+    ("maxrate", "4000000", "VBR"), ("bufsize", "4000000", "VBR"), ("profile", #""high""#, "main"),
   ])
-  func fieldsSVTAV1DoesNotTakeAreRefused(_ changes: ProfileJSON.Changes, _ path: String, _ words: String) throws {
-    let error = try #require(Self.refusal { try Self.load(rung: changes) })
-    #expect(error.path == path)
+  func fieldsSVTAV1DoesNotTakeAreRefused(_ field: String, _ value: String, _ words: String) throws {
+    let error = try #require(Self.refusal { try Self.load(rung: ["codec": #""av1""#, field: value]) })
+    #expect(error.path == "$.video[1].\(field)")
     #expect(error.message.contains(words), "\(error.message)")
+  }
+
+  @Test func aPresetNumberIsForAV1Only() throws {
+    let error = try #require(Self.refusal { try Self.load(rung: ["codec": #""hevc""#, "preset": "10"]) })
+    #expect(error.path == "$.video[1].preset")
   }
 
   @Test func mpegTSIsRefusedNamingTheCodecField() throws {
