@@ -70,7 +70,7 @@ final class RungWorker: @unchecked Sendable {
       throw PackError.input(
         path: path,
         reason:
-          "rung \(rung.name) is AV1, whose key frames SVT-AV1 places only every so many frames, so a segment must be a whole number of frames: \(String(format: "%g", output.segmentDuration)) s at \(rate) fps is \(String(format: "%g", frames)) frames; change $.segment.duration or give the rung an \"fps\""
+          "rung \(rung.name) is AV1, whose key frames SVT-AV1 places only every so many frames, so a segment must be a whole number of frames: \(String(format: "%g", output.segmentDuration)) s at \(rate) fps is \(String(format: "%.2f", frames)) frames; change $.segment.duration or give the rung an \"fps\""
       )
     }
     return period
