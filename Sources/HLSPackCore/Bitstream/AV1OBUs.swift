@@ -47,16 +47,13 @@ public enum AV1OBUs {
 }
 
 /// The `av1C` box's payload (AV1 Codec ISO Media File Format Binding §2.3.3):
-/// the fixed fields that repeat the sequence header, then its configOBUs.
+/// the fixed fields that repeat the sequence header (those a codec string
+/// names are read), then its configOBUs.
 public struct AV1CodecConfiguration: Equatable, Sendable {
   public var profile: Int
   public var levelIndex: Int
   public var tier: Int
   public var bitDepth: Int
-  public var monochrome: Bool
-  public var subsamplingX: Int
-  public var subsamplingY: Int
-  public var chromaSamplePosition: Int
   /// The sequence header among the configOBUs, if there is one.
   public var sequenceHeader: AV1SequenceHeader?
 
@@ -71,10 +68,6 @@ public struct AV1CodecConfiguration: Equatable, Sendable {
     let highBitDepth = payload[2] & 0x40 != 0
     let twelveBit = payload[2] & 0x20 != 0
     bitDepth = profile == 2 && highBitDepth ? (twelveBit ? 12 : 10) : (highBitDepth ? 10 : 8)
-    monochrome = payload[2] & 0x10 != 0
-    subsamplingX = Int(payload[2] >> 3 & 1)
-    subsamplingY = Int(payload[2] >> 2 & 1)
-    chromaSamplePosition = Int(payload[2] & 3)
     sequenceHeader = AV1OBUs.sequenceHeader(in: Array(payload[4...]))
   }
 
