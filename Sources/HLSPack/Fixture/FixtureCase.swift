@@ -32,6 +32,7 @@ enum FixtureFeature: String, Sendable, CaseIterable {
   case singleFile = "single-file"
   case encryptedInit = "encrypted-init"
   case clearPreRoll = "clear-pre-roll"
+  case av1
 }
 
 extension FixtureCase {
@@ -124,6 +125,13 @@ extension FixtureCase {
         "A clear pre-roll joined to AES-128 content in one playlist (the labelled source twice, the first time clear): EXT-X-DISCONTINUITY between them, the key from the content on. The player plays through the switch without a stall, and the frame counter starts again after it.",
       method: "aes-128", container: "ts", videoCodec: "avc1", features: [.aes128, .ts, .clearPreRoll], overrides: [:],
       parts: [true, false]),
+    FixtureCase(
+      id: "av1-aes128-fmp4",
+      description:
+        "AES-128 fMP4 with AV1 video (av01, SVT-AV1) and AAC: a player that decodes AV1 and decrypts fMP4 plays it; the CODECS entry lets others skip the variant.",
+      method: "aes-128", container: "fmp4", videoCodec: "av01", features: [.aes128, .fmp4, .av1],
+      // SVT-AV1's fastest preset keeps `fixture make` quick.
+      overrides: ["video": [FixtureProfile.rung("360p", 640, 360, 500_000, codec: "av1").merging(["preset": 13]) { $1 }]]),
     ]
   }
 

@@ -91,3 +91,11 @@ extension CodecString {
     return hvc1(annexB: [0, 0, 0, 1] + sps)
   }
 }
+
+extension CodecString {
+  /// `av01.P.LLT.DD` from the first sequence header OBU among `obus` (an
+  /// encoder's extradata, an `av1C`'s configOBUs, a sample).
+  public static func av01(obus: [UInt8]) -> String? {
+    AV1OBUs.sequenceHeader(in: obus)?.codecString
+  }
+}

@@ -41,6 +41,11 @@ public final class CBCSFragmentEncryptor {
       case .hevc:
         tracks[track.id] = Track(
           mapper: try CBCSSubsampleMapper(codec: .hevc, configuration: try .hevc(entry.configuration)))
+      case .av1:
+        // AV1's subsamples protect tile data only (AV1 Codec ISO Media File
+        // Format Binding §7), which needs every frame header parsed to its end.
+        throw MediaFormatError.unsupportedBox(
+          "track \(track.id): 'av01': AV1 subsamples must leave each frame header clear and protect tile data only")
       }
     }
     trexDefaultSizes = defaults

@@ -6,6 +6,8 @@ package struct InitSegmentLayout {
   package enum Kind: Equatable {
     case h264
     case hevc
+    /// AV1 (`av01` with `av1C`): read for `hlspack verify`; `cbcs` refuses it.
+    case av1
     /// AAC (`mp4a`), AC-3 (`ac-3`) or E-AC-3 (`ec-3`): whole-sample encryption (ISO/IEC 23001-7).
     case audio
   }
@@ -16,7 +18,7 @@ package struct InitSegmentLayout {
     package var format: String
     /// Where the entry's child boxes begin (after the fixed visual or audio fields).
     package var childrenStart: Int
-    /// The payload of avcC / hvcC (video only).
+    /// The payload of avcC / hvcC / av1C (video only).
     package var configuration: [UInt8]
   }
 
@@ -33,7 +35,9 @@ package struct InitSegmentLayout {
   package var moov: ISOBox
   package var tracks: [Track]
 
-  package static let videoFormats: [String: Kind] = ["avc1": .h264, "hvc1": .hevc]
+  package static let videoFormats: [String: Kind] = ["avc1": .h264, "hvc1": .hevc, "av01": .av1]
+  /// The decoder configuration box of each video kind's sample entry.
+  static let configurationBoxes: [Kind: String] = [.h264: "avcC", .hevc: "hvcC", .av1: "av1C"]
   package static let audioFormats: Set<String> = ["mp4a", "ac-3", "ec-3"]
 
   /// `acceptProtected`: read `encv`/`enca` entries by their `frma` original
@@ -134,7 +138,7 @@ package struct InitSegmentLayout {
         throw MediaFormatError.malformedBox("\(context): '\(format)' is \(box.size) bytes")
       }
       let children = try ISOBox.children(of: bytes, in: childrenStart..<box.end, context: "\(context) \(format)")
-      let configType = kind == .h264 ? "avcC" : "hvcC"
+      let configType = configurationBoxes[kind] ?? "avcC"
       let config = try ISOBox.single(configType, in: children, context: "\(context) \(format)")
       if !acceptProtected, children.contains(where: { $0.type == "sinf" }) {
         throw MediaFormatError.unsupportedBox("\(context): '\(format)' already has a sinf box")

@@ -38,7 +38,8 @@ public struct CodecLevel: Sendable, Equatable {
     switch codec {
     case .h264: h264
     case .hevc: hevc
-    case .copy: []
+    // AV1 rungs take the level SVT-AV1 picks for their picture and rate.
+    case .av1, .copy: []
     }
   }
 

@@ -5,6 +5,8 @@ public enum VideoCodec: String, Sendable, Equatable, CaseIterable {
   case h264
   /// libx265; tagged `hvc1` in fMP4 (Apple plays `hev1` with sound and no picture).
   case hevc
+  /// libsvtav1 (SVT-AV1), in fMP4 only (`av01`).
+  case av1
   /// No encoding: the source's video packets as they are, cut at its keyframes.
   case copy
 }
@@ -18,10 +20,11 @@ public struct VideoRung: Sendable, Equatable {
   public var bufsize: Int?
   public var codec: VideoCodec
   /// Profile name as the encoder knows it (x264: `baseline`, `main`, `high`;
-  /// x265: `main`); nil = encoder default.
+  /// x265: `main`; SVT-AV1: `main`); nil = encoder default.
   public var profile: String?
   /// Level as written in the profile (`"3.1"`); nil = chosen by the encoder.
   public var level: String?
+  /// x264/x265 preset name; for AV1, SVT-AV1's preset number ("0" to "13").
   public var preset: String
   /// Output frame rate; nil keeps the source's.
   public var fps: FrameRate?

@@ -8,7 +8,9 @@ public enum ProfileLoader {
   static let presets = [
     "ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow", "placebo",
   ]
-  static let profiles: [VideoCodec: [String]] = [.h264: ["baseline", "main", "high"], .hevc: ["main", "main10"]]
+  static let profiles: [VideoCodec: [String]] = [
+    .h264: ["baseline", "main", "high"], .hevc: ["main", "main10"], .av1: ["main"],
+  ]
   static let aacSampleRates = [8000, 11025, 12000, 16000, 22050, 24000, 32000, 44100, 48000, 64000, 88200, 96000]
   /// Rung names become folder names; "keys" holds the key files.
   static let reservedNames: Set<String> = ["keys"]
@@ -176,6 +178,7 @@ public enum ProfileLoader {
       throw ProfileError(
         file: file, path: "$.audio", message: "AC-3 audio in fMP4 is not supported yet; use container \"ts\" or AAC")
     }
+    try checkAV1(segment: segment, encryption: encryption, rungs: rungs, file: file)
     if encryption.method == .sampleAES, segment.container == .fmp4 {
       try checkCBCS(encryption, file: file)
     }
@@ -290,9 +293,13 @@ public enum ProfileLoader {
       throw r.error("maxrate", "must be at least the bitrate (\(bitrate)), found \(maxrate)")
     }
     let bufsize = try r.integer("bufsize", in: 1000...4_000_000_000)
+    if codec == .av1 { try refuseAV1Fields(r) }
     let profile = try r.oneOf("profile", profiles[codec] ?? [])
     let level = try readLevel(&r, allowed: CodecLevel.names(of: codec))
-    let preset = try r.oneOf("preset", presets) ?? (codec == .hevc ? "fast" : "veryfast")
+    let preset =
+      if codec == .av1 { try readAV1Preset(&r) } else {
+        try r.oneOf("preset", presets) ?? (codec == .hevc ? "fast" : "veryfast")
+      }
     let fps = try readFrameRate(&r, "fps")
     let fit = try r.oneOf("fit", PictureFit.allCases.map(\.rawValue)).flatMap(PictureFit.init) ?? .stretch
     try r.finish()

@@ -55,3 +55,21 @@ public struct KeyframeSchedule: Sendable, Equatable {
     Int(frameIndex(ofBoundary: 1))
   }
 }
+
+extension KeyframeSchedule {
+  /// Whether every segment is the same whole number of frames, so that the
+  /// boundaries fall every `framesPerSegment` frames.
+  public var segmentsAreWholeFrames: Bool {
+    (Int128(segmentMilliseconds) * Int128(rate.numerator)) % (Int128(rate.denominator) * 1000) == 0
+  }
+
+  /// For an encoder that puts key frames only at a fixed period: the longest
+  /// period of at most `limit` frames whose key frames land on every segment
+  /// boundary (a divisor of `framesPerSegment`); nil when the boundaries are
+  /// not evenly spaced.
+  public func keyFramePeriod(atMost limit: Int) -> Int? {
+    guard segmentsAreWholeFrames else { return nil }
+    let frames = framesPerSegment
+    return stride(from: max(1, min(frames, limit)), through: 1, by: -1).first { frames % $0 == 0 }
+  }
+}

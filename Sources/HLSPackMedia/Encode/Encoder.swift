@@ -14,16 +14,17 @@ final class Encoder {
   var ctx: UnsafeMutablePointer<AVCodecContext> { context.unsafelyUnwrapped }
   var timeBase: AVRational { ctx.pointee.time_base }
 
-  /// libx264 or libx265 for one rung, with IDR frames only where the caller
-  /// forces them (and at the GOP limit), closed GOPs and no scene-cut
-  /// keyframes, so that every rung cuts at the same presentation times.
+  /// libx264, libx265 or libsvtav1 for one rung, with IDR (AV1: key) frames
+  /// only where the caller forces them (and at the GOP limit), closed GOPs
+  /// and no scene-cut keyframes, so that every rung cuts at the same
+  /// presentation times.
   /// `globalHeader`: parameter sets in extradata, as fMP4 sample entries need.
   /// `hdr`: an HDR source's rung, 10-bit HEVC Main 10 with its HDR10 metadata.
   static func video(
     rung: VideoRung, rate: FrameRate, gopFrames: Int, colour: ColourDescription, bitExact: Bool, threads: Int,
     globalHeader: Bool, hdr: HDRMetadata? = nil
   ) throws -> Encoder {
-    let name = rung.codec == .hevc ? "libx265" : "libx264"
+    let name = try encoderName(rung)
     guard let codec = avcodec_find_encoder_by_name(name) else {
       throw MediaError("this FFmpeg has no \(name) encoder")
     }
@@ -55,30 +56,7 @@ final class Encoder {
     ctx.pointee.thread_count = bitExact ? 1 : Int32(clamping: threads)
     if bitExact { ctx.pointee.flags |= AV_CODEC_FLAG_BITEXACT }
     if globalHeader { ctx.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
-    let priv = ctx.pointee.priv_data
-    try setOption(priv, "preset", rung.preset)
-    if let profile = rung.profile ?? (hdr == nil ? nil : "main10") { try setOption(priv, "profile", profile) }
-    try setOption(priv, "forced-idr", 1)
-    switch rung.codec {
-    case .h264:
-      if let level = rung.level { try setOption(priv, "level", level) }
-      try setOption(priv, "x264-params", "scenecut=0:open-gop=0")
-    case .copy:
-      throw MediaError("rung \(rung.name) copies its source and has no encoder")
-    case .hevc:
-      var params = "scenecut=0:open-gop=0:log-level=error"
-      if let level = rung.level { params += ":level-idc=\(level)" }
-      // The mastering display and content light SEI of the source (x265 sends them with every IDR).
-      params += hdr?.x265Parameters ?? ""
-      // x265 sizes its own thread pool from the machine, not from thread_count:
-      // a batch job's share of the cores is given to it as its pool size.
-      if bitExact {
-        params += ":frame-threads=1:pools=none"
-      } else if threads > 0 {
-        params += ":pools=\(threads)"
-      }
-      try setOption(priv, "x265-params", params)
-    }
+    try encoder.setCodecOptions(rung: rung, bitExact: bitExact, threads: threads, hdr: hdr)
     try check(avcodec_open2(ctx, codec, nil), "avcodec_open2(\(name) for \(rung.name))")
     return encoder
   }

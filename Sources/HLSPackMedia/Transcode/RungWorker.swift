@@ -3,7 +3,7 @@ import Foundation
 import HLSPackCore
 
 /// Everything one rung does on its own thread: frame-rate conversion, scaling,
-/// H.264 encoding with forced IDRs, and TS muxing into segments.
+/// encoding with forced IDRs (AV1: key frames), and muxing into segments.
 final class RungWorker: @unchecked Sendable {
   enum Item {
     case video(Frame, seconds: Double)
@@ -43,10 +43,9 @@ final class RungWorker: @unchecked Sendable {
       width: rung.width, height: rung.height, orientation: source.videoOrientation,
       picture: rung.fit.placement(width: rung.width, height: rung.height, aspect: source.videoPictureAspect),
       tenBit: hdr != nil)
-    // IDRs at every segment start, and at least every 2 s within long segments.
-    let gop = min(schedule.framesPerSegment, Int((2 * rate.value).rounded(.up)))
+    let gop = try Self.gopFrames(rung, schedule: schedule, rate: rate, output: output, path: source.path)
     encoder = try Encoder.video(
-      rung: rung, rate: rate, gopFrames: max(1, gop), colour: source.videoColour, bitExact: output.reproducible,
+      rung: rung, rate: rate, gopFrames: gop, colour: source.videoColour, bitExact: output.reproducible,
       threads: threads, globalHeader: output.container == .fmp4, hdr: hdr)
     videoRange = hdr == nil ? .sdr : source.videoRange
     muxer = try SegmentMuxer(
@@ -55,6 +54,26 @@ final class RungWorker: @unchecked Sendable {
       audio: audio?.parameters, audioTimeBase: audio?.timeBase, destination: destination)
     audioCodec = audio?.codec
     packet = try Packet()
+  }
+
+  /// IDRs at every segment start, and at least every 2 s within long
+  /// segments. SVT-AV1 in FFmpeg 5.1 ignores forced key frames (the wrapper
+  /// passes no picture type), so an AV1 rung's GOP is a period that divides
+  /// the segment, which must then be a whole number of frames.
+  private static func gopFrames(
+    _ rung: VideoRung, schedule: KeyframeSchedule, rate: FrameRate, output: RenditionOutput, path: String
+  ) throws -> Int {
+    let twoSeconds = Int((2 * rate.value).rounded(.up))
+    guard rung.codec == .av1 else { return max(1, min(schedule.framesPerSegment, twoSeconds)) }
+    guard let period = schedule.keyFramePeriod(atMost: twoSeconds) else {
+      let frames = output.segmentDuration * rate.value
+      throw PackError.input(
+        path: path,
+        reason:
+          "rung \(rung.name) is AV1, whose key frames SVT-AV1 places only every so many frames, so a segment must be a whole number of frames: \(String(format: "%g", output.segmentDuration)) s at \(rate) fps is \(String(format: "%.2f", frames)) frames; change $.segment.duration or give the rung an \"fps\""
+      )
+    }
+    return period
   }
 
   func start() {
@@ -97,9 +116,15 @@ final class RungWorker: @unchecked Sendable {
     try drain()
     try muxer.finish()
     // Parameter sets are in-band (TS) or in extradata (fMP4); either way they
-    // are the bytes that were written.
+    // are the bytes that were written. AV1's sequence header OBU is the
+    // extradata the mov muxer writes as the av1C's configOBUs.
     let parameterSets = muxer.firstKeyframe + encoder.extradata
-    let video = rung.codec == .hevc ? CodecString.hvc1(annexB: parameterSets) : CodecString.avc1(annexB: parameterSets)
+    let video =
+      switch rung.codec {
+      case .hevc: CodecString.hvc1(annexB: parameterSets)
+      case .av1: CodecString.av01(obus: encoder.extradata)
+      case .h264, .copy: CodecString.avc1(annexB: parameterSets)
+      }
     facts = WrittenStreamFacts(
       codecs: [video, audioCodec].compactMap { $0 },
       width: rung.width, height: rung.height, frameRate: muxer.frameRate, videoFrames: muxer.frames,

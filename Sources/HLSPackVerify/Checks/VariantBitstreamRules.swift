@@ -32,8 +32,11 @@ public enum VariantBitstreamRules {
         let (audioFindings, explained) = AudioCodecsRules.check(
           entries: names, carried: audio, variant: variant, file: file)
         findings += audioFindings
+        let av1 = AV1CodecsRules.check(
+          entries: names, header: facts.lazy.compactMap(\.av1SequenceHeader).first, variant: variant, file: file)
+        findings += av1.findings
         for codec in carried.sorted()
-        where !explained.contains(codec.lowercased())
+        where !explained.contains(codec.lowercased()) && !av1.explained.contains(codec.lowercased())
           && !names.contains(where: { Self.declares($0, codec.lowercased()) })
         {
           finding(

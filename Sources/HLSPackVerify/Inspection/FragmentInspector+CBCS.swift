@@ -49,6 +49,7 @@ extension FragmentInspector {
     guard records.count == layout.samples.count else {
       throw MediaFormatError.malformedBox("senc has \(records.count) records for \(layout.samples.count) samples")
     }
+    // AV1 has no NAL units to map: its samples are decrypted as their senc says.
     let mapper = try track.configuration.map {
       try CBCSSubsampleMapper(codec: track.kind == .hevc ? .hevc : .h264, configuration: $0)
     }

@@ -46,7 +46,8 @@ public enum FragmentInspector {
           guard let track = initSection.tracks[layout.trackID] else { continue }
           if let protection = track.protection, let cipher {
             try decrypt(&bytes, layout, track: track, protection: protection, cipher: cipher)
-            if !decoded, track.kind != .audio, let decode, let sample = layout.samples.first,
+            // Annex B decoding covers H.264 and HEVC; AV1 samples are checked by their OBUs only.
+            if !decoded, track.kind == .h264 || track.kind == .hevc, let decode, let sample = layout.samples.first,
               let problem = decode(annexB(bytes, sample: sample, track: track), track.kind == .hevc)
             {
               facts.problems.append(
@@ -74,6 +75,12 @@ public enum FragmentInspector {
             if track.dolbyVision != nil, let sample = layout.samples.first {
               facts.firstSampleHasRPU = carriesRPU(bytes, sample: sample, track: track)
             }
+          }
+          if track.kind == .av1, facts.av1SequenceHeader == nil {
+            // A key frame's temporal unit carries the sequence header itself; else the av1C's.
+            let first = layout.samples.first.map { AV1OBUs.sequenceHeader(in: Array(bytes[$0])) } ?? nil
+            facts.av1SequenceHeader = first ?? track.av1SequenceHeader
+            facts.videoCodec = facts.av1SequenceHeader?.codecString ?? facts.videoCodec
           }
           let steps = layout.durations.map { Int64($0 ?? track.defaultDuration ?? 0) }
           durations += steps

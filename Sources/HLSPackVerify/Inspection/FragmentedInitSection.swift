@@ -22,6 +22,8 @@ public struct FragmentedInitSection {
     var protection: Protection?
     var codec: String?
     var picture: SPSPicture?
+    /// An av01 entry's sequence header, from its av1C's configOBUs.
+    var av1SequenceHeader: AV1SequenceHeader?
     /// An AAC track's AudioSpecificConfig, from its esds.
     var audioConfig: [UInt8]?
     /// An encv/enca entry, of any scheme: its samples are not clear.
@@ -66,6 +68,10 @@ public struct FragmentedInitSection {
         track.configuration = try .hevc(entry.configuration)
         track.codec = CodecString.hvc1(configurationRecord: entry.configuration)
         track.dolbyVision = try Self.dolbyVision(bytes, entry.box, childrenStart: entry.childrenStart)
+      case .av1:
+        let configuration = try AV1CodecConfiguration(entry.configuration)
+        track.av1SequenceHeader = configuration.sequenceHeader
+        track.codec = configuration.sequenceHeader?.codecString ?? configuration.codecString
       case .audio:
         (track.codec, track.audioConfig) = try Self.audioCodec(bytes, entry.box, entry.format, entry.childrenStart)
       }

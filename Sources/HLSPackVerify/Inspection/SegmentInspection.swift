@@ -12,6 +12,8 @@ public struct SegmentMediaFacts: Sendable, Equatable {
   /// the segment's first video sample carries an RPU (HEVC NAL type 62).
   public var dolbyVision: DolbyVisionConfiguration?
   public var firstSampleHasRPU: Bool?
+  /// An AV1 track's sequence header: the first sample's, else its av1C's.
+  public var av1SequenceHeader: AV1SequenceHeader?
   /// The AAC audio's SBR and PS tools, as its config signals them or a
   /// decoder found them in `aacProbe`; nil when not known.
   public var aacTools: AACTools?

@@ -18,6 +18,7 @@ extension VerifyRules {
     segmentSampleDescriptions,
     variantCodecsMismatch,
     variantCodecsAudioMismatch,
+    variantCodecsAV1Mismatch,
     variantResolutionMismatch,
     variantFrameRateMismatch,
     variantVideoRangeMismatch,

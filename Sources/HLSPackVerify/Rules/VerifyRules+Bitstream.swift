@@ -47,6 +47,13 @@ extension VerifyRules {
     summary:
       "a CODECS audio entry names audio the segments do not carry: HE-AAC (mp4a.40.5) or HE-AACv2 (mp4a.40.29) for AAC without SBR or PS, another AAC object type, ac-3 for E-AC-3 or ec-3 for AC-3"
   )
+  public static let variantCodecsAV1Mismatch = VerifyRule(
+    id: "variant.codecs-av1-mismatch", severity: .must,
+    source: "RFC 8216bis §4.4.6.2 (CODECS); AV1 Codec ISO Media File Format Binding §5 (Codecs Parameter String)",
+    origin: .rfc8216bis, owner: .packager,
+    summary:
+      "an av01 CODECS entry's profile, level, tier or bit depth (or, in the long form, colour fields) differ from the AV1 sequence header the segments carry"
+  )
   public static let variantResolutionMismatch = VerifyRule(
     id: "variant.resolution-mismatch", severity: .must, source: "RFC 8216bis §4.4.6.2 (RESOLUTION)", origin: .rfc8216bis, owner: .packager,
     summary: "RESOLUTION differs from the cropped picture size of the first SPS (H.264 or HEVC)")

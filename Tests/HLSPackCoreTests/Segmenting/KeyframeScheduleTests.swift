@@ -66,4 +66,21 @@ import Testing
     let gap = KeyframeSchedule.misalignment([film, pal], segments: 100)
     #expect(gap > 0.0019 && gap < 0.042, "\(gap)")
   }
+
+  /// AV1 rungs get key frames only periodically: the period must divide the segment.
+  @Test(arguments: [
+    (4.0, FrameRate(numerator: 25, denominator: 1), 50 as Int?), (5, FrameRate(numerator: 25, denominator: 1), 25),
+    (6, FrameRate(numerator: 30000, denominator: 1001), nil), (1.001, FrameRate(numerator: 30000, denominator: 1001), 30),
+    (2, FrameRate(numerator: 25, denominator: 2), 25), (3, FrameRate(numerator: 7, denominator: 1), 7),
+    (2, FrameRate(numerator: 24000, denominator: 1001), nil),
+  ])
+  func keyFramePeriodsDivideTheSegment(seconds: Double, rate: FrameRate, period: Int?) {
+    let schedule = KeyframeSchedule(segmentDuration: seconds, rate: rate)
+    let twoSeconds = Int((2 * rate.value).rounded(.up))
+    #expect(schedule.keyFramePeriod(atMost: twoSeconds) == period)
+    #expect(schedule.segmentsAreWholeFrames == (period != nil))
+    if let period {
+      for k in Int64(0)...20 { #expect(schedule.frameIndex(ofBoundary: k) % Int64(period) == 0) }
+    }
+  }
 }
