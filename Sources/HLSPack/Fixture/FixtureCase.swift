@@ -33,6 +33,7 @@ enum FixtureFeature: String, Sendable, CaseIterable {
   case encryptedInit = "encrypted-init"
   case clearPreRoll = "clear-pre-roll"
   case av1
+  case programDateTime = "program-date-time"
 }
 
 extension FixtureCase {
@@ -132,6 +133,16 @@ extension FixtureCase {
       method: "aes-128", container: "fmp4", videoCodec: "av01", features: [.aes128, .fmp4, .av1],
       // SVT-AV1's fastest preset keeps `fixture make` quick.
       overrides: ["video": [FixtureProfile.rung("360p", 640, 360, 500_000, codec: "av1").merging(["preset": 13]) { $1 }]]),
+    FixtureCase(
+      id: "program-date-time",
+      description:
+        "The clear pre-roll and AES-128 content of clear-pre-roll, with EXT-X-PROGRAM-DATE-TIME: 2026-01-01T00:00:00.000Z on the first segment and again after the discontinuity, where the date-time runs on (the pre-roll's length later) while the labels' media time starts again. A player that shows wall-clock time shows 00:00:00 plus the time since the playlist's start, the same on every rendition.",
+      method: "aes-128", container: "ts", videoCodec: "avc1", features: [.aes128, .ts, .clearPreRoll, .programDateTime],
+      overrides: [
+        "segment": FixtureProfile.segment(container: "ts", iFrames: false)
+          .merging(["program_date_time": "2026-01-01T00:00:00Z"]) { $1 }
+      ],
+      parts: [true, false]),
     ]
   }
 
