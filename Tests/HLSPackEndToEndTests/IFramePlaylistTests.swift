@@ -22,7 +22,8 @@ struct IFramePlaylistTests {
     for line in playlist.lines {
       if line.hasPrefix("#EXT-X-KEY:") {
         let attributes = PlaylistReader.attributes(String(line.dropFirst(11)))
-        key = attributes["METHOD"] == "NONE" ? nil : attributes
+        // SAMPLE-AES encrypts samples, not the file: its bytes are read as they are.
+        key = attributes["METHOD"] == "AES-128" ? attributes : nil
       } else if line.hasPrefix("#EXT-X-BYTERANGE:") {
         let parts = line.dropFirst(17).split(separator: "@").compactMap { Int($0) }
         range = (parts[0], parts.count > 1 ? parts[1] : previousEnd)
@@ -55,6 +56,13 @@ struct IFramePlaylistTests {
     return Array(clear[(entry.offset - start)..<(entry.offset - start + entry.length)])
   }
 
+  /// The clear PAT, PMT and SDT packets that open `entry`'s segment, as a
+  /// client reads them from the start of the resource.
+  func leadingTables(of entry: Entry, folder: URL) throws -> [UInt8] {
+    let head = try clearRange(Entry(uri: entry.uri, offset: 0, length: 10 * 188, key: entry.key), folder: folder)
+    return Array(head[..<TransportStreamLeadingTables.length(head)])
+  }
+
   /// Frames ffprobe decodes from bytes written to a file.
   func decodedFrames(_ bytes: [UInt8], suffix: String) throws -> Int? {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("iframe-\(UUID().uuidString).\(suffix)")
@@ -80,7 +88,9 @@ struct IFramePlaylistTests {
       let list = try entries(playlist)
       #expect(!list.isEmpty)
       for entry in list {
-        let frames = try decodedFrames(initBytes + (try clearRange(entry, folder: folder)), suffix: suffix)
+        // TS: the client prefixes the tables that open the segment (RFC 8216bis §4.4.3.6).
+        let prefix = suffix == "mp4" ? initBytes : try leadingTables(of: entry, folder: folder)
+        let frames = try decodedFrames(prefix + (try clearRange(entry, folder: folder)), suffix: suffix)
         #expect(frames == 1, "\(uri): \(entry.uri) \(entry.length)@\(entry.offset) decodes to \(frames ?? -1) pictures")
       }
     }
@@ -96,6 +106,30 @@ struct IFramePlaylistTests {
 
   @Test func encryptedFragmentedMP4EntriesDecryptAndDecodeAlone() throws {
     try check(try FragmentedMP4Tests.package("aes-128"), suffix: "mp4")
+  }
+
+  /// No TS I-frame range includes the PAT and PMT that open its segment
+  /// (RFC 8216bis §4.4.3.6): a segment's first range starts right after them,
+  /// at the video PES of its IDR.
+  @Test(arguments: [#"{"method": "none"}"#, #"{"method": "aes-128"}"#, #"{"method": "sample-aes"}"#])
+  func transportStreamRangesLeaveOutTheSegmentsTables(encryption: String) throws {
+    let package = try EncodedPackage.with(encryption: encryption)
+    for line in package.master.lines where line.hasPrefix("#EXT-X-I-FRAME-STREAM-INF:") {
+      let uri = try #require(PlaylistReader.attributes(String(line.dropFirst(26)))["URI"])
+      let folder = package.folder.appendingPathComponent(uri).deletingLastPathComponent()
+      var seen: Set<String> = []
+      for entry in try entries(try package.playlist(uri)) where seen.insert(entry.uri).inserted {
+        let head = try clearRange(
+          Entry(uri: entry.uri, offset: 0, length: entry.offset + 188, key: entry.key), folder: folder)
+        let pids = stride(from: 0, to: head.count, by: 188).map { Int(head[$0 + 1] & 0x1F) << 8 | Int(head[$0 + 2]) }
+        // PAT, PMT (PID 0x1000, as FFmpeg numbers it) and SDT, then the range.
+        #expect(pids.dropLast().sorted() == [0, 0x11, 0x1000], "\(uri): \(entry.uri) @\(entry.offset)")
+        let first = Array(head[entry.offset...])
+        let payload = 4 + (first[3] & 0x20 != 0 ? 1 + Int(first[4]) : 0)
+        #expect(pids.last == 0x100 && first[1] & 0x40 != 0, "\(uri): \(entry.uri) @\(entry.offset)")
+        #expect(Array(first[payload..<payload + 4]) == [0, 0, 1, 0xE0], "\(uri): \(entry.uri) @\(entry.offset)")
+      }
+    }
   }
 
   @Test func iFramePlaylistsCanBeTurnedOff() throws {

@@ -17,8 +17,10 @@ public struct MediaSegment: Sendable {
 }
 
 /// A byte range of a segment that decodes to one picture on its own: in TS the
-/// PSI written right before an IDR plus the IDR's packets; in fMP4 the moof
-/// plus the fragment's first sample.
+/// PSI written right before an IDR plus the IDR's packets, except that a
+/// segment's first range starts after the tables that open the segment (the
+/// client prefixes them, RFC 8216bis §4.4.3.6); in fMP4 the moof plus the
+/// fragment's first sample.
 public struct KeyframeRange: Sendable, Equatable {
   public var offset: Int
   public var length: Int

@@ -20,15 +20,26 @@ protocol ContainerRules: AnyObject {
   /// A segment has just been cut; the next one starts.
   func segmentOpened(in ctx: UnsafeMutablePointer<AVFormatContext>) throws
   /// Adjusts a part of segment `segment` before it goes to the sink; with
-  /// `measuringFirstSample`, where its first sample ends (the keyframe's
-  /// byte range) when the container finds it in the part.
+  /// `measuringFirstSample` (the segment's first part), where the segment's
+  /// first I-frame byte range is bounded when the container finds it there.
   func finishPart(
     _ bytes: inout [UInt8], segment: Int, in ctx: UnsafeMutablePointer<AVFormatContext>, measuringFirstSample: Bool
-  ) throws -> Int?
+  ) throws -> FirstIFrameBound?
   /// Where an audio-only rendition's frame ends when the container states durations.
   func audioEnd(pts: Int64, duration: Int64) -> Int64?
   /// The initialization segment, once, before the first media segment.
   func takeInitialization(in ctx: UnsafeMutablePointer<AVFormatContext>) throws -> [UInt8]?
+}
+
+/// How a container bounds a segment's first I-frame byte range, found in the
+/// segment's first part.
+enum FirstIFrameBound {
+  /// fMP4: the range is the moof plus the first sample, which ends here.
+  case endsAt(Int)
+  /// MPEG-TS: the range starts no earlier than here, after the program
+  /// tables that open the segment (its Media Initialization Section, which
+  /// the range must not include: RFC 8216bis §4.4.3.6).
+  case startsAt(Int)
 }
 
 /// Writes the header with `options`, refusing any option the muxer ignored.

@@ -78,8 +78,8 @@ final class FragmentedMP4Rules: ContainerRules {
   /// The fragment arrives whole; only its first sample can be reached without another moof.
   func finishPart(
     _ bytes: inout [UInt8], segment: Int, in ctx: UnsafeMutablePointer<AVFormatContext>, measuringFirstSample: Bool
-  ) throws -> Int? {
-    measuringFirstSample ? FragmentLayout.firstSampleEnd(bytes) : nil
+  ) throws -> FirstIFrameBound? {
+    measuringFirstSample ? FragmentLayout.firstSampleEnd(bytes).map(FirstIFrameBound.endsAt) : nil
   }
 
   /// The trun states each frame's duration, which the encoder shortens for the

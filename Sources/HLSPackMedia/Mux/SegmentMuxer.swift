@@ -38,6 +38,8 @@ final class SegmentMuxer {
   /// Bytes of the current segment already handed to the sink.
   private var sentBytes = 0
   private var keyframes: [KeyframeRange] = []
+  /// MPEG-TS: where the program tables that open the current segment end, once its first part was measured.
+  private var tablesEnd = 0
   /// Index of the segment being written, for per-segment keys and IVs.
   private var segmentIndex = 0
   private let encryptor: SampleEncryptor?
@@ -165,6 +167,7 @@ final class SegmentMuxer {
       keyframes.append(
         KeyframeRange(
           offset: Int(written.lowerBound - segmentStartPosition), length: Int(written.count), ptsTicks: toTicks(pts)))
+      trimFirstKeyframe()
     }
   }
 
@@ -252,13 +255,26 @@ final class SegmentMuxer {
     var bytes = output.take()
     guard !bytes.isEmpty else { return }
     let measuring = sentBytes == 0 && videoIndex != nil && segmentStart != nil
-    if let end = try rules.finishPart(&bytes, segment: segmentIndex, in: ctx, measuringFirstSample: measuring),
-      let start = segmentStart
-    {
-      keyframes = [KeyframeRange(offset: 0, length: end, ptsTicks: toTicks(start))]
+    switch try rules.finishPart(&bytes, segment: segmentIndex, in: ctx, measuringFirstSample: measuring) {
+    case .endsAt(let end)?:
+      if let start = segmentStart { keyframes = [KeyframeRange(offset: 0, length: end, ptsTicks: toTicks(start))] }
+    case .startsAt(let end)?:
+      // This part opens the segment, so its offsets are the segment's.
+      tablesEnd = end
+      trimFirstKeyframe()
+    case nil: break
     }
     sentBytes += bytes.count
     try sink.acceptBytes(bytes)
+  }
+
+  /// Starts the segment's first I-frame range after the tables that open the
+  /// segment. Also run when the range is recorded: an IDR larger than a part
+  /// is recorded after its first part was measured.
+  private func trimFirstKeyframe() {
+    guard let first = keyframes.first, first.offset < tablesEnd, first.offset + first.length > tablesEnd else { return }
+    keyframes[0] = KeyframeRange(
+      offset: tablesEnd, length: first.offset + first.length - tablesEnd, ptsTicks: first.ptsTicks)
   }
 
   private func emit(start: Int64, end: Int64) throws {
@@ -269,6 +285,7 @@ final class SegmentMuxer {
     segmentStartPosition = avio_tell(ctx.pointee.pb)
     defer {
       keyframes = []
+      tablesEnd = 0
       sentBytes = 0
       segmentIndex += 1
     }

@@ -3,7 +3,8 @@ import HLSPackCore
 
 /// MPEG-TS in a rendition's muxer: fixed PIDs, the clock's delay, PAT and PMT
 /// at every segment and before every keyframe (whose byte ranges are recorded
-/// as they are written), and the SAMPLE-AES PMT rewrite. The continuity
+/// as they are written; a segment's first one starts after the tables that
+/// open the segment), and the SAMPLE-AES PMT rewrite. The continuity
 /// counters and timestamps run on across segments (RFC 8216bis §3).
 final class TransportStreamRules: ContainerRules {
   /// How far the TS clock (PCR) runs behind the decode times: 0.7 s, as in the ffmpeg CLI.
@@ -71,16 +72,18 @@ final class TransportStreamRules: ContainerRules {
 
   func finishPart(
     _ bytes: inout [UInt8], segment: Int, in ctx: UnsafeMutablePointer<AVFormatContext>, measuringFirstSample: Bool
-  ) throws -> Int? {
+  ) throws -> FirstIFrameBound? {
     TransportStreamTableOrder.putPATFirst(&bytes)
-    guard let sampleEncryptor else { return nil }
-    let audio = (0..<Int(ctx.pointee.nb_streams)).lazy.map { ctx.pointee.streams[$0].unsafelyUnwrapped.pointee }
-      .first { $0.id == Self.audioPID }
-    let config =
-      audio.map { copiedBytes($0.codecpar.pointee.extradata, count: $0.codecpar.pointee.extradata_size) } ?? []
-    try sampleEncryptor.signalEncryption(
-      &bytes, segment: segment, audioPID: audio.map { _ in UInt16(Self.audioPID) }, audioConfig: config)
-    return nil
+    if let sampleEncryptor {
+      let audio = (0..<Int(ctx.pointee.nb_streams)).lazy.map { ctx.pointee.streams[$0].unsafelyUnwrapped.pointee }
+        .first { $0.id == Self.audioPID }
+      let config =
+        audio.map { copiedBytes($0.codecpar.pointee.extradata, count: $0.codecpar.pointee.extradata_size) } ?? []
+      try sampleEncryptor.signalEncryption(
+        &bytes, segment: segment, audioPID: audio.map { _ in UInt16(Self.audioPID) }, audioConfig: config)
+    }
+    // The rewrites above keep every packet where it was.
+    return measuringFirstSample ? .startsAt(TransportStreamLeadingTables.length(bytes)) : nil
   }
 
   /// MPEG-TS states no durations: the last frame lasts a whole frame.

@@ -63,12 +63,17 @@ import Testing
     for recorded in sink.segments {
       let bytes = recorded.bytes, segment = recorded.segment
       expectPacketsOpeningWithTheTables(bytes)
-      // Each I-frame range lies in its segment and decodes alone: it opens with the PAT.
+      // Each I-frame range lies in its segment and decodes with the tables
+      // that open the segment; the first leaves them out (RFC 8216bis
+      // §4.4.3.6) and starts at its IDR's video PES, the others open with the PAT.
       #expect(segment.keyframes.first?.ptsTicks == segment.startTicks)
       #expect(segment.keyframes.count >= 2, "the 12-frame GOP has keyframes inside the segment")
-      for range in segment.keyframes {
+      let tablesEnd = 3 * TS.packetSize  // PAT, PMT, SDT
+      #expect(segment.keyframes.first?.offset == tablesEnd)
+      #expect(TS.pid(bytes, at: tablesEnd) == 0x100 && bytes[tablesEnd + 1] & 0x40 != 0)
+      for (index, range) in segment.keyframes.enumerated() {
         #expect(range.offset >= 0 && range.length > 0 && range.offset + range.length <= bytes.count, "\(range)")
-        #expect(range.offset % TS.packetSize == 0 && TS.pid(bytes, at: range.offset) == 0, "\(range)")
+        #expect(range.offset % TS.packetSize == 0 && (index == 0 || TS.pid(bytes, at: range.offset) == 0), "\(range)")
         #expect((segment.startTicks..<segment.startTicks + segment.durationTicks).contains(range.ptsTicks))
       }
     }
