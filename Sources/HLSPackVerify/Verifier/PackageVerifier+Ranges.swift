@@ -51,11 +51,8 @@ extension PackageVerifier {
     guard let clear = clearBytes(check.range) else { return }
     let problem: String?
     if container == .transportStream {
-      // The range leaves out the segment's PAT and PMT, which a client takes
-      // from the start of the resource (RFC 8216bis §4.4.3.6).
-      let head = (length: min(check.range.offset, Self.programTablesSpan), offset: 0)
-      let tables = head.length > 0 ? clearBytes(head) ?? [] : []
-      problem = IFramePictureCheck.transportStreamProblem(clear, initializationSection: tables)
+      problem = IFramePictureCheck.transportStreamProblem(
+        clear, initializationSection: Self.programTables(before: check.range.offset, read: clearBytes))
     } else {
       problem = fragmentProblem(clear, check: check, run: &run)
     }
@@ -67,6 +64,28 @@ extension PackageVerifier {
   /// How much of a segment's start is read for its PAT and PMT, which open it:
   /// sixteen packets leave room for an SDT and other tables before them.
   static let programTablesSpan = 16 * 188
+
+  /// The PAT and PMT a range that leaves them out is read with (RFC 8216bis
+  /// §4.4.3.6): the whole packets right before it when they hold a PAT (the
+  /// tables that open its segment inside a single file, where the file's own
+  /// start has another IV), else the start of the resource.
+  static func programTables(
+    before offset: Int, read: ((length: Int, offset: Int)) -> ArraySlice<UInt8>?
+  ) -> ArraySlice<UInt8> {
+    let span = min(offset, programTablesSpan)
+    guard span > 0 else { return [] }
+    let packet = 188
+    if let before = read((length: span, offset: offset - span)) {
+      var start = before.endIndex
+      while start - packet >= before.startIndex, before[start - packet] == 0x47 { start -= packet }
+      let packets = before[start...]
+      let holdsPAT = stride(from: packets.startIndex, to: packets.endIndex, by: packet).contains {
+        packets[$0 + 1] & 0x1F == 0 && packets[$0 + 2] == 0
+      }
+      if holdsPAT { return packets }
+    }
+    return read((length: span, offset: 0)) ?? []
+  }
 
   /// Why an fMP4 range's clear bytes are not one keyframe; nil when they are,
   /// or when the range's initialization section cannot be read.
