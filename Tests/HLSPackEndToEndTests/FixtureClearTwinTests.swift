@@ -48,11 +48,14 @@ struct FixtureClearTwinTests {
   }
 
   /// `ffmpeg -f framemd5`'s hashes per stream index, in decoding order.
-  static func frameHashes(_ playlist: URL) throws -> [String: [String]] {
+  /// `inputOptions` come before `-i` (an HLS playlist takes `-allowed_extensions ALL`).
+  static func frameHashes(
+    _ playlist: URL, inputOptions: [String] = ["-allowed_extensions", "ALL"]
+  ) throws -> [String: [String]] {
     let run = try Command.run(
       "ffmpeg",
-      ["-nostdin", "-v", "error", "-allowed_extensions", "ALL", "-i", playlist.path, "-map", "0:v", "-map", "0:a",
-       "-fps_mode", "passthrough", "-f", "framemd5", "-"])
+      ["-nostdin", "-v", "error"] + inputOptions
+        + ["-i", playlist.path, "-map", "0:v", "-map", "0:a", "-fps_mode", "passthrough", "-f", "framemd5", "-"])
     guard run.status == 0, run.stderr.isEmpty else {
       throw FixtureError("ffmpeg \(playlist.path): exit \(run.status): \(run.stderr)")
     }

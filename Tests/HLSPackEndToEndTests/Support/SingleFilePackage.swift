@@ -84,19 +84,6 @@ enum SingleFilePackage {
 
   /// `ffmpeg -f framemd5` of a clear MPEG-TS or fMP4 file, per stream index.
   static func frameHashes(ofFile file: URL) throws -> [String: [String]] {
-    let run = try Command.run(
-      "ffmpeg",
-      ["-nostdin", "-v", "error", "-i", file.path, "-map", "0:v", "-map", "0:a", "-fps_mode", "passthrough", "-f",
-       "framemd5", "-"])
-    guard run.status == 0, run.stderr.isEmpty else {
-      throw FixtureError("ffmpeg \(file.path): exit \(run.status): \(run.stderr)")
-    }
-    var hashes: [String: [String]] = [:]
-    for line in run.text.split(separator: "\n") where !line.hasPrefix("#") {
-      let fields = line.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-      guard let stream = fields.first, let hash = fields.last, fields.count == 6 else { continue }
-      hashes[stream, default: []].append(hash)
-    }
-    return hashes
+    try FixtureClearTwinTests.frameHashes(file, inputOptions: [])
   }
 }
