@@ -73,7 +73,7 @@ struct HDREncodeTests {
     #expect(verified.status == 0, "\(verified.stdout)\(verified.stderr)")
   }
 
-  /// An 8-bit rung of an HDR source is refused, naming the profile field; nothing is published.
+  /// An 8-bit or SDR rung of an HDR source is refused, naming the profile field; nothing is published.
   @Test(arguments: [
     (
       #"{"name": "avc", "width": 320, "height": 180, "bitrate": 300000, "preset": "ultrafast"}"#,
@@ -82,6 +82,10 @@ struct HDREncodeTests {
     (
       #"{"name": "main", "width": 320, "height": 180, "bitrate": 300000, "codec": "hevc", "profile": "main"}"#,
       "$.video[1].profile \"main\""
+    ),
+    (
+      #"{"name": "sdr", "width": 320, "height": 180, "bitrate": 300000, "codec": "hevc", "video_range": "sdr"}"#,
+      "$.video[1].video_range \"sdr\" would need tone mapping"
     ),
   ])
   func eightBitRungsAreRefused(rung: String, field: String) throws {

@@ -34,6 +34,7 @@ enum FixtureFeature: String, Sendable, CaseIterable {
   case clearPreRoll = "clear-pre-roll"
   case av1
   case programDateTime = "program-date-time"
+  case hdr10
 }
 
 extension FixtureCase {
@@ -143,6 +144,14 @@ extension FixtureCase {
           .merging(["program_date_time": "2026-01-01T00:00:00Z"]) { $1 }
       ],
       parts: [true, false]),
+    FixtureCase(
+      id: "hdr10-hevc-fmp4",
+      description:
+        "HDR10: HEVC Main 10 in fMP4 (hvc1) whose pictures are the labelled source placed in PQ (BT.2020, SMPTE ST 2084, SDR white at 203 cd/m² as ITU-R BT.2408 maps it) with mastering display and content light level metadata, and VIDEO-RANGE=PQ in the master. An HDR display shows the colours of the SDR fixtures at the brightness of SDR white; a player that decodes the pictures but ignores their transfer shows them dim and washed out, and one that cannot decode Main 10 skips the variant.",
+      method: "none", container: "fmp4", videoCodec: "hvc1", features: [.clear, .fmp4, .hevc, .hdr10],
+      overrides: [
+        "video": [FixtureProfile.rung("360p", 640, 360, 500_000, codec: "hevc").merging(["video_range": "pq"]) { $1 }]
+      ]),
     ]
   }
 

@@ -32,6 +32,9 @@ public struct VideoRung: Sendable, Equatable {
   public var source: URL?
   /// A source of another shape: stretched to the rung, or padded.
   public var fit: PictureFit = .stretch
+  /// The dynamic range the rung is coded for; nil keeps the source's. `.pq`
+  /// of an SDR source places its picture in PQ (HDR10, HEVC Main 10).
+  public var videoRange: VideoRange?
 
   public init(
     name: String, width: Int, height: Int, bitrate: Int, maxrate: Int? = nil, bufsize: Int? = nil,

@@ -274,7 +274,7 @@ public enum ProfileLoader {
         guard !path.isEmpty else { throw r.error("source", "must not be empty") }
         return resolve(path, against: baseDirectory)
       }
-      for field in ["width", "height", "bitrate", "maxrate", "bufsize", "profile", "level", "preset", "fps", "fit"]
+      for field in ["width", "height", "bitrate", "maxrate", "bufsize", "profile", "level", "preset", "fps", "fit", "video_range"]
       where r.wasGiven(field) {
         throw r.error(field, "does not apply to a rung with codec \"copy\" (the source's stream is taken as it is)")
       }
@@ -302,6 +302,7 @@ public enum ProfileLoader {
       }
     let fps = try readFrameRate(&r, "fps")
     let fit = try r.oneOf("fit", PictureFit.allCases.map(\.rawValue)).flatMap(PictureFit.init) ?? .stretch
+    let videoRange = try readVideoRange(&r, codec: codec, profile: profile)
     try r.finish()
     // The source's frame rate is checked against the level once it is known (LadderTranscoder).
     if let limits = level.flatMap({ CodecLevel(codec: codec, name: $0) }),
@@ -315,6 +316,7 @@ public enum ProfileLoader {
       name: name, width: width, height: height, bitrate: bitrate, maxrate: maxrate, bufsize: bufsize,
       codec: codec, profile: profile, level: level, preset: preset, fps: fps)
     rung.fit = fit
+    rung.videoRange = videoRange
     return rung
   }
 

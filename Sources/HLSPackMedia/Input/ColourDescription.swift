@@ -10,6 +10,12 @@ struct ColourDescription: Equatable {
   var transfer: AVColorTransferCharacteristic
   var matrix: AVColorSpace
 
+  init(primaries: AVColorPrimaries, transfer: AVColorTransferCharacteristic, matrix: AVColorSpace) {
+    self.primaries = primaries
+    self.transfer = transfer
+    self.matrix = matrix
+  }
+
   /// Rungs are scaled from YUV without changing its matrix, so they keep the
   /// source's, or the one players would guess for the source. RGB sources
   /// are converted by libswscale with its default BT.601 matrix.

@@ -143,10 +143,4 @@ extension ColourDescription {
   static var bt709: ColourDescription {
     ColourDescription(primaries: AVCOL_PRI_BT709, transfer: AVCOL_TRC_BT709, matrix: AVCOL_SPC_BT709)
   }
-
-  init(primaries: AVColorPrimaries, transfer: AVColorTransferCharacteristic, matrix: AVColorSpace) {
-    self.primaries = primaries
-    self.transfer = transfer
-    self.matrix = matrix
-  }
 }

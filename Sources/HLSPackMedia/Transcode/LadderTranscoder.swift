@@ -272,7 +272,8 @@ public final class LadderTranscoder: RenditionProducer {
     }
     return try RungWorker(
       rung: rung, rate: rate, output: job.output, threads: job.encoderThreads, source: input, audio: audio,
-      labels: job.labels ? try LabelOverlay(rung: rung, rate: rate) : nil, destination: destination, hdr: job.hdr)
+      labels: job.labels ? try LabelOverlay(rung: rung, rate: rate) : nil, destination: destination,
+      picture: RungPicture(rung: rung, source: input, sourceHDR: job.hdr))
   }
 
   /// What the finished rungs wrote; throws the first rung's failure, naming the rung.

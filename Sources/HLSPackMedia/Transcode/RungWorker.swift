@@ -16,6 +16,8 @@ final class RungWorker: @unchecked Sendable {
   private var converter: FrameRateConverter
   private let scaler: VideoScaler
   private let labels: LabelOverlay?
+  /// Set for an SDR source's rung made HDR10: after the labels, before the encoder.
+  private let toPQ: SDRInPQ?
   private let encoder: Encoder
   private let muxer: SegmentMuxer
   private let audioCodec: String?
@@ -27,13 +29,13 @@ final class RungWorker: @unchecked Sendable {
   private let finished = DispatchSemaphore(value: 0)
   private(set) var failure: Error?
   private(set) var facts: WrittenStreamFacts?
-  /// PQ or HLG for an HDR source's Main 10 rung, as its VUI says.
+  /// What the rung's VUI says: PQ or HLG for a Main 10 rung.
   private let videoRange: VideoRange
 
   init(
     rung: VideoRung, rate: FrameRate, output: RenditionOutput, threads: Int, source: MediaInput,
     audio: (parameters: CodecParameters, timeBase: AVRational, codec: String)?, labels: LabelOverlay? = nil,
-    destination: SegmentDestination, hdr: HDRMetadata? = nil
+    destination: SegmentDestination, picture: RungPicture
   ) throws {
     self.labels = labels
     self.rung = rung
@@ -42,12 +44,16 @@ final class RungWorker: @unchecked Sendable {
     scaler = try VideoScaler(
       width: rung.width, height: rung.height, orientation: source.videoOrientation,
       picture: rung.fit.placement(width: rung.width, height: rung.height, aspect: source.videoPictureAspect),
-      tenBit: hdr != nil)
+      tenBit: picture.hdr != nil && !picture.placesSDRInPQ)
+    let timeBase = AVRational(num: Int32(rate.denominator), den: Int32(rate.numerator))
+    toPQ =
+      picture.placesSDRInPQ
+      ? try SDRInPQ(width: rung.width, height: rung.height, timeBase: timeBase, source: source.videoColour) : nil
     let gop = try Self.gopFrames(rung, schedule: schedule, rate: rate, output: output, path: source.path)
     encoder = try Encoder.video(
-      rung: rung, rate: rate, gopFrames: gop, colour: source.videoColour, bitExact: output.reproducible,
-      threads: threads, globalHeader: output.container == .fmp4, hdr: hdr)
-    videoRange = hdr == nil ? .sdr : source.videoRange
+      rung: rung, rate: rate, gopFrames: gop, colour: picture.colour, bitExact: output.reproducible,
+      threads: threads, globalHeader: output.container == .fmp4, hdr: picture.hdr)
+    videoRange = picture.range
     muxer = try SegmentMuxer(
       output: output,
       video: CodecParameters(from: encoder.ctx), videoTimeBase: encoder.timeBase,
@@ -135,8 +141,9 @@ final class RungWorker: @unchecked Sendable {
     let scaled = try scaler.scale(frame.pointer)
     scaled.pointee.pict_type =
       schedule.isBoundary(frameIndex: nextFrameIndex) ? AV_PICTURE_TYPE_I : AV_PICTURE_TYPE_NONE
-    let picture = try labels?.label(scaled, frame: nextFrameIndex) ?? scaled
-    picture.pointee.pts = nextFrameIndex
+    let labelled = try labels?.label(scaled, frame: nextFrameIndex) ?? scaled
+    labelled.pointee.pts = nextFrameIndex
+    let picture = try toPQ?.convert(labelled) ?? labelled
     nextFrameIndex += 1
     try encoder.send(picture)
     try drain()

@@ -27,14 +27,15 @@ enum IndependentQRReader {
         print(codes[0] if codes else "")
     """
 
-  /// One line per decoded picture of `media` (every picture, in order, at its
-  /// own size): the QR code's text, or "" where none was read.
+  /// One line per decoded picture of `media` (every picture once, in order,
+  /// at its own size: no frame is repeated to fill a gap before the first): the QR code's text, or "" where none was read.
   static func read(_ media: URL, width: Int, height: Int, python: String) throws -> [String] {
     let raw = FileManager.default.temporaryDirectory.appendingPathComponent("qr-\(UUID().uuidString).gray")
     defer { try? FileManager.default.removeItem(at: raw) }
     let decode = try Command.run(
       "ffmpeg",
-      ["-nostdin", "-v", "error", "-allowed_extensions", "ALL", "-i", media.path, "-map", "0:v:0", "-f", "rawvideo",
+      ["-nostdin", "-v", "error", "-allowed_extensions", "ALL", "-i", media.path, "-map", "0:v:0", "-fps_mode", "passthrough",
+       "-f", "rawvideo",
        "-pix_fmt", "gray", "-y", raw.path])
     guard decode.status == 0 else { throw FixtureError("ffmpeg \(media.path): \(decode.stderr)") }
     let run = try Command.run(python, ["-c", script, raw.path, "\(width)", "\(height)"])
