@@ -37,21 +37,6 @@ struct RBSPWriter {
   }
 }
 
-/// Inserts emulation-prevention bytes: 00 00 0x (x ≤ 3) becomes 00 00 03 0x.
-func escaped(_ rbsp: [UInt8]) -> [UInt8] {
-  var out: [UInt8] = []
-  var zeros = 0
-  for byte in rbsp {
-    if zeros >= 2, byte <= 3 {
-      out.append(3)
-      zeros = 0
-    }
-    out.append(byte)
-    zeros = byte == 0 ? zeros + 1 : 0
-  }
-  return out
-}
-
 /// Box bytes for hand-made ISO-BMFF.
 func box(_ type: String, _ payload: [UInt8]) -> [UInt8] {
   be32(8 + payload.count) + Array(type.utf8) + payload
@@ -82,7 +67,7 @@ enum HandMadeH264 {
     w.flag(false)  // frame_cropping_flag
     w.flag(false)  // vui_parameters_present_flag
     w.trailing()
-    return [0x67] + escaped(w.bytes)
+    return [0x67] + EmulationPrevention.inserted(w.bytes)
   }
 
   static func pps() -> [UInt8] {
@@ -103,7 +88,7 @@ enum HandMadeH264 {
     w.flag(false)  // constrained_intra_pred_flag
     w.flag(false)  // redundant_pic_cnt_present_flag
     w.trailing()
-    return [0x68] + escaped(w.bytes)
+    return [0x68] + EmulationPrevention.inserted(w.bytes)
   }
 
   static func avcC(sps: [UInt8], pps: [UInt8]) -> [UInt8] {
@@ -134,7 +119,7 @@ enum HandMadeH264 {
   /// An IDR NAL unit of `length` bytes: header byte 0x65, the slice header,
   /// then 0xA5 filler (as CAVLC slice data would follow).
   static func idr(length: Int) -> [UInt8] {
-    let header = escaped(idrHeaderBits().bytes)
+    let header = EmulationPrevention.inserted(idrHeaderBits().bytes)
     return [0x65] + header + [UInt8](repeating: 0xA5, count: length - 1 - header.count)
   }
 

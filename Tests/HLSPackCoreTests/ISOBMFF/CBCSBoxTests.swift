@@ -110,7 +110,7 @@ import Testing
     w.ue(1)  // disable_deblocking_filter_idc: 1, no offsets
     #expect(w.bits.count == 41)
     w.u(7, 0x55)  // slice data starts inside the 6th byte
-    let header = escaped(w.bytes)
+    let header = EmulationPrevention.inserted(w.bytes)
     #expect(Array(header.prefix(7)) == [0xB8, 0x00, 0x00, 0x03, 0x00, 0x05, 0x55])
     let slice = [0x01] + header + [UInt8](repeating: 0xA5, count: 200)  // nal_ref_idc 0, type 1
     let mapper = try CBCSSubsampleMapper(
@@ -136,7 +136,7 @@ import Testing
     w.flag(false)
     w.se(0)
     w.ue(1)
-    let idr = [0x65] + escaped(w.bytes) + [UInt8](repeating: 0xA5, count: 100)
+    let idr = [0x65] + EmulationPrevention.inserted(w.bytes) + [UInt8](repeating: 0xA5, count: 100)
     let headerBytes = (w.bits.count + 7) / 8
     let sample = lengthPrefixed([wide, HandMadeH264.pps(), idr])
     #expect(

@@ -1,3 +1,5 @@
+import HLSPackTestSupport
+
 /// A Dolby Vision profile 8 RPU, written here for test sources: the
 /// reference processing unit Dolby's single-layer streams carry in every
 /// access unit as an HEVC NAL unit of type 62. Its fields are those of
@@ -9,7 +11,7 @@ enum DolbyVisionRPU {
   /// The NAL unit: its header (type 62, layer 0, temporal id 1) and the RPU
   /// with emulation prevention bytes.
   static func nalUnit(sceneRefresh: Bool, sourcePQ: (min: Int, max: Int)) -> [UInt8] {
-    [0x7C, 0x01] + withEmulationPrevention(payload(sceneRefresh: sceneRefresh, sourcePQ: sourcePQ))
+    [0x7C, 0x01] + EmulationPrevention.inserted(payload(sceneRefresh: sceneRefresh, sourcePQ: sourcePQ))
   }
 
   /// rpu_nal_prefix 25, rpu_data(), its CRC-32 (MPEG-2) and the 0x80 terminator.
@@ -93,20 +95,6 @@ enum DolbyVisionRPU {
     return crc
   }
 
-  /// ITU-T H.265 §7.4.2: 0x03 after two zero bytes that a byte ≤ 3 follows.
-  static func withEmulationPrevention(_ payload: [UInt8]) -> [UInt8] {
-    var out: [UInt8] = []
-    var zeros = 0
-    for byte in payload {
-      if zeros >= 2, byte <= 3 {
-        out.append(3)
-        zeros = 0
-      }
-      out.append(byte)
-      zeros = byte == 0 ? zeros + 1 : 0
-    }
-    return out
-  }
 }
 
 /// Writes bits most significant first, with Exp-Golomb codes (ITU-T H.265 §9.2).

@@ -7,7 +7,7 @@ import HLSPackTestSupport
 /// bytes remain, one CBC chain per NAL from the IV.
 enum SampleAESReference {
   static func decryptNAL(_ nal: [UInt8], key: [UInt8], iv: [UInt8]) throws -> [UInt8] {
-    var clear = unescape(nal)
+    var clear = EmulationPrevention.removed(nal)
     guard clear.count > 48 else { return clear }
     var offsets: [Int] = []
     var position = 32
@@ -23,20 +23,6 @@ enum SampleAESReference {
     return clear
   }
 
-  /// Removes one 0x03 after every 00 00.
-  static func unescape(_ nal: [UInt8]) -> [UInt8] {
-    var out: [UInt8] = []
-    var zeros = 0
-    for byte in nal {
-      if zeros >= 2, byte == 3 {
-        zeros = 0
-        continue
-      }
-      zeros = byte == 0 ? zeros + 1 : 0
-      out.append(byte)
-    }
-    return out
-  }
 
   /// NAL units of an Annex B access unit, without start codes or trailing zeros.
   static func nalUnits(_ au: [UInt8]) -> [[UInt8]] {

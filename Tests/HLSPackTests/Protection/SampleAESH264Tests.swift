@@ -31,7 +31,7 @@ private typealias Ref = SampleAESReference
     #expect(Array(out.prefix(4)) == four)
     let escaped = Array(out.dropFirst(4))
     #expect(!Ref.hasForbiddenPattern(escaped))
-    return Ref.unescape(escaped)
+    return EmulationPrevention.removed(escaped)
   }
 
   // MARK: The worked example's map
@@ -95,7 +95,7 @@ private typealias Ref = SampleAESReference
     let escaped = Array(out.dropFirst(4))
     #expect(Array(escaped[10..<15]) == [0, 0, 3, 3, 1])
     #expect(!Ref.hasForbiddenPattern(escaped))
-    #expect(Ref.unescape(escaped).count == nal.count)
+    #expect(EmulationPrevention.removed(escaped).count == nal.count)
     #expect(try Ref.decryptAccessUnit(out, key: key, iv: iv) == four + nal)
     #expect(try H264SampleDecryptor(key: key).decrypt(accessUnit: out, iv: iv) == four + nal)
   }
@@ -189,7 +189,7 @@ private typealias Ref = SampleAESReference
       Bool.random(using: &rng) && Bool.random(using: &rng) ? 0 : UInt8.random(in: 0...255, using: &rng)
     }
     // rbsp_stop_one_bit: a NAL unit never ends in 0x00.
-    return Ref.escape([0x40 | type] + rbsp + [0x80])
+    return EmulationPrevention.inserted([0x40 | type] + rbsp + [0x80])
   }
 
   @Test func randomAccessUnitsRoundTrip() throws {
@@ -208,7 +208,7 @@ private typealias Ref = SampleAESReference
       for (unit, clear) in zip(units, nals) where Ref.isEncryptedSlice(clear) {
         encryptedNALs += 1
         #expect(!Ref.hasForbiddenPattern(unit.nal))
-        #expect(Ref.unescape(unit.nal).count == clear.count)
+        #expect(EmulationPrevention.removed(unit.nal).count == clear.count)
       }
     }
     #expect(encryptedNALs > 200)

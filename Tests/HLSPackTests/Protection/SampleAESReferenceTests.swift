@@ -4,7 +4,7 @@ import Testing
 
 /// An independent reading of the SAMPLE-AES rules (Apple MPEG-2 Stream Encryption §2.2, §2.3),
 /// written from the document rather than from the product: its own NAL
-/// splitter, its own escaping, the Apple pseudo-code loop for the block
+/// splitter, the tests' own escaping (EmulationPrevention), the Apple pseudo-code loop for the block
 /// offsets, and one gathered CBC run per NAL unit or frame through the
 /// existing `AES128CBC`. The product's encryptor output must decrypt with it,
 /// which guards against mistakes that an encryptor and decryptor sharing code
@@ -35,34 +35,6 @@ enum SampleAESReference {
     var end = header + 16
     while frameLength - end >= 16 { end += 16 }
     return (header + 16)..<end
-  }
-
-  static func escape(_ bytes: [UInt8]) -> [UInt8] {
-    var out: [UInt8] = []
-    var zeros = 0
-    for byte in bytes {
-      if zeros == 2, byte <= 3 {
-        out.append(3)
-        zeros = 0
-      }
-      out.append(byte)
-      zeros = byte == 0 ? min(zeros + 1, 2) : 0
-    }
-    return out
-  }
-
-  static func unescape(_ bytes: [UInt8]) -> [UInt8] {
-    var out: [UInt8] = []
-    var zeros = 0
-    for byte in bytes {
-      if zeros == 2, byte == 3 {
-        zeros = 0
-        continue
-      }
-      out.append(byte)
-      zeros = byte == 0 ? min(zeros + 1, 2) : 0
-    }
-    return out
   }
 
   /// True when `bytes` contains 00 00 00, 00 00 01 or 00 00 02.
@@ -107,7 +79,7 @@ enum SampleAESReference {
 
   /// Decrypts one NAL unit as it appears in the encrypted stream.
   static func decryptNAL(_ escaped: [UInt8], key: [UInt8], iv: [UInt8]) throws -> [UInt8] {
-    var nal = unescape(escaped)
+    var nal = EmulationPrevention.removed(escaped)
     let offsets = videoBlockOffsets(nalLength: nal.count)
     guard !offsets.isEmpty else { return nal }
     let gathered = offsets.flatMap { nal[$0..<$0 + 16] }
@@ -156,9 +128,9 @@ enum SampleAESReference {
 
   @Test func escapingRoundTrips() {
     let raw: [UInt8] = [0, 0, 0, 0, 1, 0, 0, 2, 0, 0, 3, 0, 0]
-    let escaped = SampleAESReference.escape(raw)
+    let escaped = EmulationPrevention.inserted(raw)
     #expect(escaped == [0, 0, 3, 0, 0, 3, 1, 0, 0, 3, 2, 0, 0, 3, 3, 0, 0])
-    #expect(SampleAESReference.unescape(escaped) == raw)
+    #expect(EmulationPrevention.removed(escaped) == raw)
   }
 
   @Test func splitKeepsStartCodesAndZerosOutsideUnits() {
