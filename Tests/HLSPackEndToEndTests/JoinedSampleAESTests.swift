@@ -28,6 +28,11 @@ struct JoinedSampleAESTests {
     for rung in ["high", "low"] {
       let media = try JoinedInputTests.entries(asset.appendingPathComponent("\(rung)/index.m3u8"))
       #expect(media.segments.map(\.method) == ["NONE", "NONE"] + Array(repeating: "SAMPLE-AES", count: 4) + ["NONE", "NONE"])
+      if container == "fmp4" {
+        // The pre-roll after the content refers to the first pre-roll's clear init segment.
+        let maps = try PlaylistReader(contentsOf: asset.appendingPathComponent("\(rung)/index.m3u8")).values(of: "#EXT-X-MAP")
+        #expect(maps == [#"URI="init.mp4""#, #"URI="init_1.mp4""#, #"URI="init.mp4""#], "\(rung)")
+      }
       let ours = try Self.partPlaylists(asset.appendingPathComponent("\(rung)/index.m3u8"))
       let theirs = try Self.partPlaylists(twin.asset.appendingPathComponent("\(rung)/index.m3u8"))
       #expect(ours.count == 3 && theirs.count == 3)

@@ -65,9 +65,12 @@ final class RenditionWriter: SegmentSink {
   private var part = 0
   /// The next segment opens a part after the first: EXT-X-DISCONTINUITY before it.
   private var opensPart = false
-  /// The init segment written last, and a later part's own when it differs, for the next segment's EXT-X-MAP.
+  /// The init segment in force, and a later part's own when it differs, for the next segment's EXT-X-MAP.
   private var lastInitialization: [UInt8]?
   private var pendingMap: String?
+  /// The init segments written so far, by their bytes: a part whose init
+  /// segment is one of them (a clear pre-roll after the content) refers to it.
+  private var writtenInitializations: [[UInt8]: String] = [:]
   /// Where the part being written starts on the playlist's timeline, 90 kHz.
   private var partStart: Int64 = 0
   /// fMP4 after the first part: its fragments' decode times, moved to run on from the parts before.
@@ -136,8 +139,13 @@ final class RenditionWriter: SegmentSink {
     guard singleFile else {
       // A later part whose init segment is the one in force needs no EXT-X-MAP of its own.
       guard bytes != lastInitialization else { return }
-      try writeFile(bytes, to: folder.appendingPathComponent(name))
       lastInitialization = bytes
+      if let written = writtenInitializations[bytes] {
+        pendingMap = written
+        return
+      }
+      try writeFile(bytes, to: folder.appendingPathComponent(name))
+      writtenInitializations[bytes] = name
       guard part == 0 else {
         pendingMap = name
         return
