@@ -52,7 +52,9 @@ extension PackageVerifier {
       } else {
         complete = false
       }
-      recordKeyUse(segment, resource: resource, file: file, folder: folder, run: &run)
+      recordKeyUse(
+        segment, resource: resource, offset: playlist.iFramesOnly ? nil : segment.byteRange?.offset, file: file,
+        folder: folder, run: &run)
       if let range = segment.byteRange, playlist.iFramesOnly {
         run.reads.ranges.append(
           RangeCheck(segment: segment, range: range, resource: resource, size: size, file: file, folder: folder))
@@ -101,7 +103,8 @@ extension PackageVerifier {
   /// Only whole-segment AES-128 with the identity key format: SAMPLE-AES and
   /// `cbcs` reuse one IV by design, and other key formats carry their own IVs.
   private func recordKeyUse(
-    _ segment: VerifiedMediaPlaylist.Segment, resource: String, file: String, folder: String, run: inout Run
+    _ segment: VerifiedMediaPlaylist.Segment, resource: String, offset: Int?, file: String, folder: String,
+    run: inout Run
   ) {
     guard let key = segment.key, key.method == "AES-128", (key.value("KEYFORMAT") ?? "identity") == "identity",
       let iv = segment.effectiveIV, let uri = key.uri
@@ -110,6 +113,7 @@ extension PackageVerifier {
       run.keys.store.bytes(for: key, file: file, folder: folder).map { Hex.encode($0) }
       ?? URIReference.fromPackageRoot(uri, writtenIn: folder)
     run.keys.uses.append(
-      KeyRules.Use(key: identity, iv: iv, resource: resource, file: file, line: segment.line, segment: segment.uri))
+      KeyRules.Use(
+        key: identity, iv: iv, resource: resource, file: file, line: segment.line, segment: segment.uri, offset: offset))
   }
 }

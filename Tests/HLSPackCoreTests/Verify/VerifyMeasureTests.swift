@@ -60,6 +60,16 @@ import Testing
     ])
     #expect(findings.map(\.rule.id) == ["key.iv-reused"])
     #expect(findings.map(\.line) == [3])
+    // One file per rendition: two media ranges are two segments; an I-frame range (no offset) is not a third.
+    func range(_ offset: Int?, line: Int) -> KeyRules.Use {
+      KeyRules.Use(
+        key: "k", iv: iv, resource: "v/media.ts", file: "v/index.m3u8", line: line, segment: "v/media.ts",
+        offset: offset)
+    }
+    #expect(KeyRules.uniquePairs([range(0, line: 1), range(nil, line: 2), range(0, line: 3)]).isEmpty)
+    let ranges = KeyRules.uniquePairs([range(0, line: 1), range(nil, line: 2), range(1504, line: 3)])
+    #expect(ranges.map(\.line) == [3])
+    #expect(ranges.first?.detail.hasSuffix("also encrypts v/media.ts (its range at byte 0)") == true, "\(ranges)")
   }
 
   @Test func transportStreamPackets() {
