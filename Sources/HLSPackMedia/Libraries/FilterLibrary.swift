@@ -25,7 +25,8 @@ struct FilterLibrary: @unchecked Sendable {
   private static let loaded = Result {
     try FilterLibrary(
       SharedLibrary(
-        opening: "libavfilter.so.\(LIBAVFILTER_VERSION_MAJOR)", neededBy: "hlspack fixture make",
+        opening: "libavfilter.so.\(LIBAVFILTER_VERSION_MAJOR)",
+        neededBy: "hlspack fixture make (and a rung with \"video_range\": \"pq\")",
         package: "libavfilter\(LIBAVFILTER_VERSION_MAJOR)"))
   }
 
