@@ -136,29 +136,19 @@ final class RenditionWriter: SegmentSink {
     if let protector, keying?.isInClearPart(index) != true {
       bytes = try protecting(name) { try protector.protectInitialization(bytes, firstSegment: index) }
     }
-    guard singleFile else {
-      // A later part whose init segment is the one in force needs no EXT-X-MAP of its own.
-      guard bytes != lastInitialization else { return }
-      lastInitialization = bytes
-      if let written = writtenInitializations[bytes] {
-        pendingMap = written
-        return
-      }
-      try writeFile(bytes, to: folder.appendingPathComponent(name))
-      writtenInitializations[bytes] = name
-      guard part == 0 else {
-        pendingMap = name
-        return
-      }
-      initialization = name
-      if let material = try keying?.initializationMaterial() {
-        initializationRecord = SegmentRecord(
-          uri: name, startTicks: 0, durationTicks: 0, byteCount: bytes.count, sha256: nil, key: material.tag,
-          keyID: material.key.content.idHex, keyFile: material.key.file, period: material.key.period, iv: material.iv,
-          keyframes: [], discontinuity: false)
-      }
-      return
+    if singleFile {
+      try openSingleFile(startingWith: bytes, name: name)
+    } else if part == 0 {
+      try writeFirstInitialization(bytes, name: name)
+    } else {
+      try writePartInitialization(bytes, name: name)
     }
+  }
+
+  /// The rendition's one file opens with the init section, padded for AES-128
+  /// so that the first segment's range starts on its own IV (`SingleFileLayout`).
+  private func openSingleFile(startingWith bytes: [UInt8], name: String) throws {
+    var bytes = bytes
     if protector?.encryptsWholeSegments == true, let iv = try keying?.material(for: 0)?.iv {
       bytes += SingleFileLayout.alignmentBox(after: bytes.count, endingWith: iv)
     }
@@ -166,6 +156,36 @@ final class RenditionWriter: SegmentSink {
     try file.send(.bytes(bytes))
     initialization = name
     initializationRange = SegmentByteRange(length: bytes.count, offset: 0)
+  }
+
+  /// `init.mp4`, and the key that encrypts it when it is encrypted.
+  private func writeFirstInitialization(_ bytes: [UInt8], name: String) throws {
+    guard bytes != lastInitialization else { return }
+    try writeFile(bytes, to: folder.appendingPathComponent(name))
+    lastInitialization = bytes
+    writtenInitializations[bytes] = name
+    initialization = name
+    if let material = try keying?.initializationMaterial() {
+      initializationRecord = SegmentRecord(
+        uri: name, startTicks: 0, durationTicks: 0, byteCount: bytes.count, sha256: nil, key: material.tag,
+        keyID: material.key.content.idHex, keyFile: material.key.file, period: material.key.period, iv: material.iv,
+        keyframes: [], discontinuity: false)
+    }
+  }
+
+  /// A later part's init section: none when it is the one in force, the
+  /// earlier file when it equals one written before, else `init_<part>.mp4`;
+  /// the part's first segment gets the EXT-X-MAP.
+  private func writePartInitialization(_ bytes: [UInt8], name: String) throws {
+    guard bytes != lastInitialization else { return }
+    lastInitialization = bytes
+    if let written = writtenInitializations[bytes] {
+      pendingMap = written
+      return
+    }
+    try writeFile(bytes, to: folder.appendingPathComponent(name))
+    writtenInitializations[bytes] = name
+    pendingMap = name
   }
 
   /// The records of every resource a key encrypts: the initialization
