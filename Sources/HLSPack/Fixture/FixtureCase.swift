@@ -34,7 +34,7 @@ enum FixtureFeature: String, Sendable, CaseIterable {
   case clearPreRoll = "clear-pre-roll"
   case av1
   case programDateTime = "program-date-time"
-  case hdr10
+  case hdr10, hlg
 }
 
 extension FixtureCase {
@@ -151,6 +151,14 @@ extension FixtureCase {
       method: "none", container: "fmp4", videoCodec: "hvc1", features: [.clear, .fmp4, .hevc, .hdr10],
       overrides: [
         "video": [FixtureProfile.rung("360p", 640, 360, 500_000, codec: "hevc").merging(["video_range": "pq"]) { $1 }]
+      ]),
+    FixtureCase(
+      id: "hlg-hevc-fmp4",
+      description:
+        "HLG: HEVC Main 10 in fMP4 (hvc1) whose pictures are the labelled source placed in HLG (BT.2020, ARIB STD-B67, SDR white at 75 % of the signal as ITU-R BT.2408 maps it), and VIDEO-RANGE=HLG in the master. An HDR display shows the colours of the SDR fixtures; an SDR display that takes HLG for SDR still shows a watchable, slightly dim picture (HLG's backward compatibility), and a player that cannot decode Main 10 skips the variant.",
+      method: "none", container: "fmp4", videoCodec: "hvc1", features: [.clear, .fmp4, .hevc, .hlg],
+      overrides: [
+        "video": [FixtureProfile.rung("360p", 640, 360, 500_000, codec: "hevc").merging(["video_range": "hlg"]) { $1 }]
       ]),
     ]
   }

@@ -26,7 +26,7 @@ struct FilterLibrary: @unchecked Sendable {
     try FilterLibrary(
       SharedLibrary(
         opening: "libavfilter.so.\(LIBAVFILTER_VERSION_MAJOR)",
-        neededBy: "hlspack fixture make (and a rung with \"video_range\": \"pq\")",
+        neededBy: "hlspack fixture make (and a rung with \"video_range\" \"pq\" or \"hlg\")",
         package: "libavfilter\(LIBAVFILTER_VERSION_MAJOR)"))
   }
 

@@ -6,19 +6,18 @@ struct RungPicture {
   var range: VideoRange
   var colour: ColourDescription
   var hdr: HDRMetadata?
-  /// An SDR source's rung made HDR10 (`video_range: "pq"`): the scaled and
-  /// labelled picture is placed in PQ before it is encoded.
-  var placesSDRInPQ: Bool
+  /// An SDR source's rung made HDR (`video_range: "pq"` or `"hlg"`): the
+  /// scaled and labelled picture is placed in the HDR signal before it is encoded.
+  var placesSDRInHDR: Bool
 
   /// `sourceHDR`: an HDR source's metadata, nil for an SDR source.
   init(rung: VideoRung, source: MediaInput, sourceHDR: HDRMetadata?) {
-    placesSDRInPQ = sourceHDR == nil && rung.videoRange == .pq
     if let sourceHDR {
-      (range, colour, hdr) = (source.videoRange, source.videoColour, sourceHDR)
-    } else if placesSDRInPQ {
-      (range, colour, hdr) = (.pq, SDRInPQ.colour, SDRInPQ.metadata)
+      (range, colour, hdr, placesSDRInHDR) = (source.videoRange, source.videoColour, sourceHDR, false)
+    } else if let asked = rung.videoRange, asked != .sdr {
+      (range, colour, hdr, placesSDRInHDR) = (asked, SDRInHDR.colour(asked), SDRInHDR.metadata(asked), true)
     } else {
-      (range, colour, hdr) = (.sdr, source.videoColour, nil)
+      (range, colour, hdr, placesSDRInHDR) = (.sdr, source.videoColour, nil, false)
     }
   }
 }

@@ -16,8 +16,8 @@ final class RungWorker: @unchecked Sendable {
   private var converter: FrameRateConverter
   private let scaler: VideoScaler
   private let labels: LabelOverlay?
-  /// Set for an SDR source's rung made HDR10: after the labels, before the encoder.
-  private let toPQ: SDRInPQ?
+  /// Set for an SDR source's rung made HDR: after the labels, before the encoder.
+  private let toHDR: SDRInHDR?
   private let encoder: Encoder
   private let muxer: SegmentMuxer
   private let audioCodec: String?
@@ -44,11 +44,13 @@ final class RungWorker: @unchecked Sendable {
     scaler = try VideoScaler(
       width: rung.width, height: rung.height, orientation: source.videoOrientation,
       picture: rung.fit.placement(width: rung.width, height: rung.height, aspect: source.videoPictureAspect),
-      tenBit: picture.hdr != nil && !picture.placesSDRInPQ)
+      tenBit: picture.hdr != nil && !picture.placesSDRInHDR)
     let timeBase = AVRational(num: Int32(rate.denominator), den: Int32(rate.numerator))
-    toPQ =
-      picture.placesSDRInPQ
-      ? try SDRInPQ(width: rung.width, height: rung.height, timeBase: timeBase, source: source.videoColour) : nil
+    toHDR =
+      picture.placesSDRInHDR
+      ? try SDRInHDR(
+        picture.range, width: rung.width, height: rung.height, timeBase: timeBase, source: source.videoColour)
+      : nil
     let gop = try Self.gopFrames(rung, schedule: schedule, rate: rate, output: output, path: source.path)
     encoder = try Encoder.video(
       rung: rung, rate: rate, gopFrames: gop, colour: picture.colour, bitExact: output.reproducible,
@@ -143,7 +145,7 @@ final class RungWorker: @unchecked Sendable {
       schedule.isBoundary(frameIndex: nextFrameIndex) ? AV_PICTURE_TYPE_I : AV_PICTURE_TYPE_NONE
     let labelled = try labels?.label(scaled, frame: nextFrameIndex) ?? scaled
     labelled.pointee.pts = nextFrameIndex
-    let picture = try toPQ?.convert(labelled) ?? labelled
+    let picture = try toHDR?.convert(labelled) ?? labelled
     nextFrameIndex += 1
     try encoder.send(picture)
     try drain()
