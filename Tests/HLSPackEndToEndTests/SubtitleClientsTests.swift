@@ -53,7 +53,10 @@ struct SubtitleClientsTests {
   func gstreamerShowsEveryCueAtItsSidecarTime() throws {
     let package = try PlayablePackage.of("alternate-renditions.json")
     let server = try LocalHTTPServer(serving: package.asset)
-    let shown = try GStreamer.play(server.url("master.m3u8"))
+    // Under load playbin3 sometimes plays to the end before it links the
+    // text stream and shows no cue at all: a run with none is tried again.
+    var shown = try GStreamer.play(server.url("master.m3u8"))
+    for _ in 0..<2 where shown.cues.isEmpty { shown = try GStreamer.play(server.url("master.m3u8")) }
     let first = try #require(shown.pictures.min(), "GStreamer showed no picture")
     let starts = Set(shown.cues.map { (($0 - first) * 1000).rounded() / 1000 }).sorted()
     let sidecar = try Self.sidecarStarts()
