@@ -1,7 +1,8 @@
 import HLSPackCore
 
 /// What one rung's pictures are coded as: their dynamic range, the colour
-/// description its VUI declares, and its HDR10 metadata (nil: 8-bit SDR).
+/// description its VUI declares, and the HDR metadata x265 repeats (nil for
+/// an 8-bit SDR rung; a 10-bit one without HDR10 metadata, HLG, has it empty).
 struct RungPicture {
   var range: VideoRange
   var colour: ColourDescription
