@@ -32,21 +32,36 @@ struct SubtitleClientsTests {
     try DrawnText.withoutSubtitles(master).write(
       to: asset.appendingPathComponent("bare.m3u8"), atomically: true, encoding: .utf8)
     let server = try LocalHTTPServer(serving: asset)
-    let drawn = folder.appendingPathComponent("subtitled.mp4"), bare = folder.appendingPathComponent("bare.mp4")
-    try Player.vlcPictures(of: server.url("master.m3u8"), into: drawn)
-    try Player.vlcPictures(of: server.url("bare.m3u8"), into: bare)
-
-    let times = try DrawnText.pictureTimes(drawn)
-    let first = try #require(times.min(), "VLC drew no picture")
-    let starts = DrawnText.starts(
-      drawn: try DrawnText.pictures(drawn), bare: try DrawnText.pictures(bare), times: times
-    )
-    .map { $0 - first }
     let sidecar = try Self.sidecarStarts()
+    // VLC draws cues by its playback clock as it transcodes in real time: on
+    // a loaded machine (a full suite beside it) it drew one 0.88 s late once.
+    // A late run is tried again, twice at most; every cue of one run must be
+    // within a frame, which a packaging error would never allow.
+    var starts: [Double] = []
+    for attempt in 0..<3 {
+      starts = try Self.vlcCueStarts(server: server, in: folder, attempt: attempt)
+      if Self.within(starts, sidecar) { break }
+    }
     #expect(starts.count == sidecar.count, "VLC drew cues from \(starts), sidecar \(sidecar)")
     for (shown, cue) in zip(starts, sidecar) {
       #expect(abs(shown - cue) < Self.oneFrame, "VLC drew the cue at \(cue) s at \(shown) s")
     }
+  }
+
+  /// Where VLC drew cues, in seconds from the first picture it showed.
+  static func vlcCueStarts(server: LocalHTTPServer, in folder: URL, attempt: Int) throws -> [Double] {
+    let drawn = folder.appendingPathComponent("subtitled-\(attempt).mp4")
+    let bare = folder.appendingPathComponent("bare-\(attempt).mp4")
+    try Player.vlcPictures(of: server.url("master.m3u8"), into: drawn)
+    try Player.vlcPictures(of: server.url("bare.m3u8"), into: bare)
+    let times = try DrawnText.pictureTimes(drawn)
+    let first = try #require(times.min(), "VLC drew no picture")
+    return DrawnText.starts(drawn: try DrawnText.pictures(drawn), bare: try DrawnText.pictures(bare), times: times)
+      .map { $0 - first }
+  }
+
+  static func within(_ starts: [Double], _ sidecar: [Double]) -> Bool {
+    starts.count == sidecar.count && zip(starts, sidecar).allSatisfy { abs($0 - $1) < oneFrame }
   }
 
   @Test(.enabled(if: GStreamer.hasHLSDemux2, "no gst-launch-1.0 with hlsdemux2: scripts/install-peers installs it"))
