@@ -144,24 +144,28 @@ extension FixtureCase {
           .merging(["program_date_time": "2026-01-01T00:00:00Z"]) { $1 }
       ],
       parts: [true, false]),
-    FixtureCase(
-      id: "hdr10-hevc-fmp4",
+    hdr(
+      "hdr10-hevc-fmp4", range: "pq", feature: .hdr10,
       description:
-        "HDR10: HEVC Main 10 in fMP4 (hvc1) whose pictures are the labelled source placed in PQ (BT.2020, SMPTE ST 2084, SDR white at 203 cd/m² as ITU-R BT.2408 maps it) with mastering display and content light level metadata, and VIDEO-RANGE=PQ in the master. An HDR display shows the colours of the SDR fixtures at the brightness of SDR white; a player that decodes the pictures but ignores their transfer shows them dim and washed out, and one that cannot decode Main 10 skips the variant.",
-      method: "none", container: "fmp4", videoCodec: "hvc1", features: [.clear, .fmp4, .hevc, .hdr10],
-      overrides: [
-        "video": [FixtureProfile.rung("360p", 640, 360, 500_000, codec: "hevc").merging(["video_range": "pq"]) { $1 }]
-      ]),
-    FixtureCase(
-      id: "hlg-hevc-fmp4",
+        "HDR10: HEVC Main 10 in fMP4 (hvc1) whose pictures are the labelled source placed in PQ (BT.2020, SMPTE ST 2084, SDR white at 203 cd/m² as ITU-R BT.2408 maps it) with a mastering display (content light level unknown), and VIDEO-RANGE=PQ in the master. An HDR display shows the colours of the SDR fixtures at the brightness of SDR white; a player that decodes the pictures but ignores their transfer shows them dim and washed out, and one that cannot decode Main 10 skips the variant."
+    ),
+    hdr(
+      "hlg-hevc-fmp4", range: "hlg", feature: .hlg,
       description:
-        "HLG: HEVC Main 10 in fMP4 (hvc1) whose pictures are the labelled source placed in HLG (BT.2020, ARIB STD-B67, SDR white at 75 % of the signal as ITU-R BT.2408 maps it), and VIDEO-RANGE=HLG in the master. An HDR display shows the colours of the SDR fixtures; an SDR display that takes HLG for SDR still shows a watchable, slightly dim picture (HLG's backward compatibility), and a player that cannot decode Main 10 skips the variant.",
-      method: "none", container: "fmp4", videoCodec: "hvc1", features: [.clear, .fmp4, .hevc, .hlg],
-      overrides: [
-        "video": [FixtureProfile.rung("360p", 640, 360, 500_000, codec: "hevc").merging(["video_range": "hlg"]) { $1 }]
-      ]),
+        "HLG: HEVC Main 10 in fMP4 (hvc1) whose pictures are the labelled source placed in HLG (BT.2020, ARIB STD-B67, SDR white at 75 % of the signal as ITU-R BT.2408 maps it), and VIDEO-RANGE=HLG in the master. An HDR display shows the colours of the SDR fixtures; an SDR display that takes HLG for SDR still shows a watchable, slightly dim picture (HLG's backward compatibility), and a player that cannot decode Main 10 skips the variant."
+    ),
     ]
   }
 
   static var ids: [String] { matrix.map(\.id) }
+
+  /// A clear fMP4 case of one 360p HEVC Main 10 rung made HDR from the labelled source (`video_range`).
+  private static func hdr(_ id: String, range: String, feature: FixtureFeature, description: String) -> FixtureCase {
+    FixtureCase(
+      id: id, description: description, method: "none", container: "fmp4", videoCodec: "hvc1",
+      features: [.clear, .fmp4, .hevc, feature],
+      overrides: [
+        "video": [FixtureProfile.rung("360p", 640, 360, 500_000, codec: "hevc").merging(["video_range": range]) { $1 }]
+      ])
+  }
 }
