@@ -15,7 +15,7 @@ public enum TransportStreamLeadingTables {
     var programMapPIDs: Set<UInt16> = []
     var offset = 0
     while offset + packetSize <= packets.count, packets[offset] == syncByte {
-      let pid = UInt16(packets[offset + 1] & 0x1F) << 8 | UInt16(packets[offset + 2])
+      let pid = TransportStreamPacketHeader.pid(packets, at: offset)
       if pid == 0 {
         let pids = section(packets, at: offset).flatMap { try? PATSection.programMapPIDs($0) } ?? []
         programMapPIDs.formUnion(pids)

@@ -99,7 +99,7 @@ public struct TransportStreamPMTRewriter: Sendable {
     guard p[0] == syncByte else {
       throw TransportStreamError.malformedPacket(offset: offset, reason: "no sync byte 0x47")
     }
-    let pid = UInt16(p[1] & 0x1F) << 8 | UInt16(p[2])
+    let pid = TransportStreamPacketHeader.pid(p, at: 0)
     guard pid == 0 || psiPIDs.contains(pid) else { return nil }
     let control = p[3] >> 4 & 0x03
     guard control & 0x01 != 0 else { return nil }  // adaptation field only

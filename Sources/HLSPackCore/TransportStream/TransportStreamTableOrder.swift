@@ -12,7 +12,9 @@ public enum TransportStreamTableOrder {
     packets.withUnsafeMutableBufferPointer { buffer in
       var offset = 0
       while offset + 3 * packetSize <= buffer.count {
-        guard pid(buffer, offset) == sdtPID, pid(buffer, offset + packetSize) == 0 else {
+        guard TransportStreamPacketHeader.pid(buffer, at: offset) == sdtPID,
+          TransportStreamPacketHeader.pid(buffer, at: offset + packetSize) == 0
+        else {
           offset += packetSize
           continue
         }
@@ -23,9 +25,5 @@ public enum TransportStreamTableOrder {
         offset += 3 * packetSize
       }
     }
-  }
-
-  private static func pid(_ buffer: UnsafeMutableBufferPointer<UInt8>, _ offset: Int) -> UInt16 {
-    UInt16(buffer[offset + 1] & 0x1F) << 8 | UInt16(buffer[offset + 2])
   }
 }

@@ -52,7 +52,7 @@ public struct TransportStreamInspector {
     Array(bytes).withUnsafeBufferPointer { buffer in
       for start in stride(from: 0, to: buffer.count / 188 * 188, by: 188) {
         let p = UnsafeBufferPointer(rebasing: buffer[start..<start + 188])
-        let pid = UInt16(p[1] & 0x1F) << 8 | UInt16(p[2])
+        let pid = TransportStreamPacketHeader.pid(p, at: 0)
         let control = p[3] >> 4 & 3
         let payloadStart = control & 2 != 0 ? 5 + Int(p[4]) : 4
         guard p[0] == 0x47, p[1] & 0x40 != 0, control & 1 != 0, payloadStart < 188,
@@ -67,7 +67,7 @@ public struct TransportStreamInspector {
     packets += 1
     // A lost sync byte is segment.ts-sync-lost's, reported by TransportStreamScanner.
     guard p[0] == 0x47 else { return }
-    let pid = UInt16(p[1] & 0x1F) << 8 | UInt16(p[2])
+    let pid = TransportStreamPacketHeader.pid(p, at: 0)
     guard pid != 0x1FFF else { return }
     let control = p[3] >> 4 & 3
     var start = 4

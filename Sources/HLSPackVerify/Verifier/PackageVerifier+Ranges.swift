@@ -80,7 +80,7 @@ extension PackageVerifier {
       while start - packet >= before.startIndex, before[start - packet] == 0x47 { start -= packet }
       let packets = before[start...]
       let holdsPAT = stride(from: packets.startIndex, to: packets.endIndex, by: packet).contains {
-        packets[$0 + 1] & 0x1F == 0 && packets[$0 + 2] == 0
+        TransportStreamPacketHeader.pid(packets, at: $0) == 0
       }
       if holdsPAT { return packets }
     }
