@@ -138,10 +138,19 @@ final class RenditionWriter: SegmentSink {
     }
     if singleFile {
       try openSingleFile(startingWith: bytes, name: name)
-    } else if part == 0 {
-      try writeFirstInitialization(bytes, name: name)
-    } else {
-      try writePartInitialization(bytes, name: name)
+      return
+    }
+    guard let uri = try writeInitialization(bytes, name: name) else { return }
+    guard part == 0 else {
+      pendingMap = uri
+      return
+    }
+    initialization = uri
+    if let material = try keying?.initializationMaterial() {
+      initializationRecord = SegmentRecord(
+        uri: uri, startTicks: 0, durationTicks: 0, byteCount: bytes.count, sha256: nil, key: material.tag,
+        keyID: material.key.content.idHex, keyFile: material.key.file, period: material.key.period, iv: material.iv,
+        keyframes: [], discontinuity: false)
     }
   }
 
@@ -158,34 +167,16 @@ final class RenditionWriter: SegmentSink {
     initializationRange = SegmentByteRange(length: bytes.count, offset: 0)
   }
 
-  /// `init.mp4`, and the key that encrypts it when it is encrypted.
-  private func writeFirstInitialization(_ bytes: [UInt8], name: String) throws {
-    guard bytes != lastInitialization else { return }
-    try writeFile(bytes, to: folder.appendingPathComponent(name))
+  /// The URI of an init section that takes effect: nil when it is the one in
+  /// force (a later part needs no EXT-X-MAP of its own), the earlier file when
+  /// it equals one written before, else `name`, written now.
+  private func writeInitialization(_ bytes: [UInt8], name: String) throws -> String? {
+    guard bytes != lastInitialization else { return nil }
     lastInitialization = bytes
-    writtenInitializations[bytes] = name
-    initialization = name
-    if let material = try keying?.initializationMaterial() {
-      initializationRecord = SegmentRecord(
-        uri: name, startTicks: 0, durationTicks: 0, byteCount: bytes.count, sha256: nil, key: material.tag,
-        keyID: material.key.content.idHex, keyFile: material.key.file, period: material.key.period, iv: material.iv,
-        keyframes: [], discontinuity: false)
-    }
-  }
-
-  /// A later part's init section: none when it is the one in force, the
-  /// earlier file when it equals one written before, else `init_<part>.mp4`;
-  /// the part's first segment gets the EXT-X-MAP.
-  private func writePartInitialization(_ bytes: [UInt8], name: String) throws {
-    guard bytes != lastInitialization else { return }
-    lastInitialization = bytes
-    if let written = writtenInitializations[bytes] {
-      pendingMap = written
-      return
-    }
+    if let written = writtenInitializations[bytes] { return written }
     try writeFile(bytes, to: folder.appendingPathComponent(name))
     writtenInitializations[bytes] = name
-    pendingMap = name
+    return name
   }
 
   /// The records of every resource a key encrypts: the initialization

@@ -33,7 +33,7 @@ public struct VideoRung: Sendable, Equatable {
   /// A source of another shape: stretched to the rung, or padded.
   public var fit: PictureFit = .stretch
   /// The dynamic range the rung is coded for; nil keeps the source's. `.pq`
-  /// of an SDR source places its picture in PQ (HDR10, HEVC Main 10).
+  /// or `.hlg` of an SDR source places its picture in that HDR signal (HEVC Main 10).
   public var videoRange: VideoRange?
 
   public init(
