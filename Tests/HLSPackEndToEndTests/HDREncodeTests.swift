@@ -95,4 +95,22 @@ struct HDREncodeTests {
     #expect(run.stderr.contains("pq.mp4: video stream #0 is HDR (PQ)") && run.stderr.contains(field), "\(run.stderr)")
     #expect(!FileManager.default.fileExists(atPath: asset.path))
   }
+
+  /// An SDR source whose colours zscale cannot convert (the SMPTE ST 2085
+  /// matrix) fails with a message naming them and the field; nothing is published.
+  @Test func anSDRSourceOfColoursZscaleCannotConvertIsRefused() throws {
+    let (run, asset) = try Self.encode(
+      "st2085.mp4",
+      source: [
+        "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=1", "-c:v", "libx264", "-preset", "ultrafast",
+        "-pix_fmt", "yuv420p", "-colorspace", "smpte2085",
+      ],
+      rungs: [#"{"name": "pq", "width": 320, "height": 180, "bitrate": 300000, "codec": "hevc", "preset": "ultrafast", "video_range": "pq"}"#],
+      method: "none")
+    #expect(run.status == 1)
+    #expect(
+      run.stderr.contains("st2085.mp4: rung pq: zscale cannot place a picture of matrix smpte2085")
+        && run.stderr.contains(#"video_range "pq""#), "\(run.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: asset.path))
+  }
 }

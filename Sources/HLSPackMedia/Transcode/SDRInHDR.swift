@@ -33,6 +33,8 @@ final class SDRInHDR {
 
   private let graph: FilterGraph
   private let converted: Frame
+  /// What a failed conversion names: the range asked for and the source's colours.
+  private let failure: String
 
   /// `range`: PQ or HLG. `source`: the colours of the scaled pictures (the
   /// source's matrix and primaries; BT.709 where the source leaves its primaries unspecified).
@@ -54,14 +56,23 @@ final class SDRInHDR {
         ("format", ["pix_fmts": "yuv420p10le"]),
       ])
     converted = try Frame()
+    func name(_ text: UnsafePointer<CChar>?) -> String { text.map { String(cString: $0) } ?? "unknown" }
+    failure =
+      "zscale cannot place a picture of matrix \(name(av_color_space_name(source.matrix))) and primaries \(name(av_color_primaries_name(primaries))) in \(range.rawValue) (video_range \"\(range.rawValue.lowercased())\"): convert the source to BT.709 first, or leave video_range out"
   }
 
   /// `picture` in the HDR signal, in a frame owned by this object and valid
   /// until the next call; its time stamp and picture type (forced IDRs) are kept.
   func convert(_ picture: UnsafeMutablePointer<AVFrame>) throws -> UnsafeMutablePointer<AVFrame> {
     av_frame_unref(converted.pointer)
-    try graph.push(picture)
-    guard try graph.pull(into: converted) else { throw MediaError("the HDR conversion kept a picture back") }
+    let pulled: Bool
+    do {
+      try graph.push(picture)
+      pulled = try graph.pull(into: converted)
+    } catch {
+      throw MediaError("\(failure) (\(error))")
+    }
+    guard pulled else { throw MediaError("the HDR conversion kept a picture back") }
     converted.pointer.pointee.pict_type = picture.pointee.pict_type
     converted.pointer.pointee.pts = picture.pointee.pts
     return converted.pointer
